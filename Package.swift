@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "album",
+    products: [
+        .executable(name: "album", targets: ["album"]),
+        .library(name: "AlbumKit", targets: ["AlbumKit"]),
+    ],
+    targets: [
+        /// libvips' C API, with static inline shims for its varargs functions.
+        .systemLibrary(
+            name: "CVips",
+            path: "Sources/Vips/CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        /// libcrypto's SHA-256, used to identify photos by their bytes.
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/Vips/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        /// SQLite's C API, with shims for the macros Swift cannot import.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/SQLite/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        /// The libvips wrapper: images, loaders, savers, errors, file bytes and their hashes. The only Swift that sees libvips or libcrypto.
+        .target(
+            name: "Vips",
+            dependencies: ["CVips", "CCrypto"],
+            path: "Sources/Vips/Wrapper"
+        ),
+        /// The SQLite wrapper: a connection, statements, transactions and errors. The only Swift that sees SQLite.
+        .target(
+            name: "SQLite",
+            dependencies: ["CSQLite"],
+            path: "Sources/SQLite/Wrapper"
+        ),
+        /// All of album's logic: job files, plans, stages, the scheduler, the catalogue and the commands.
+        .target(
+            name: "AlbumKit",
+            dependencies: ["Vips", "SQLite"]
+        ),
+        /// The `album` command: hands its arguments to AlbumKit and exits with the status it returns.
+        .executableTarget(
+            name: "album",
+            dependencies: ["AlbumKit"]
+        ),
+        .testTarget(
+            name: "AlbumKitTests",
+            dependencies: ["AlbumKit", "Vips", "SQLite"]
+        ),
+    ]
+)

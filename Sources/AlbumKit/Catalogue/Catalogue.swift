@@ -1,0 +1,75 @@
+import Foundation
+import SQLite
+
+/// An album catalogue: a folder holding one SQLite database and the files album derived from photos.
+///
+/// ```
+/// album/                 the folder (`catalogue:` in a job, `--catalogue DIR` on the command line)
+///   catalogue.db         photos, renditions, runs and steps (WAL mode)
+///   thumbnails/ab/…      thumbnails, sharded by the photo id's first two characters
+///   filtered/ab/…        full-size filtered looks
+///   originals/ab/…       copies of originals, for `mode: copy`
+/// ```
+///
+/// A `Catalogue` is one connection and is not thread-safe: the scheduler gives it one serial owner.
+public final class Catalogue {
+    /// The catalogue folder, absolute.
+    public let folder: String
+    let database: Database
+
+    /// The database's file name inside the folder.
+    public static let databaseName = "catalogue.db"
+
+    /// Opens the catalogue in `folder`, creating folder and database when `create` is true.
+    /// - Throws: `CatalogueError` with a message naming the folder and what to do.
+    public init(folder: String, create: Bool) throws {
+        let folder = Paths.absolute(folder)
+        self.folder = folder
+        let file = folder + "/" + Catalogue.databaseName
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: file) {
+            guard create else {
+                throw CatalogueError("no catalogue at \(folder): run a job or `album import` to create one, or pass --catalogue DIR")
+            }
+            do {
+                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CatalogueError("cannot create catalogue folder \(folder): \(Paths.reason(error))")
+            }
+        }
+        if create, access(folder, W_OK) != 0 {
+            throw CatalogueError("catalogue folder \(folder) is not writable: \(String(cString: strerror(errno)))")
+        }
+        do {
+            database = try Database(path: file, mode: create ? .readWriteCreate : .readWrite)
+            database.setBusyTimeout(milliseconds: 5_000)
+            try database.execute("PRAGMA foreign_keys = ON")
+            _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
+            try database.execute("PRAGMA synchronous = NORMAL")
+            try Schema.migrate(database, folder: folder)
+        } catch let error as SQLiteError {
+            if error.isCorrupt {
+                throw CatalogueError("catalogue database \(file) is damaged or not an album catalogue (\(error.message)). album will not touch it; restore it from a backup or move it away.")
+            }
+            throw CatalogueError("cannot open catalogue \(file): \(error.message)")
+        }
+    }
+
+    /// Closes the database connection.
+    public func close() { database.close() }
+
+    /// Runs `body` in one transaction.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try database.transaction(body)
+    }
+
+    /// Starts a transaction that the caller ends with `commit()`; the scheduler's writer batches steps this way.
+    public func begin() throws { try database.execute("BEGIN IMMEDIATE") }
+    /// Commits the transaction opened by `begin()`.
+    public func commit() throws { try database.execute("COMMIT") }
+
+    /// The path of a derived file inside the catalogue, sharded by the photo id's first two characters.
+    public func derivedPath(_ area: String, photo: String, name: String) -> String {
+        "\(folder)/\(area)/\(photo.prefix(2))/\(name)"
+    }
+}

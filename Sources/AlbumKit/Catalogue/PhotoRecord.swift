@@ -1,0 +1,41 @@
+/// One photo in the catalogue: an original's identity (its SHA-256), where it is, and what album knows of it.
+public struct PhotoRecord: Sendable, Equatable {
+    /// A UUID, like the gallery app's `GalleryPhoto.id`.
+    public var id: String
+    /// SHA-256 of the original's bytes, hex.
+    public var hash: String
+    /// The original's absolute path (`mode: reference`), where album reads it; never written.
+    public var path: String
+    public var bytes: Int
+    /// The original's modification time (ns since 1970) and inode when it was last hashed: the fast path skips
+    /// re-hashing a file whose size, mtime and inode are unchanged.
+    public var mtimeNanoseconds: Int
+    public var inode: Int
+    public var width: Int
+    public var height: Int
+    /// The format detected from the bytes: jpeg, png, webp, heif, avif, tiff, gif or jxl.
+    public var format: String
+    /// Capture time from EXIF `DateTimeOriginal` (+ `OffsetTimeOriginal`), ISO-8601; nil when the photo has none.
+    public var taken: String?
+    /// Import time, ISO-8601 UTC.
+    public var added: String
+    public var caption: String?
+    /// The applied filter preset's name; "none" for the original look.
+    public var filter: String
+    /// The applied filter's resolved recipe as canonical JSON ("[]" for none): the photo's current look.
+    public var filterRecipe: String
+    /// "Make Model", when EXIF has them.
+    public var camera: String?
+    /// EXIF orientation, 1–8.
+    public var orientation: Int
+    public var hasGPS: Bool
+    /// The id of the photo this one replaces: same path, different bytes.
+    public var replaces: String?
+    /// Where the catalogue keeps its own copy (`mode: copy`), relative to the catalogue folder.
+    public var storedPath: String?
+
+    /// The file album reads the original from: its own copy when it made one, else the user's file.
+    public func originalPath(in catalogueFolder: String) -> String {
+        storedPath.map { catalogueFolder + "/" + $0 } ?? path
+    }
+}

@@ -1,0 +1,18 @@
+/// One `album run` (or `album import`): what ran, with which software, and how it ended.
+public struct RunRecord: Sendable, Equatable {
+    public var id: Int64
+    public var job: String
+    public var jobPath: String?
+    /// SHA-256 of the job file's bytes.
+    public var jobHash: String?
+    public var started: String
+    public var finished: String?
+    /// running, ok, failed or interrupted.
+    public var status: String
+    /// The per-stage counts as JSON, like the `run-finished` event's `stages`.
+    public var counts: String?
+    public var albumVersion: String
+    public var vipsVersion: String
+    public var sqliteVersion: String
+    public var host: String
+}

@@ -1,0 +1,99 @@
+import SQLite
+
+/// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
+enum Schema {
+    /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
+    static let currentVersion = 1
+
+    /// Each migration takes the catalogue from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE photos (
+            id TEXT PRIMARY KEY,
+            hash TEXT NOT NULL UNIQUE,
+            path TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            format TEXT NOT NULL,
+            taken TEXT,
+            added TEXT NOT NULL,
+            caption TEXT,
+            filter TEXT NOT NULL DEFAULT 'none',
+            filter_recipe TEXT NOT NULL DEFAULT '[]',
+            camera TEXT,
+            orientation INTEGER NOT NULL DEFAULT 1,
+            has_gps INTEGER NOT NULL DEFAULT 0,
+            replaces TEXT REFERENCES photos(id) ON DELETE SET NULL,
+            stored_path TEXT
+        );
+        CREATE INDEX photos_path ON photos(path);
+        CREATE INDEX photos_taken ON photos(taken);
+        CREATE INDEX photos_added ON photos(added);
+
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            job TEXT NOT NULL,
+            job_path TEXT,
+            job_hash TEXT,
+            started TEXT NOT NULL,
+            finished TEXT,
+            status TEXT NOT NULL DEFAULT 'running',
+            counts TEXT,
+            album_version TEXT NOT NULL,
+            vips_version TEXT NOT NULL,
+            sqlite_version TEXT NOT NULL,
+            host TEXT NOT NULL
+        );
+
+        CREATE TABLE renditions (
+            id INTEGER PRIMARY KEY,
+            photo TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('filtered', 'thumbnail', 'export')),
+            params_hash TEXT NOT NULL,
+            input_hash TEXT NOT NULL,
+            path TEXT NOT NULL,
+            file_hash TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+            UNIQUE (photo, kind, path)
+        );
+        CREATE INDEX renditions_lookup ON renditions(photo, kind, params_hash);
+
+        CREATE TABLE steps (
+            id INTEGER PRIMARY KEY,
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            photo TEXT REFERENCES photos(id) ON DELETE SET NULL,
+            path TEXT NOT NULL,
+            stage TEXT NOT NULL CHECK (stage IN ('import', 'filter', 'thumbnail', 'export')),
+            params TEXT NOT NULL,
+            input_hash TEXT,
+            output_hash TEXT,
+            ms REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'skipped', 'failed')),
+            error TEXT
+        );
+        CREATE INDEX steps_run ON steps(run);
+        CREATE INDEX steps_photo ON steps(photo);
+        """,
+    ]
+
+    /// Brings `database` to `currentVersion`, or refuses a catalogue written by a newer album.
+    static func migrate(_ database: Database, folder: String) throws {
+        let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+        if version > currentVersion {
+            throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")
+        }
+        guard version < currentVersion else { return }
+        try database.transaction {
+            for migration in migrations[version...] {
+                try database.execute(migration)
+            }
+            try database.execute("PRAGMA user_version = \(currentVersion)")
+        }
+    }
+}

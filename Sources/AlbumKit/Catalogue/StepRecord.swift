@@ -1,0 +1,28 @@
+/// One stage applied to one photo in one run: the provenance row.
+public struct StepRecord: Sendable, Equatable {
+    public enum Status: String, Sendable, CaseIterable { case done, skipped, failed }
+
+    public var run: Int64
+    /// The photo's id; nil when import failed before the photo had one.
+    public var photo: String?
+    /// The original's path.
+    public var path: String
+    public var stage: StageName
+    /// The stage's canonical parameters, JSON.
+    public var parameters: String
+    public var inputHash: String?
+    public var outputHash: String?
+    public var milliseconds: Double
+    public var status: Status
+    /// Why the step failed or was skipped, as a sentence.
+    public var error: String?
+}
+
+/// The four stages, in their canonical order.
+public enum StageName: String, Sendable, CaseIterable, Comparable {
+    case `import`, filter, thumbnail, export
+
+    public static func < (lhs: StageName, rhs: StageName) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import SQLite
+import Vips
+
+/// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
+public enum Album {
+    static let commands: [any Command.Type] = [RunCommand.self, LsCommand.self, CheckCommand.self, ParseCommand.self]
+
+    /// Runs album with `arguments` (without the program name) and returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        var arguments = arguments
+        guard let first = arguments.first else {
+            Console.err(help)
+            return ExitCode.usage.rawValue
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if arguments.count > 1, let command = commands.first(where: { $0.configuration.name == arguments[1] }) {
+                Console.out(usageText(command.configuration))
+            } else {
+                Console.out(help)
+            }
+            return 0
+        }
+        if first == "--version" {
+            Console.out(versionText)
+            return 0
+        }
+        guard let type = commands.first(where: { $0.configuration.name == first }) else {
+            var message = "unknown command '\(first)'"
+            if let near = Suggest.nearest(to: first, in: commands.map { $0.configuration.name }) { message += "; did you mean '\(near)'?" }
+            Console.error(message + "\nRun 'album --help' for the commands.")
+            return ExitCode.usage.rawValue
+        }
+        arguments.removeFirst()
+        var reader = Arguments(arguments)
+        if reader.flag("--help", "-h") {
+            Console.out(usageText(type.configuration))
+            return 0
+        }
+        do {
+            let command = try type.init(arguments: &reader)
+            return try command.run().rawValue
+        } catch let error as UsageError {
+            Console.error("\(error.message)\nusage: \(type.configuration.usage)\nRun 'album \(type.configuration.name) --help' for more.")
+            return ExitCode.usage.rawValue
+        } catch let error as DiagnosticList {
+            Console.err(error.rendered())
+            return ExitCode.usage.rawValue
+        } catch let error as CatalogueError {
+            Console.error(error.message)
+            return ExitCode.environment.rawValue
+        } catch let error as VipsError {
+            Console.error("libvips cannot start: \(error.message). Install libvips (apt-get install libvips42).")
+            return ExitCode.environment.rawValue
+        } catch {
+            Console.error("\(error)")
+            return ExitCode.environment.rawValue
+        }
+    }
+
+    static var versionText: String {
+        "album \(Software.albumVersion)\nlibvips \(Vips.version)\nSQLite \(Database.libraryVersion)"
+    }
+
+    static var help: String {
+        let rows = commands.map { "  \($0.configuration.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.configuration.abstract)" }
+        return """
+            album: batch image processing for photo albums: import, filter, thumbnail, export, with a catalogue.
+
+            usage: album COMMAND [OPTIONS]
+
+            commands:
+            \(rows.joined(separator: "\n"))
+
+            options:
+              --help      show help (also 'album COMMAND --help')
+              --version   show album's, libvips' and SQLite's versions
+
+            exit status: 0 ok, 1 some photos failed, 2 usage or job-file error, 3 catalogue or environment error,
+            130/143 interrupted. See README.md and docs/ for job files.
+            """
+    }
+
+    static func usageText(_ configuration: CommandConfiguration) -> String {
+        "\(configuration.abstract)\n\nusage: \(configuration.usage)\n\n\(configuration.help)"
+    }
+}

@@ -1,0 +1,21 @@
+/// album's exit statuses (the README's table).
+public enum ExitCode: Int32, Sendable {
+    /// Every step done or skipped.
+    case ok = 0
+    /// The run finished, but some photos failed.
+    case failures = 1
+    /// A usage or job-file error.
+    case usage = 2
+    /// A catalogue or environment error: catalogue locked, unwritable or damaged; libvips missing.
+    case environment = 3
+    /// Interrupted by SIGINT.
+    case interrupted = 130
+    /// Interrupted by SIGTERM.
+    case terminated = 143
+}
+
+/// A mistake in how album was called: printed with the command's usage line, exit status 2.
+public struct UsageError: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

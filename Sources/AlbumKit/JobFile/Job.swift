@@ -1,0 +1,20 @@
+/// A job file, read and checked: every value typed, every default filled in, every path absolute.
+public struct Job: Sendable {
+    /// The job file's format version; 1 is the only one.
+    public var version: Int = 1
+    /// Recorded with every run (provenance) and shown in reports. Default: the file's name without extension.
+    public var name: String
+    /// The catalogue folder, absolute. Default: `album` beside the job file.
+    public var catalogue: String
+    /// Photos in flight at once; nil for `auto` (the machine's cores).
+    public var workers: Int? = nil
+    /// Which catalogue photos the stages after import work on; nil for all.
+    public var select: Selection? = nil
+    /// The `import` stage, when the job has one (it always runs first).
+    public var importStage: ImportStage? = nil
+    /// The stages after import, in the order each photo goes through them.
+    public var stages: [any PhotoStage] = []
+    /// The job file's path and SHA-256, for provenance.
+    public var path: String
+    public var hash: String
+}

@@ -1,0 +1,171 @@
+import Vips
+
+extension JobBuilder {
+    static let stageNames = StageName.allCases.map(\.rawValue)
+
+    /// Reads `stages:`, a list of one-key mappings (`- thumbnail: {size: 240x240}`).
+    mutating func readStages(_ node: Node, into job: inout Job) {
+        guard let items = node.sequenceValue else {
+            reader.error(node, "'stages' must be a list, e.g. '- import: {from: photos}', found \(node.kindDescription)")
+            return
+        }
+        if items.isEmpty { reader.error(node, "'stages' is empty; add at least one stage") }
+        var seenNonImport = false
+        for item in items {
+            guard let entries = item.mappingValue, entries.count == 1, let name = entries[0].key.keyText else {
+                reader.error(item, "each stage is a mapping with one key, the stage's name (import, filter, thumbnail or export)")
+                continue
+            }
+            let keyNode = entries[0].key, options = entries[0].value
+            switch StageName(rawValue: name) {
+            case .import:
+                if job.importStage != nil { reader.error(keyNode, "a job has at most one import stage; list several folders in its 'from'") }
+                else if seenNonImport { reader.error(keyNode, "import must be the first stage: photos are imported before anything else happens to them") }
+                job.importStage = readImport(options)
+            case .filter:
+                seenNonImport = true
+                if let stage = readFilter(options) { job.stages.append(stage) }
+            case .thumbnail:
+                seenNonImport = true
+                if let stage = readThumbnail(options) { job.stages.append(stage) }
+            case .export:
+                seenNonImport = true
+                if let stage = readExport(options, after: job.stages) { job.stages.append(stage) }
+            case nil:
+                var message = "unknown stage '\(name)'"
+                if let near = Suggest.nearest(to: name, in: JobBuilder.stageNames) { message += "; did you mean '\(near)'?" }
+                else { message += "; the stages are import, filter, thumbnail and export" }
+                reader.error(keyNode, message)
+            }
+        }
+    }
+
+    private mutating func readImport(_ node: Node) -> ImportStage? {
+        guard let entries = reader.mapping(node, "import") else { return nil }
+        reader.checkKeys(entries, allowed: ["from", "recursive", "include", "exclude", "limit", "mode"], in: "import")
+        var stage = ImportStage()
+        for (key, _, value) in entries {
+            switch key {
+            case "from": stage.from = (reader.strings(value, "import.from") ?? []).map { Paths.absolute($0, relativeTo: folder) }
+            case "recursive": stage.recursive = reader.bool(value, "import.recursive") ?? stage.recursive
+            case "include": stage.include = reader.strings(value, "import.include") ?? stage.include
+            case "exclude": stage.exclude = reader.strings(value, "import.exclude") ?? stage.exclude
+            case "limit": stage.limit = reader.int(value, "import.limit", in: 1...Int(Int32.max))
+            case "mode": stage.mode = reader.choice(value, "import.mode", ImportStage.Mode.self) ?? stage.mode
+            default: break
+            }
+        }
+        if !entries.contains(where: { $0.0 == "from" }) {
+            reader.error(node, "import needs 'from': the folder (or list of folders) to import photos from")
+        }
+        return stage
+    }
+
+    private mutating func readFilter(_ node: Node) -> FilterStage? {
+        guard let entries = reader.mapping(node, "filter") else { return nil }
+        reader.checkKeys(entries, allowed: ["preset", "intensity", "amount", "contrast", "select"], in: "filter")
+        var stage = FilterStage()
+        let value = { (key: String) in entries.first { $0.0 == key }?.2 }
+        let presetName = value("preset").flatMap { reader.string($0, "filter.preset") } ?? "none"
+        let tuning: [(key: String, preset: String, primitive: String, option: String)] = [
+            ("intensity", "sepia", Sepia.name, "amount"), ("amount", "vivid", Vivid.name, "amount"),
+            ("contrast", "noir", Noir.name, "contrast"),
+        ]
+        for t in tuning where value(t.key) != nil && presetName != t.preset {
+            reader.error(entries.first { $0.0 == t.key }!.1, "'\(t.key)' applies to the \(t.preset) preset only")
+        }
+        switch presetName {
+        case "none": stage.preset = Preset(name: "none", recipe: .original)
+        case "sepia", "noir", "vivid":
+            let t = tuning.first { $0.preset == presetName }!
+            var parameters: [String: Double] = [:]
+            if let node = value(t.key) { parameters[t.option] = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.ranges[t.option]!) }
+            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(parameters)]))
+        default:
+            if let preset = presets[presetName] { stage.preset = preset }
+            else {
+                let known = Preset.builtInNames + presets.keys.sorted()
+                var message = "unknown preset '\(presetName)'"
+                if let near = Suggest.nearest(to: presetName, in: known) { message += "; did you mean '\(near)'?" }
+                else { message += "; presets are \(known.joined(separator: ", "))" }
+                reader.error(value("preset")!, message)
+            }
+        }
+        stage.select = value("select").flatMap { readSelection($0, "filter.select") }
+        return stage
+    }
+
+    private mutating func readThumbnail(_ node: Node) -> ThumbnailStage? {
+        guard let entries = reader.mapping(node, "thumbnail") else { return nil }
+        reader.checkKeys(entries, allowed: ["size", "fit", "crop", "format", "quality", "select"], in: "thumbnail")
+        var stage = ThumbnailStage()
+        for (key, _, value) in entries {
+            switch key {
+            case "size":
+                if let (w, h) = readSize(value, "thumbnail.size") { stage.width = w; stage.height = h }
+            case "fit": stage.fit = reader.choice(value, "thumbnail.fit", ThumbnailStage.Fit.self) ?? stage.fit
+            case "crop": stage.crop = reader.choice(value, "thumbnail.crop", ThumbnailStage.Crop.self) ?? stage.crop
+            case "format":
+                if let format = reader.choice(value, "thumbnail.format", OutputFormat.self) {
+                    if format == .tiff { reader.error(value, "thumbnail.format must be one of jpeg, webp, avif, png, found 'tiff'") }
+                    else { stage.format = format }
+                }
+            case "quality": stage.quality = reader.int(value, "thumbnail.quality", in: 1...100) ?? stage.quality
+            case "select": stage.select = readSelection(value, "thumbnail.select")
+            default: break
+            }
+        }
+        return stage
+    }
+
+    private mutating func readExport(_ node: Node, after earlier: [any PhotoStage]) -> ExportStage? {
+        guard let entries = reader.mapping(node, "export") else { return nil }
+        reader.checkKeys(entries, allowed: ["from", "to", "format", "quality", "max-size", "metadata", "if-exists", "select"], in: "export")
+        guard let toNode = entries.first(where: { $0.0 == "to" })?.2 else {
+            reader.error(node, "export needs 'to': a path template such as \"out/{taken:yyyy}/{name}.jpg\"")
+            return nil
+        }
+        guard let text = reader.string(toNode, "export.to") else { return nil }
+        let template: PathTemplate
+        do { template = try PathTemplate(text, relativeTo: folder) } catch {
+            reader.error(toNode, "export.to: \(error)")
+            return nil
+        }
+        var stage = ExportStage(to: template)
+        for (key, _, value) in entries {
+            switch key {
+            case "from":
+                stage.from = reader.choice(value, "export.from", ExportStage.Source.self) ?? stage.from
+                if stage.from == .thumbnail, !earlier.contains(where: { $0 is ThumbnailStage }) {
+                    reader.error(value, "export from: thumbnail needs a thumbnail stage before this export")
+                }
+            case "format": stage.format = reader.choice(value, "export.format", OutputFormat.self) ?? stage.format
+            case "quality": stage.quality = reader.int(value, "export.quality", in: 1...100) ?? stage.quality
+            case "max-size": stage.maxSize = reader.int(value, "export.max-size", in: 1...100_000)
+            case "metadata": stage.metadata = reader.choice(value, "export.metadata", MetadataPolicy.self) ?? stage.metadata
+            case "if-exists": stage.ifExists = reader.choice(value, "export.if-exists", ExportStage.IfExists.self) ?? stage.ifExists
+            case "select": stage.select = readSelection(value, "export.select")
+            default: break
+            }
+        }
+        return stage
+    }
+
+    /// `240x240` → (240, 240); zero, negative or malformed sizes are errors.
+    mutating func readSize(_ node: Node, _ what: String) -> (Int, Int)? {
+        guard let text = node.stringValue ?? node.intValue.map(String.init) else {
+            reader.error(node, "\(what) must be WIDTHxHEIGHT, e.g. 240x240, found \(node.kindDescription)")
+            return nil
+        }
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            reader.error(node, "\(what) must be WIDTHxHEIGHT, e.g. 240x240, found '\(text)'")
+            return nil
+        }
+        guard (1...16384).contains(w), (1...16384).contains(h) else {
+            reader.error(node, "\(what) must have a width and height from 1 to 16384, found '\(text)'")
+            return nil
+        }
+        return (w, h)
+    }
+}

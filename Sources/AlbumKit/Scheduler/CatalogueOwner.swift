@@ -1,0 +1,79 @@
+import Dispatch
+import Foundation
+
+/// The catalogue's one serial owner during a run: every read and write goes through its queue.
+///
+/// Writes are batched into transactions of up to `batchSize` operations or `batchSeconds`, whichever comes first,
+/// so the database never limits a run; reads on the same connection see the batch's uncommitted rows. A step
+/// that fails to record stops the run (`firstError`), since provenance that cannot be written must not be lost
+/// silently.
+///
+/// @unchecked Sendable: `catalogue` and the batch state are touched only on `queue`.
+final class CatalogueOwner: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "album.catalogue")
+    private let catalogue: Catalogue
+    private var inTransaction = false
+    private var writes = 0
+    private var batchStarted = DispatchTime.now()
+    private var timer: DispatchSourceTimer?
+    private(set) var firstError: Error?
+
+    let batchSize = 500
+    let batchSeconds = 0.5
+
+    init(_ catalogue: Catalogue) {
+        self.catalogue = catalogue
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + batchSeconds, repeating: batchSeconds)
+        timer.setEventHandler { [unowned self] in
+            if inTransaction, elapsed() >= batchSeconds { commitNow() }
+        }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Runs `body` on the catalogue and waits for it.
+    func sync<T>(_ body: (Catalogue) throws -> T) throws -> T {
+        try queue.sync { try batched { try body(catalogue) } }
+    }
+
+    /// Queues a write and returns at once.
+    func async(_ body: @escaping @Sendable (Catalogue) throws -> Void) {
+        queue.async { [self] in
+            do { try batched { try body(catalogue) } } catch { if firstError == nil { firstError = error } }
+        }
+    }
+
+    /// Commits what is pending and stops the timer. Returns the first write error of the run, if any.
+    func finish() -> Error? {
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            commitNow()
+            return firstError
+        }
+    }
+
+    private func batched<T>(_ body: () throws -> T) throws -> T {
+        if !inTransaction {
+            try catalogue.begin()
+            inTransaction = true
+            writes = 0
+            batchStarted = .now()
+        }
+        let result = try body()
+        writes += 1
+        if writes >= batchSize || elapsed() >= batchSeconds { commitNow() }
+        return result
+    }
+
+    private func commitNow() {
+        guard inTransaction else { return }
+        do { try catalogue.commit() } catch { if firstError == nil { firstError = error } }
+        inTransaction = false
+    }
+
+    private func elapsed() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - batchStarted.uptimeNanoseconds) / 1e9
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What a run did: counts per stage and status, the failures, and how it ended.
+public struct RunSummary: Sendable {
+    public struct Failure: Sendable {
+        public var path: String
+        public var stage: StageName
+        public var reason: String
+    }
+
+    public var run: Int64
+    public var counts: [StageName: [StepRecord.Status: Int]] = [:]
+    public var failures: [Failure] = []
+    public var seconds: Double = 0
+    /// ok, failed or interrupted.
+    public var status: String = "ok"
+
+    public var failedCount: Int { counts.values.reduce(0) { $0 + ($1[.failed] ?? 0) } }
+
+    /// The per-stage counts as JSON: `{"import":{"done":n,"skipped":n,"failed":n},…}`.
+    public var countsJSON: JSONValue {
+        .object(StageName.allCases.map { stage in
+            (stage.rawValue, .object(StepRecord.Status.allCases.map { ($0.rawValue, .int(counts[stage]?[$0] ?? 0)) }))
+        })
+    }
+}

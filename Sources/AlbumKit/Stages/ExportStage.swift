@@ -1,0 +1,120 @@
+import Foundation
+import Vips
+
+/// `export`: writes a rendition of the photo's current look (or of its thumbnail) to a path made from a template.
+public struct ExportStage: PhotoStage {
+    public static let stage = StageName.export
+
+    public enum Source: String, Sendable, CaseIterable {
+        /// The current look at full size (or `max-size`), rendered from the original.
+        case image
+        /// The thumbnail made by a `thumbnail` stage earlier in the chain.
+        case thumbnail
+    }
+
+    public enum IfExists: String, Sendable, CaseIterable {
+        /// Leave a byte-identical file alone; replace a file album itself exported for this photo; fail otherwise.
+        case skip
+        /// Always replace the file.
+        case overwrite
+        /// Write next to it as `name-1.jpg`, `name-2.jpg`, …
+        case rename
+    }
+
+    public var from: Source = .image
+    /// Where to write; required in a job.
+    public var to: PathTemplate
+    public var format: OutputFormat = .jpeg
+    /// Like the gallery app's full images (JPEG quality 0.9).
+    public var quality: Int = 90
+    /// The long edge at most, in pixels; never enlarged.
+    public var maxSize: Int? = nil
+    public var metadata: MetadataPolicy = .stripGPS
+    public var ifExists: IfExists = .skip
+    public var select: Selection? = nil
+
+    public init(to: PathTemplate) { self.to = to }
+
+    public var parameters: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("from", .string(from.rawValue)), ("to", .string(to.text)), ("root", .string(to.root)),
+            ("format", .string(format.rawValue)), ("quality", .int(quality)), ("max-size", .int(maxSize)),
+            ("metadata", .string(metadata.rawValue)), ("if-exists", .string(ifExists.rawValue)),
+        ]
+        if let select { members.append(("select", select.canonical)) }
+        return .object(members)
+    }
+
+    public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
+        let photoID = work.photo.id
+        let input: String
+        switch from {
+        case .image: input = work.lookHash
+        case .thumbnail:
+            guard let thumbnail = work.thumbnail else {
+                throw StageError("export from: thumbnail needs a thumbnail stage before it in the job")
+            }
+            input = thumbnail.fileHash
+        }
+        let target = try to.render(work.photo)
+        var path = target
+        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+        let previous = try context.read { try $0.renditions(photo: photoID).filter { $0.kind == .export && $0.path == target } }.first
+        if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
+           RenditionFile.isIntact(previous) {
+            return .skipped("up to date", input: input, output: previous.fileHash)
+        }
+        let (image, encoded) = try render(&work, context: context)
+        if FileManager.default.fileExists(atPath: path) {
+            switch ifExists {
+            case .overwrite: break
+            case .rename: path = ExportStage.freeName(for: path)
+            case .skip:
+                if let existing = try? FileBytes(path: path), existing.count == encoded.count,
+                   existing.sha256() == SHA256.hex(encoded) {
+                    break  // byte-identical: recorded below, nothing rewritten
+                } else if previous == nil {
+                    throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
+                }
+            }
+        }
+        let rendition = try RenditionFile.write(encoded, to: path, kind: .export, photo: photoID, image: image,
+                                                parametersHash: parametersHash, inputHash: input, context: context)
+        try context.catalogue { try $0.record(rendition) }
+        return .done(input: input, output: rendition.fileHash)
+    }
+
+    /// The pixels and the encoded file, from the look or from the thumbnail.
+    private func render(_ work: inout PhotoWork, context: StageContext) throws -> (Image, [UInt8]) {
+        switch from {
+        case .image:
+            let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
+            let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: .truncated)
+            return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
+        case .thumbnail:
+            let thumbnail = work.thumbnail!
+            let bytes = try FileBytes(path: thumbnail.path)
+            var image = try Image.open(bytes, sequential: true, failOn: .error)
+            if let maxSize, max(image.width, image.height) > maxSize {
+                image = try image.resized(by: Double(maxSize) / Double(max(image.width, image.height)))
+            }
+            // The thumbnail already has the look and no metadata; reuse its bytes when nothing would change.
+            if maxSize == nil || max(image.width, image.height) <= maxSize!, thumbnail.path.hasSuffix("." + format.fileExtension) {
+                return (image, bytes.withBytes { Array($0) })
+            }
+            return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
+        }
+    }
+
+    /// `photo.jpg` → `photo-1.jpg`, `photo-2.jpg`, … the first name not taken.
+    static func freeName(for path: String) -> String {
+        let url = path as NSString
+        let stem = url.deletingPathExtension, ext = url.pathExtension
+        var n = 1
+        while true {
+            let candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
+            if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+            n += 1
+        }
+    }
+}

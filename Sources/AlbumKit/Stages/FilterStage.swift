@@ -1,0 +1,63 @@
+import Vips
+
+/// `filter`: gives the photo a new look, non-destructively.
+///
+/// The look is a recipe of filter steps applied to the original's pixels. The stage writes the full-size
+/// filtered image as a rendition (JPEG, quality 90, like the gallery app's full images) and records the preset as
+/// the photo's `filter`; thumbnails and exports made after it show the look. `preset: none` reverts to the original.
+public struct FilterStage: PhotoStage {
+    public static let stage = StageName.filter
+
+    /// The preset: a built-in one (none, sepia, noir, vivid) or one from the job's `presets:`.
+    public var preset: Preset = Preset(name: "none", recipe: .original)
+    /// How the filtered full-size image is stored.
+    public var quality: Int = 90
+    public var select: Selection? = nil
+
+    public init() {}
+
+    public var parameters: JSONValue {
+        var members: [(String, JSONValue)] = [("preset", .string(preset.name)), ("recipe", preset.recipe.canonical),
+                                              ("quality", .int(quality))]
+        if let select { members.append(("select", select.canonical)) }
+        return .object(members)
+    }
+
+    public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
+        let photoID = work.photo.id
+        let input = work.photo.hash
+        let recipeText = preset.recipe.canonical.text
+        if preset.recipe.isEmpty {
+            let wasFiltered = work.photo.filter != "none"
+            if wasFiltered || work.photo.filterRecipe != recipeText {
+                try context.catalogue { try $0.setFilter(photo: photoID, name: "none", recipe: recipeText) }
+            }
+            work.photo.filter = "none"
+            work.photo.filterRecipe = recipeText
+            work.recipe = .original
+            return wasFiltered ? .done(input: input, output: input) : .skipped("already the original look", input: input, output: input)
+        }
+        let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
+        let existing = try context.read { try $0.rendition(photo: photoID, kind: .filtered, parametersHash: parametersHash, inputHash: input) }
+        work.recipe = preset.recipe
+        let name = preset.name
+        let needsRecord = work.photo.filter != name || work.photo.filterRecipe != recipeText
+        work.photo.filter = name
+        work.photo.filterRecipe = recipeText
+        if !context.force, let existing, RenditionFile.isIntact(existing) {
+            if needsRecord { try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) } }
+            return .skipped("up to date", input: input, output: existing.fileHash)
+        }
+        let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
+        let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: .truncated)
+        let encoded = try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS)
+        let path = "\(context.catalogueFolder)/filtered/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).jpg"
+        let rendition = try RenditionFile.write(encoded, to: path, kind: .filtered, photo: photoID, image: image,
+                                                parametersHash: parametersHash, inputHash: input, context: context)
+        try context.catalogue { catalogue in
+            try catalogue.record(rendition)
+            try catalogue.setFilter(photo: photoID, name: name, recipe: recipeText)
+        }
+        return .done(input: input, output: rendition.fileHash)
+    }
+}

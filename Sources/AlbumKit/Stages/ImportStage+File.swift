@@ -1,0 +1,110 @@
+import Foundation
+import Vips
+
+extension ImportStage {
+    /// Imports one file: reads it once, hashes it, sniffs its format, reads its header, records the photo.
+    /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
+    public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return (nil, .failed("cannot read \(path): \(String(cString: strerror(errno)))"))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            return (nil, .failed("\(path) is not a regular file (\(ImportStage.kind(of: info.st_mode))); only files are imported"))
+        }
+        let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        let inode = Int(info.st_ino)
+        let size = Int(info.st_size)
+        do {
+            // Fast path: the same file, unchanged since it was hashed, is not read again.
+            if !context.force, let known = try context.read({ try $0.latestPhoto(path: path) }),
+               known.bytes == size, known.mtimeNanoseconds == mtime, known.inode == inode {
+                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
+                        .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
+            }
+            let bytes = try FileBytes(path: path)
+            let hash = bytes.sha256()
+            let format = try ImportStage.sniff(bytes)
+            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            let metadata = PhotoMetadata(image: header)
+            var photo = PhotoRecord(
+                id: UUID().uuidString.lowercased(), hash: hash, path: path, bytes: bytes.count, mtimeNanoseconds: mtime,
+                inode: inode, width: metadata.width, height: metadata.height, format: format.rawValue,
+                taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
+                filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
+                orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil)
+            if mode == .copy {
+                photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
+                let target = context.catalogueFolder + "/" + photo.storedPath!
+                if !FileManager.default.fileExists(atPath: target) {
+                    try bytes.withBytes { try AtomicFile.write(Array($0), to: target) }
+                }
+            }
+            let outcome = try record(photo, context: context)
+            switch outcome {
+            case .added(let photo):
+                return (PhotoWork(photo: photo, original: bytes, recipe: .original), .done(input: hash, output: hash))
+            case .duplicate(let existing, let reason):
+                let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
+                return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
+            }
+        } catch let error as FileBytesError {
+            return (nil, .failed(error.description))
+        } catch let error as SniffFailure {
+            return (nil, .failed("\(path): \(error)"))
+        } catch let error as VipsError {
+            return (nil, .failed("\(path) cannot be decoded: \(error.message.isEmpty ? "libvips gave no reason" : error.message)"))
+        } catch let error as AtomicFileError {
+            return (nil, .failed(error.description))
+        } catch {
+            return (nil, .failed("\(path): \(error)"))
+        }
+    }
+
+    private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String) }
+
+    /// Checks for the same bytes and records the photo, atomically on the catalogue's serial owner.
+    private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {
+        try context.read { catalogue -> Outcome in
+            if let existing = try catalogue.photo(hash: candidate.hash) {
+                if existing.path == candidate.path || !FileManager.default.fileExists(atPath: existing.path) {
+                    // The same file again (touched, or moved here): remember where it is and its new stat.
+                    try catalogue.updateLocation(photo: existing.id, path: candidate.path,
+                                                 mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode)
+                    var moved = existing
+                    moved.path = candidate.path
+                    moved.mtimeNanoseconds = candidate.mtimeNanoseconds
+                    moved.inode = candidate.inode
+                    let reason = existing.path == candidate.path ? "already imported, bytes unchanged" : "already imported from \(existing.path), which is gone"
+                    return .duplicate(moved, reason)
+                }
+                return .duplicate(existing, "duplicate of \(existing.path) (same bytes)")
+            }
+            var photo = candidate
+            if let previous = try catalogue.latestPhoto(path: candidate.path) {
+                photo.replaces = previous.id  // the file's bytes changed: a new version of that photo
+                photo.caption = photo.caption ?? previous.caption
+            }
+            try catalogue.insert(photo)
+            return .added(photo)
+        }
+    }
+
+    static func sniff(_ bytes: FileBytes) throws -> ImageFormat {
+        switch ImageFormat.sniff(bytes.prefix(64)) {
+        case .success(let format): return format
+        case .failure(let failure): throw failure
+        }
+    }
+
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// An export path template such as `out/{taken:yyyy}/{name}.jpg`, checked when the job is loaded.
+///
+/// The text before the first token's folder is the root; a rendered path always stays under it, because token
+/// values can never contain `/`, `..`, NUL or control characters (they are replaced).
+public struct PathTemplate: Sendable, Equatable {
+    enum Part: Sendable, Equatable { case text(String), token(Token) }
+
+    enum Token: String, Sendable, CaseIterable {
+        case name, ext, id, hash8, filter, caption
+        case takenYear = "taken:yyyy", takenMonth = "taken:MM", takenDay = "taken:dd"
+        case addedYear = "added:yyyy", addedMonth = "added:MM", addedDay = "added:dd"
+    }
+
+    /// The template as written.
+    public let text: String
+    /// The folder every rendered path stays under, absolute.
+    public let root: String
+    let parts: [Part]
+
+    /// Parses `text`, resolving relative paths against `base`.
+    /// - Throws: `StageError` naming an unknown or unclosed token and listing the valid ones.
+    public init(_ text: String, relativeTo base: String) throws {
+        self.text = text
+        var parts: [Part] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            if open > rest.startIndex { parts.append(.text(String(rest[..<open]))) }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw StageError("the token starting at '\(rest[open...])' is not closed with '}'")
+            }
+            let name = String(rest[rest.index(after: open)..<close])
+            guard let token = Token(rawValue: name) else {
+                let valid = Token.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")
+                throw StageError("unknown token {\(name)}; valid tokens are \(valid)")
+            }
+            parts.append(.token(token))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        guard parts.contains(where: { if case .token = $0 { true } else { false } }) else {
+            throw StageError("the path has no token, so every photo would be written to the same file; add {name} or {id}")
+        }
+        // The root is the folder part of the leading text; what follows it is rendered per photo.
+        var lead = ""
+        if case .text(let text) = parts.first, let slash = text.lastIndex(of: "/") {
+            lead = String(text[...slash])
+            parts[0] = .text(String(text[text.index(after: slash)...]))
+        }
+        self.root = Paths.absolute(lead.isEmpty ? "." : lead, relativeTo: base)
+        self.parts = parts
+    }
+
+    /// The absolute path for `photo`.
+    /// - Throws: `StageError` when the template's own text (e.g. `..`) would lead outside its root.
+    public func render(_ photo: PhotoRecord) throws -> String {
+        var relative = ""
+        for part in parts {
+            switch part {
+            case .text(let text): relative += text
+            case .token(let token): relative += PathTemplate.safe(value(token, photo))
+            }
+        }
+        let full = Paths.normalised(root + "/" + relative)
+        guard full.hasPrefix(root == "/" ? "/" : root + "/"), full != root else {
+            throw StageError("the export path \(text) leads outside its folder \(root) for this photo")
+        }
+        return full
+    }
+
+    func value(_ token: Token, _ photo: PhotoRecord) -> String {
+        let file = (photo.path as NSString).lastPathComponent
+        switch token {
+        case .name: return (file as NSString).deletingPathExtension
+        case .ext: return (file as NSString).pathExtension
+        case .id: return photo.id
+        case .hash8: return String(photo.hash.prefix(8))
+        case .filter: return photo.filter
+        case .caption: return PathTemplate.slug(photo.caption ?? "")
+        case .takenYear: return photo.taken.map { String($0.prefix(4)) } ?? "undated"
+        case .takenMonth: return photo.taken.map { String($0.dropFirst(5).prefix(2)) } ?? "undated"
+        case .takenDay: return photo.taken.map { String($0.dropFirst(8).prefix(2)) } ?? "undated"
+        case .addedYear: return String(photo.added.prefix(4))
+        case .addedMonth: return String(photo.added.dropFirst(5).prefix(2))
+        case .addedDay: return String(photo.added.dropFirst(8).prefix(2))
+        }
+    }
+
+    /// A token value made safe for one path component: no separators, no NUL or control characters, never `.`/`..`.
+    static func safe(_ value: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar == "/" || scalar == "\\" { scalars.append("-") }
+            else if scalar.value < 0x20 || scalar.value == 0x7f || (0x80..<0xa0).contains(scalar.value) { scalars.append("_") }
+            else { scalars.append(scalar) }
+        }
+        let text = String(scalars)
+        if text.isEmpty { return "_" }
+        if text.allSatisfy({ $0 == "." }) { return String(repeating: "_", count: text.count) }
+        return text
+    }
+
+    /// Lower-case words joined by dashes, at most 60 characters: "A Day at the Sea!" → "a-day-at-the-sea".
+    static func slug(_ text: String) -> String {
+        let words = text.lowercased().components(separatedBy: CharacterSet.alphanumerics.inverted).filter { !$0.isEmpty }
+        let joined = String(words.joined(separator: "-").prefix(60))
+        return joined.isEmpty ? "untitled" : joined
+    }
+}

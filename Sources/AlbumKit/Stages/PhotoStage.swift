@@ -1,0 +1,14 @@
+/// A stage that works on a photo already in the catalogue: filter, thumbnail or export.
+///
+/// Stages are value types: options with every default written out, validated when the job is loaded, and
+/// one `run` that turns them into one libvips pipeline. Import is the exception that makes photos (`ImportStage`).
+public protocol PhotoStage: Sendable {
+    /// Which stage this is.
+    static var stage: StageName { get }
+    /// Every option with its value, defaults included: recorded as the step's parameters and hashed.
+    var parameters: JSONValue { get }
+    /// The stage's own selection, narrowing the job's `select:` (nil: every photo the job selects).
+    var select: Selection? { get }
+    /// Runs the stage on one photo, updating `work` for the stages after it.
+    func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult
+}

@@ -1,0 +1,42 @@
+import Vips
+
+/// One photo on its way through a job's stage chain: what the stages so far have established.
+public struct PhotoWork: Sendable {
+    /// The photo as the catalogue knows it (updated by import and filter).
+    public var photo: PhotoRecord
+    /// The original's bytes, read at most once per run and shared by every stage that decodes them.
+    public var original: FileBytes?
+    /// The current look: the filter steps applied to the original's pixels.
+    public var recipe: Recipe
+    /// The thumbnail made by a `thumbnail` stage in this chain, for `export: {from: thumbnail}`.
+    public var thumbnail: Rendition?
+
+    public init(photo: PhotoRecord, original: FileBytes? = nil, recipe: Recipe) {
+        self.photo = photo
+        self.original = original
+        self.recipe = recipe
+    }
+
+    /// The identity of the current look: the original's hash, or a hash of it with the recipe.
+    public var lookHash: String {
+        recipe.isEmpty ? photo.hash : SHA256.hex(Array((photo.hash + "\n" + recipe.canonical.text).utf8))
+    }
+
+    /// The original's bytes, reading them now when no earlier stage has.
+    /// - Throws: `StageError` when the file is gone, unreadable or no longer the photo album imported.
+    public mutating func originalBytes(catalogueFolder: String) throws -> FileBytes {
+        if let original { return original }
+        let path = photo.originalPath(in: catalogueFolder)
+        let bytes: FileBytes
+        do {
+            bytes = try FileBytes(path: path)
+        } catch let error as FileBytesError {
+            throw StageError("the original \(path) cannot be read (\(error.reason)); it may have been moved or deleted")
+        }
+        guard bytes.count == photo.bytes, bytes.sha256() == photo.hash else {
+            throw StageError("the original \(path) has changed since it was imported; run an import of its folder to record the new version")
+        }
+        original = bytes
+        return bytes
+    }
+}

@@ -1,0 +1,33 @@
+import Vips
+
+/// What a stage may use besides its photo: the catalogue (through its one serial owner), the run and the software.
+public struct StageContext: Sendable {
+    /// The catalogue's folder, absolute.
+    public var catalogueFolder: String
+    /// The run the steps belong to.
+    public var run: Int64
+    public var software: Software
+    /// Runs `body` on the catalogue's serial owner and waits for it. Stages read, and make the few writes that must
+    /// be atomic with a read (import's duplicate check), through this; step rows are the scheduler's.
+    public var catalogue: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void
+    /// Redo steps even when they are up to date (`--force`).
+    public var force: Bool = false
+
+    /// Reads a value from the catalogue on its serial owner.
+    public func read<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        try catalogue { box.value = try body($0) }
+        return box.value!
+    }
+
+    /// The hash that identifies a stage's parameters together with the software that applies them.
+    public func parametersHash(stage: StageName, parameters: JSONValue) -> String {
+        SHA256.hex(Array("\(stage.rawValue)\n\(parameters.text)\nalbum \(software.album)\nlibvips \(software.vips)".utf8))
+    }
+}
+
+/// Carries a value out of a closure run synchronously on another queue.
+/// @unchecked: written once inside the synchronous call, read after it returns; never shared concurrently.
+final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}

@@ -1,0 +1,75 @@
+import Vips
+
+/// `thumbnail`: a small image of the photo's current look, like the gallery app's 240×240 JPEG at quality 0.7.
+///
+/// One libvips pipeline: shrink-on-load from the original (JPEG DCT scaling), Lanczos3, EXIF orientation, ICC to
+/// sRGB when the photo has a profile, then the look's filter steps on the small image. Metadata is stripped.
+public struct ThumbnailStage: PhotoStage {
+    public static let stage = StageName.thumbnail
+
+    public enum Fit: String, Sendable, CaseIterable {
+        /// Fill the box, cropping what overflows.
+        case cover
+        /// Fit inside the box, keeping the whole photo.
+        case contain
+        /// Stretch to the box exactly.
+        case fill
+    }
+
+    public enum Crop: String, Sendable, CaseIterable { case centre, attention, entropy }
+
+    public var width: Int = 240
+    public var height: Int = 240
+    public var fit: Fit = .cover
+    /// Which part `cover` keeps.
+    public var crop: Crop = .centre
+    public var format: OutputFormat = .jpeg
+    public var quality: Int = 70
+    public var select: Selection? = nil
+
+    public init() {}
+
+    public var parameters: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("size", .string("\(width)x\(height)")), ("fit", .string(fit.rawValue)), ("crop", .string(crop.rawValue)),
+            ("format", .string(format.rawValue)), ("quality", .int(quality)),
+        ]
+        if let select { members.append(("select", select.canonical)) }
+        return .object(members)
+    }
+
+    /// The libvips geometry for these options.
+    public var geometry: ThumbnailGeometry {
+        switch fit {
+        case .cover:
+            let crop: ThumbnailGeometry.Crop = switch self.crop {
+            case .centre: .centre
+            case .attention: .attention
+            case .entropy: .entropy
+            }
+            return ThumbnailGeometry(width: width, height: height, crop: crop, sizing: .both)
+        case .contain: return ThumbnailGeometry(width: width, height: height, crop: .none, sizing: .both)
+        case .fill: return ThumbnailGeometry(width: width, height: height, crop: .none, sizing: .force)
+        }
+    }
+
+    public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
+        let photoID = work.photo.id
+        let input = work.lookHash
+        let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
+        let existing = try context.read { try $0.rendition(photo: photoID, kind: .thumbnail, parametersHash: parametersHash, inputHash: input) }
+        if !context.force, let existing, RenditionFile.isIntact(existing) {
+            work.thumbnail = existing
+            return .skipped("up to date", input: input, output: existing.fileHash)
+        }
+        let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
+        let image = try LookRenderer.thumbnail(of: bytes, recipe: work.recipe, geometry: geometry, failOn: .truncated)
+        let encoded = try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip)
+        let path = "\(context.catalogueFolder)/thumbnails/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).\(format.fileExtension)"
+        let rendition = try RenditionFile.write(encoded, to: path, kind: .thumbnail, photo: photoID, image: image,
+                                                parametersHash: parametersHash, inputHash: input, context: context)
+        try context.catalogue { try $0.record(rendition) }
+        work.thumbnail = rendition
+        return .done(input: input, output: rendition.fileHash)
+    }
+}

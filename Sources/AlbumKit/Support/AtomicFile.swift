@@ -1,0 +1,58 @@
+import Foundation
+
+/// Writes files so that a crash never leaves a half-written file under the final name.
+///
+/// The bytes go to a temporary file in the same folder, are flushed with `fsync`, and the temporary file is
+/// renamed over the final name (atomic on POSIX file systems); the folder is then synced so the rename is durable.
+public enum AtomicFile {
+    /// Writes `bytes` to `path`, creating missing folders. Returns nothing on success; throws with the reason.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFileError(path: path, reason: "cannot create folder \(folder): \(Paths.reason(error))")
+        }
+        let name = (path as NSString).lastPathComponent
+        var template = Array("\(folder)/.\(name.prefix(64)).album-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var keepTemporary = false
+        defer {
+            if !keepTemporary { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            try bytes.withUnsafeBytes { buffer in
+                var done = 0
+                while done < buffer.count {
+                    let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw AtomicFileError(path: path, reason: lastError())
+                    }
+                    done += n
+                }
+            }
+            fchmod(fd, 0o644)
+            guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+        }
+        guard rename(temporary, path) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+        keepTemporary = true
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// Writing a file failed; nothing was left under its final name.
+public struct AtomicFileError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot write \(path): \(reason)" }
+}

@@ -1,0 +1,29 @@
+/// An SQLite call failed: the result code, SQLite's message, and the SQL that was running.
+public struct SQLiteError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's extended result code, e.g. 5 (SQLITE_BUSY) or 11 (SQLITE_CORRUPT).
+    public var code: Int32
+    public var message: String
+    public var sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low byte of the extended one).
+    public var primaryCode: Int32 { code & 0xff }
+
+    /// SQLITE_BUSY or SQLITE_LOCKED: another connection holds the lock.
+    public var isBusy: Bool { primaryCode == 5 || primaryCode == 6 }
+    /// SQLITE_CORRUPT or SQLITE_NOTADB: the file is damaged or is not a database.
+    public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }
+    /// SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR or SQLITE_FULL: the storage refuses the write.
+    public var isStorageFault: Bool { [8, 14, 3, 10, 13].contains(primaryCode) }
+
+    public var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " (while running: \(sql))" }
+        return text
+    }
+}

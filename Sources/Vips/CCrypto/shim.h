@@ -1,0 +1,4 @@
+#ifndef ALBUM_CCRYPTO_SHIM_H
+#define ALBUM_CCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#endif

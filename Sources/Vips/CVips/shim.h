@@ -1,0 +1,152 @@
+#ifndef ALBUM_CVIPS_SHIM_H
+#define ALBUM_CVIPS_SHIM_H
+/*
+ * libvips' public API is varargs: optional arguments are NULL-terminated name/value pairs, which Swift cannot call.
+ * Each shim below fixes one call's optional arguments, so Swift sees a plain C function. They add no logic:
+ * every return code is checked by the Swift caller (Sources/Vips/Wrapper), which copies and clears the error buffer.
+ */
+#include <vips/vips.h>
+
+/* ---- Loading ------------------------------------------------------------------------------------------------- */
+
+/* Opens an image from memory. Only the header is read until pixels are asked for. */
+static inline VipsImage *album_vips_new_from_buffer(const void *bytes, size_t length, int sequential, int fail_on) {
+    return vips_image_new_from_buffer(bytes, length, "",
+        "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
+        "fail_on", (VipsFailOn) fail_on,
+        NULL);
+}
+
+/* Shrink-on-load thumbnail from memory: DCT scaling for JPEG, then Lanczos3, EXIF orientation applied.
+ * export_profile may be NULL: no colour transform is done then (the input is already sRGB or has no profile). */
+static inline int album_vips_thumbnail_buffer(const void *bytes, size_t length, VipsImage **out,
+                                              int width, int height, int size, int crop, int fail_on,
+                                              const char *export_profile) {
+    if (export_profile)
+        return vips_thumbnail_buffer((void *) bytes, length, out, width,
+            "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop,
+            "fail_on", (VipsFailOn) fail_on, "export_profile", export_profile, NULL);
+    return vips_thumbnail_buffer((void *) bytes, length, out, width,
+        "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop,
+        "fail_on", (VipsFailOn) fail_on, NULL);
+}
+
+/* The same, on an image already open (used to resize an image within a pipeline). */
+static inline int album_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int size, int crop) {
+    return vips_thumbnail_image(in, out, width,
+        "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop, NULL);
+}
+
+/* ---- Colour and geometry ------------------------------------------------------------------------------------- */
+
+static inline int album_vips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+/* Transforms to sRGB through the embedded profile (or libvips' default for the colour space when there is none). */
+static inline int album_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+}
+
+static inline int album_vips_colourspace(VipsImage *in, VipsImage **out, int space) {
+    return vips_colourspace(in, out, (VipsInterpretation) space, NULL);
+}
+
+static inline int album_vips_cast(VipsImage *in, VipsImage **out, int format) {
+    return vips_cast(in, out, (VipsBandFormat) format, NULL);
+}
+
+static inline int album_vips_recomb(VipsImage *in, VipsImage **out, VipsImage *matrix) {
+    return vips_recomb(in, out, matrix, NULL);
+}
+
+static inline int album_vips_linear(VipsImage *in, VipsImage **out, const double *a, const double *b, int n) {
+    return vips_linear(in, out, (double *) a, (double *) b, n, NULL);
+}
+
+static inline int album_vips_extract_band(VipsImage *in, VipsImage **out, int band, int n) {
+    return vips_extract_band(in, out, band, "n", n, NULL);
+}
+
+static inline int album_vips_bandjoin2(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_bandjoin2(a, b, out, NULL);
+}
+
+static inline int album_vips_resize(VipsImage *in, VipsImage **out, double scale) {
+    return vips_resize(in, out, scale, NULL);
+}
+
+static inline int album_vips_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+
+/* A copy that claims another colour space: pixels untouched, only the label changes. */
+static inline int album_vips_copy_interpretation(VipsImage *in, VipsImage **out, int space) {
+    return vips_copy(in, out, "interpretation", (VipsInterpretation) space, NULL);
+}
+
+static inline int album_vips_maplut(VipsImage *in, VipsImage **out, VipsImage *lut) {
+    return vips_maplut(in, out, lut, NULL);
+}
+
+static inline int album_vips_multiply(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_multiply(a, b, out, NULL);
+}
+
+static inline int album_vips_add(VipsImage *a, VipsImage *b, VipsImage **out) {
+    return vips_add(a, b, out, NULL);
+}
+
+static inline int album_vips_exp(VipsImage *in, VipsImage **out) {
+    return vips_math(in, out, VIPS_OPERATION_MATH_EXP, NULL);
+}
+
+/* Composites alpha over white: JPEG has no alpha, and a photo's transparent parts read best as paper. */
+static inline int album_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[3] = { 255.0, 255.0, 255.0 };
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int status = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
+/* ---- Saving ------------------------------------------------------------------------------------------------- */
+
+static inline int album_vips_jpegsave_buffer(VipsImage *in, void **bytes, size_t *length, int quality, int strip) {
+    return vips_jpegsave_buffer(in, bytes, length, "Q", quality, "strip", strip, "optimize_coding", TRUE, NULL);
+}
+
+static inline int album_vips_pngsave_buffer(VipsImage *in, void **bytes, size_t *length, int strip) {
+    return vips_pngsave_buffer(in, bytes, length, "strip", strip, NULL);
+}
+
+static inline int album_vips_webpsave_buffer(VipsImage *in, void **bytes, size_t *length, int quality, int strip) {
+    return vips_webpsave_buffer(in, bytes, length, "Q", quality, "strip", strip, NULL);
+}
+
+static inline int album_vips_avifsave_buffer(VipsImage *in, void **bytes, size_t *length, int quality, int strip) {
+    return vips_heifsave_buffer(in, bytes, length, "Q", quality, "strip", strip,
+        "compression", VIPS_FOREIGN_HEIF_COMPRESSION_AV1, NULL);
+}
+
+static inline int album_vips_tiffsave_buffer(VipsImage *in, void **bytes, size_t *length, int strip) {
+    return vips_tiffsave_buffer(in, bytes, length, "strip", strip, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, NULL);
+}
+
+/* ---- Setup -------------------------------------------------------------------------------------------------- */
+
+/* vips_init is a macro around vips__init that also checks the ABI of the headers against the library. */
+static inline int album_vips_init(const char *argv0) {
+    return VIPS_INIT(argv0);
+}
+
+/* Routes GLib messages of the "VIPS" domain (and GLib's own) to one handler. Returns the handler ids (or 0). */
+static inline void album_vips_set_log_handler(GLogFunc handler) {
+    GLogLevelFlags levels = (GLogLevelFlags) (G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION);
+    g_log_set_handler("VIPS", levels, handler, NULL);
+    g_log_set_handler("GLib", levels, handler, NULL);
+    g_log_set_handler("GLib-GObject", levels, handler, NULL);
+    g_log_set_handler(NULL, levels, handler, NULL);
+}
+
+#endif

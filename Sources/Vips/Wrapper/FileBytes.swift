@@ -1,0 +1,70 @@
+import Foundation
+
+/// The whole content of one file, read once into memory that libvips can decode from and libcrypto can hash.
+///
+/// A file is opened read-only with `O_NONBLOCK | O_NOCTTY`, and only a regular file is read: a FIFO or device
+/// named like a photo can never block or be read. album never opens an original any other way.
+// @unchecked: the bytes are written only inside `init`, read-only afterwards, and freed in `deinit`.
+public final class FileBytes: @unchecked Sendable {
+    /// The path the bytes came from.
+    public let path: String
+    private let storage: UnsafeMutableRawBufferPointer
+
+    /// Reads `path` fully.
+    /// - Parameter maxBytes: larger files are refused before they are read.
+    /// - Throws: `FileBytesError` naming the path and the reason.
+    public init(path: String, maxBytes: Int = 1 << 31) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileBytesError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileBytesError(path: path, reason: String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw FileBytesError(path: path, reason: "not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else {
+            throw FileBytesError(path: path, reason: "file is \(size) bytes, over the limit of \(maxBytes)")
+        }
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        var done = 0
+        while done < size {
+            let n = read(fd, storage.baseAddress! + done, size - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                storage.deallocate()
+                throw FileBytesError(path: path, reason: reason)
+            }
+            if n == 0 { break }  // The file shrank while being read: keep what is there; the hash says which bytes.
+            done += n
+        }
+        self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<done])
+        if done == 0 { storage.deallocate() }
+    }
+
+    deinit {
+        if storage.count > 0 { storage.deallocate() }
+    }
+
+    /// The number of bytes read.
+    public var count: Int { storage.count }
+
+    /// Calls `body` with the bytes. The pointer is valid only inside `body`.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(storage))
+    }
+
+    /// The first `n` bytes, for sniffing a format from its magic number.
+    public func prefix(_ n: Int) -> [UInt8] {
+        Array(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(storage).prefix(n)))
+    }
+}
+
+/// Reading a file failed.
+public struct FileBytesError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "cannot read \(path): \(reason)" }
+}

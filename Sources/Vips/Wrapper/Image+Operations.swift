@@ -1,0 +1,125 @@
+import CVips
+
+/// How a thumbnail fills its box (libvips' `VipsSize` and `VipsInteresting` together).
+public struct ThumbnailGeometry: Sendable, Equatable {
+    /// Which part to keep when cropping to the box (libvips' `VipsInteresting`).
+    public enum Crop: Int32, Sendable { case none = 0, centre = 1, entropy = 2, attention = 3 }
+    /// Whether the box may be overrun (libvips' `VipsSize`).
+    public enum Sizing: Int32, Sendable { case both = 0, up = 1, down = 2, force = 3 }
+
+    public var width: Int
+    public var height: Int
+    public var crop: Crop
+    public var sizing: Sizing
+
+    public init(width: Int, height: Int, crop: Crop, sizing: Sizing) {
+        self.width = width
+        self.height = height
+        self.crop = crop
+        self.sizing = sizing
+    }
+}
+
+extension Image {
+    /// Shrink-on-load thumbnail straight from a file's bytes: JPEG DCT scaling, Lanczos3, EXIF orientation applied.
+    /// - Parameter toSRGB: transform through the embedded profile (or CMYK's default) to sRGB; skipped when the
+    ///   source is already sRGB without a profile, which saves a colour transform per photo.
+    public static func thumbnail(_ bytes: FileBytes, geometry: ThumbnailGeometry, failOn: FailOn, toSRGB: Bool) throws -> Image {
+        var out: UnsafeMutablePointer<VipsImage>?
+        let status = bytes.withBytes { buffer in
+            album_vips_thumbnail_buffer(buffer.baseAddress, buffer.count, &out,
+                                        Int32(geometry.width), Int32(geometry.height), geometry.sizing.rawValue,
+                                        geometry.crop.rawValue, failOn.rawValue, toSRGB ? "srgb" : nil)
+        }
+        guard status == 0, let out else {
+            if let out { g_object_unref(gpointer(out)) }
+            throw VipsError(operation: "thumbnail", message: Vips.takeErrorBuffer(), file: bytes.path)
+        }
+        return Image(out, source: bytes)
+    }
+
+    /// Resizes within a pipeline (no shrink-on-load, since the image is already open).
+    public func thumbnail(geometry: ThumbnailGeometry) throws -> Image {
+        try derive("thumbnail_image") {
+            album_vips_thumbnail_image(pointer, $0, Int32(geometry.width), Int32(geometry.height),
+                                       geometry.sizing.rawValue, geometry.crop.rawValue)
+        }
+    }
+
+    /// Applies the EXIF orientation to the pixels and removes the tag, so the image is upright without it.
+    public func autorotated() throws -> Image {
+        try derive("autorot") { album_vips_autorot(pointer, $0) }
+    }
+
+    /// The image as 8-bit sRGB, 3 bands (4 with alpha): ICC profiles honoured, CMYK, grey and 16-bit converted.
+    public func srgb8(colourManaged: Bool) throws -> Image {
+        var image = self
+        if colourManaged && (needsColourTransform || isCMYK) {
+            image = try image.derive("icc_transform") { album_vips_icc_to_srgb(image.pointer, $0) }
+        }
+        let interpretation = vips_image_get_interpretation(image.pointer)
+        if interpretation != VIPS_INTERPRETATION_sRGB || image.bands < 3 {
+            image = try image.derive("colourspace") {
+                album_vips_colourspace(image.pointer, $0, Int32(VIPS_INTERPRETATION_sRGB.rawValue))
+            }
+        }
+        if vips_image_get_format(image.pointer) != VIPS_FORMAT_UCHAR {
+            image = try image.derive("cast") { album_vips_cast(image.pointer, $0, Int32(VIPS_FORMAT_UCHAR.rawValue)) }
+        }
+        return image
+    }
+
+    /// Multiplies each pixel's first three bands by a 3×3 matrix (rows are output bands), rounding back to 8 bits.
+    /// Alpha, when present, passes through untouched.
+    public func recombined(_ matrix: [[Double]]) throws -> Image {
+        precondition(matrix.count == 3 && matrix.allSatisfy { $0.count == 3 }, "recomb needs a 3×3 matrix")
+        return try mapColourBands { colour in
+            let flat = matrix.flatMap { $0 }
+            guard let mask = flat.withUnsafeBufferPointer({ vips_image_new_matrix_from_array(3, 3, $0.baseAddress, 3 * 3) }) else {
+                throw VipsError(operation: "matrix", message: Vips.takeErrorBuffer())
+            }
+            defer { g_object_unref(gpointer(mask)) }
+            let mixed = try colour.derive("recomb") { album_vips_recomb(colour.pointer, $0, mask) }
+            return try mixed.roundedToUChar()
+        }
+    }
+
+    /// `a × pixel + b` per colour band, rounded back to 8 bits; alpha untouched.
+    public func linear(scale a: [Double], offset b: [Double]) throws -> Image {
+        precondition(a.count == b.count, "linear needs as many offsets as scales")
+        return try mapColourBands { colour in
+            let mixed = try colour.derive("linear") { album_vips_linear(colour.pointer, $0, a, b, Int32(a.count)) }
+            return try mixed.roundedToUChar()
+        }
+    }
+
+    /// Composites the alpha channel over white; an image without alpha is returned as it is.
+    public func flattenedOnWhite() throws -> Image {
+        guard hasAlpha else { return self }
+        return try derive("flatten") { album_vips_flatten_white(pointer, $0) }
+    }
+
+    /// Scales by `factor` with libvips' default kernel (Lanczos3).
+    public func resized(by factor: Double) throws -> Image {
+        try derive("resize") { album_vips_resize(pointer, $0, factor) }
+    }
+
+    /// Runs `transform` on the colour bands, then puts the alpha band back.
+    public func mapColourBands(_ transform: (Image) throws -> Image) throws -> Image {
+        guard hasAlpha else { return try transform(self) }
+        let colourBands = bands - 1
+        let colour = try derive("extract_band") { album_vips_extract_band(pointer, $0, 0, Int32(colourBands)) }
+        let alpha = try derive("extract_band") { album_vips_extract_band(pointer, $0, Int32(colourBands), 1) }
+        let done = try transform(colour)
+        return try done.derive("bandjoin") { album_vips_bandjoin2(done.pointer, alpha.pointer, $0) }
+    }
+
+    /// Float results back to 8 bits, rounding to nearest (`vips_cast` alone truncates) and clipping to 0…255.
+    public func roundedToUChar() throws -> Image {
+        let n = bands
+        let rounded = try derive("linear") {
+            album_vips_linear(pointer, $0, [Double](repeating: 1, count: n), [Double](repeating: 0.5, count: n), Int32(n))
+        }
+        return try rounded.derive("cast") { album_vips_cast(rounded.pointer, $0, Int32(VIPS_FORMAT_UCHAR.rawValue)) }
+    }
+}

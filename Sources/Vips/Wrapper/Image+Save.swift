@@ -1,0 +1,43 @@
+import CVips
+
+/// The file formats album writes.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case jpeg, png, webp, avif, tiff
+
+    /// The usual file extension.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .webp: "webp"
+        case .avif: "avif"
+        case .tiff: "tif"
+        }
+    }
+}
+
+extension Image {
+    /// Encodes the image in memory; the caller writes it to disk atomically.
+    /// - Parameters:
+    ///   - quality: 1–100, for the lossy formats.
+    ///   - strip: drop all metadata (EXIF, XMP, ICC) from the output.
+    public func encoded(as format: OutputFormat, quality: Int, strip: Bool) throws -> [UInt8] {
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        let q = Int32(quality)
+        let s: Int32 = strip ? 1 : 0
+        let status: Int32 = switch format {
+        case .jpeg: album_vips_jpegsave_buffer(pointer, &bytes, &length, q, s)
+        case .png: album_vips_pngsave_buffer(pointer, &bytes, &length, s)
+        case .webp: album_vips_webpsave_buffer(pointer, &bytes, &length, q, s)
+        case .avif: album_vips_avifsave_buffer(pointer, &bytes, &length, q, s)
+        case .tiff: album_vips_tiffsave_buffer(pointer, &bytes, &length, s)
+        }
+        guard status == 0, let bytes else {
+            if let bytes { g_free(bytes) }
+            throw VipsError(operation: "\(format.rawValue)save", message: Vips.takeErrorBuffer())
+        }
+        defer { g_free(bytes) }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+}

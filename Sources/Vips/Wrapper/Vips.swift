@@ -1,0 +1,74 @@
+import CVips
+import Foundation
+import Synchronization
+
+/// libvips, started once for the whole process.
+///
+/// libvips' binding guide: initialise once, single-threaded, before any other call. album does batch work across
+/// many images, so it follows the maintainers' advice for that case: parallelism across images in album's
+/// scheduler, a small libvips thread pool per image (`concurrency`), and no operation cache.
+public enum Vips {
+    /// How libvips is set up for a batch run.
+    public struct Settings: Sendable {
+        /// Threads libvips may use inside one image's pipeline. album runs one pipeline per worker, so 1 is the default.
+        public var concurrency: Int = 1
+        /// Blocks the loaders libvips marks untrusted (ImageMagick, among others) for the whole process.
+        public var blockUntrustedLoaders: Bool = true
+        public init() {}
+    }
+
+    private static let state = Mutex<Bool>(false)
+
+    /// Starts libvips. Safe to call more than once: only the first call initialises, later calls only apply `settings`.
+    /// - Throws: `VipsError` when libvips cannot start (a missing or broken installation).
+    public static func start(_ settings: Settings = Settings()) throws {
+        try state.withLock { started in
+            if !started {
+                // GLib warnings (e.g. "unknown EXIF resolution unit") must not reach the terminal: route them first.
+                album_vips_set_log_handler(vipsLogHandler)
+                guard album_vips_init("album") == 0 else {
+                    throw VipsError(operation: "vips_init", message: takeErrorBuffer())
+                }
+                started = true
+            }
+            vips_concurrency_set(Int32(max(1, settings.concurrency)))
+            vips_cache_set_max(0)
+            vips_block_untrusted_set(settings.blockUntrustedLoaders ? 1 : 0)
+        }
+    }
+
+    /// The libvips version, e.g. "8.14.1".
+    public static var version: String {
+        String(cString: vips_version_string())
+    }
+
+    /// Receives libvips' and GLib's warnings. The default drops them; album's log installs its own.
+    public static func setWarningHandler(_ handler: @escaping @Sendable (String) -> Void) {
+        warningHandler.withLock { $0 = handler }
+    }
+
+    static let warningHandler = Mutex<@Sendable (String) -> Void>({ _ in })
+
+    /// Copies libvips' process-global error buffer and clears it.
+    ///
+    /// The buffer is one for the whole process, so messages of two workers failing at once can mix; the lock keeps
+    /// each copy-and-clear whole, and every caller adds its own context (file, operation) to what it copies.
+    static func takeErrorBuffer() -> String {
+        errorLock.withLock { _ in
+            let text = String(cString: vips_error_buffer())
+            vips_error_clear()
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    private static let errorLock = Mutex<Void>(())
+}
+
+/// GLib calls this for every message of the domains routed in `album_vips_set_log_handler`.
+private func vipsLogHandler(domain: UnsafePointer<gchar>?, level: GLogLevelFlags, message: UnsafePointer<gchar>?,
+                            userData: gpointer?) {
+    let domainText = domain.map { String(cString: $0) } ?? "GLib"
+    let text = message.map { String(cString: $0) } ?? ""
+    let handler = Vips.warningHandler.withLock { $0 }
+    handler("\(domainText): \(text)")
+}

@@ -1,0 +1,4 @@
+import AlbumKit
+import Foundation
+
+exit(Album.main(Array(CommandLine.arguments.dropFirst())))
