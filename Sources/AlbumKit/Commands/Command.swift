@@ -1,5 +1,5 @@
 /// One `album` subcommand, in swift-argument-parser's shape: a configuration, a parse that validates, a run.
-protocol Command {
+protocol Command: Sendable {
     /// The subcommand's name, one-line abstract and full help.
     static var configuration: CommandConfiguration { get }
     /// Reads and validates the arguments after the subcommand's name.

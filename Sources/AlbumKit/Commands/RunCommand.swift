@@ -57,7 +57,7 @@ struct RunCommand: Command {
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software) { step in
             guard verbose || step.status == .failed else { return }
             let detail = step.error.map { ": \($0)" } ?? ""
-            Console.err("album: \(step.stage.rawValue) \(step.status.rawValue) \(step.path)\(detail)")
+            Console.err("album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)")
         }
         let summary: RunSummary
         do {

@@ -15,7 +15,7 @@ enum SummaryText {
             lines.append("")
             lines.append("failed (\(summary.failures.count)):")
             for failure in summary.failures.prefix(20) {
-                lines.append("  \(failure.stage.rawValue): \(failure.reason)")
+                lines.append("  \(failure.stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(failure.path): \(failure.reason)")
             }
             if summary.failures.count > 20 { lines.append("  … and \(summary.failures.count - 20) more") }
         }

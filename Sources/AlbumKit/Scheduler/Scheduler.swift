@@ -119,7 +119,7 @@ public final class Scheduler: Sendable {
             do {
                 result = try stage.run(&work, context: context)
             } catch {
-                result = .failed(Scheduler.reason(error, path: work.photo.path))
+                result = .failed(Scheduler.reason(error))
             }
             record(type(of: stage).stage, path: work.photo.path, photo: work.photo.id, parameters: stage.parameters,
                    result: result, since: clock)
@@ -143,14 +143,15 @@ public final class Scheduler: Sendable {
         onStep(step)
     }
 
-    /// A sentence for a step's failure, from any error a stage throws.
-    static func reason(_ error: Error, path: String) -> String {
+    /// A sentence for a step's failure, from any error a stage throws. The path is reported beside it.
+    static func reason(_ error: Error) -> String {
         switch error {
-        case let error as VipsError: "\(path) cannot be processed: \(error.operation) failed: \(error.message.isEmpty ? "libvips gave no reason" : error.message)"
+        case let error as VipsError:
+            "libvips \(error.operation) failed: \(error.message.isEmpty ? "libvips gave no reason" : error.message.replacingOccurrences(of: "\n", with: "; "))"
         case let error as StageError: error.message
         case let error as AtomicFileError: error.description
         case let error as FileBytesError: error.description
-        default: "\(path): \(error)"
+        default: "\(error)"
         }
     }
 }

@@ -7,10 +7,10 @@ extension ImportStage {
     public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            return (nil, .failed("cannot read \(path): \(String(cString: strerror(errno)))"))
+            return (nil, .failed("cannot read it: \(String(cString: strerror(errno)))"))
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return (nil, .failed("\(path) is not a regular file (\(ImportStage.kind(of: info.st_mode))); only files are imported"))
+            return (nil, .failed("not a regular file (\(ImportStage.kind(of: info.st_mode))); only files are imported"))
         }
         let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
         let inode = Int(info.st_ino)
@@ -49,15 +49,13 @@ extension ImportStage {
                 return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
             }
         } catch let error as FileBytesError {
-            return (nil, .failed(error.description))
+            return (nil, .failed("cannot read it: \(error.reason)"))
         } catch let error as SniffFailure {
-            return (nil, .failed("\(path): \(error)"))
-        } catch let error as VipsError {
-            return (nil, .failed("\(path) cannot be decoded: \(error.message.isEmpty ? "libvips gave no reason" : error.message)"))
-        } catch let error as AtomicFileError {
             return (nil, .failed(error.description))
+        } catch let error as VipsError {
+            return (nil, .failed("cannot decode its header: \(error.message.isEmpty ? "libvips gave no reason" : error.message)"))
         } catch {
-            return (nil, .failed("\(path): \(error)"))
+            return (nil, .failed(Scheduler.reason(error)))
         }
     }
 

@@ -18,17 +18,20 @@ static inline VipsImage *album_vips_new_from_buffer(const void *bytes, size_t le
 }
 
 /* Shrink-on-load thumbnail from memory: DCT scaling for JPEG, then Lanczos3, EXIF orientation applied.
- * export_profile may be NULL: no colour transform is done then (the input is already sRGB or has no profile). */
+ * export_profile may be NULL: no colour transform is done then (the input is already sRGB or has no profile).
+ * load_options goes to the loader as its option string, e.g. "fail_on=truncated": libvips 8.14's
+ * thumbnail_buffer does not pass its own "fail_on" argument on to the loader (checked on this machine: a
+ * truncated JPEG then saves without error), but it does honour the option string. */
 static inline int album_vips_thumbnail_buffer(const void *bytes, size_t length, VipsImage **out,
-                                              int width, int height, int size, int crop, int fail_on,
-                                              const char *export_profile) {
+                                              int width, int height, int size, int crop,
+                                              const char *load_options, const char *export_profile) {
     if (export_profile)
         return vips_thumbnail_buffer((void *) bytes, length, out, width,
             "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop,
-            "fail_on", (VipsFailOn) fail_on, "export_profile", export_profile, NULL);
+            "option_string", load_options, "export_profile", export_profile, NULL);
     return vips_thumbnail_buffer((void *) bytes, length, out, width,
         "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop,
-        "fail_on", (VipsFailOn) fail_on, NULL);
+        "option_string", load_options, NULL);
 }
 
 /* The same, on an image already open (used to resize an image within a pipeline). */

@@ -44,6 +44,15 @@ public final class FileBytes: @unchecked Sendable {
         if done == 0 { storage.deallocate() }
     }
 
+    /// Bytes already in memory, labelled with a path for messages.
+    init(copying bytes: [UInt8], path: String) {
+        self.path = path
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+        self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<bytes.count])
+        if bytes.isEmpty { storage.deallocate() }
+    }
+
     deinit {
         if storage.count > 0 { storage.deallocate() }
     }

@@ -29,7 +29,7 @@ extension Image {
         let status = bytes.withBytes { buffer in
             album_vips_thumbnail_buffer(buffer.baseAddress, buffer.count, &out,
                                         Int32(geometry.width), Int32(geometry.height), geometry.sizing.rawValue,
-                                        geometry.crop.rawValue, failOn.rawValue, toSRGB ? "srgb" : nil)
+                                        geometry.crop.rawValue, "fail_on=\(failOn.name)", toSRGB ? "srgb" : nil)
         }
         guard status == 0, let out else {
             if let out { g_object_unref(gpointer(out)) }

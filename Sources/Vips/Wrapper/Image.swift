@@ -57,4 +57,14 @@ public enum FailOn: Int32, Sendable {
     case error = 2
     /// Fail on anything, even warnings.
     case warning = 3
+
+    /// libvips' nickname for the level, as used in option strings ("truncated").
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .truncated: "truncated"
+        case .error: "error"
+        case .warning: "warning"
+        }
+    }
 }

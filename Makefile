@@ -1,0 +1,36 @@
+# album's two commands: `make demo` and `make test`. Both install what is missing first.
+SWIFT ?= swift
+# Build and link: libvips, SQLite and libcrypto headers, and pkg-config to find them.
+PACKAGES := pkg-config libvips-dev libsqlite3-dev libssl-dev
+# The demo's sample album: real camera photos with EXIF capture dates (2007-2008).
+DEMO_PACKAGES := mate-backgrounds
+DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
+ALBUM := .build/release/album
+
+.PHONY: deps demo test build release clean
+
+deps:
+	@scripts/ensure-packages.sh $(PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) test
+
+demo: deps
+	@scripts/ensure-packages.sh $(DEMO_PACKAGES)
+	$(SWIFT) build -c release
+	$(ALBUM) run jobs/demo.yml
+	@echo
+	@echo "Photos in the catalogue:"
+	@$(ALBUM) ls --catalogue demo/album
+	@echo
+	@echo "Thumbnails: demo/out/ ($$(ls demo/out | wc -l) files). The two photos taken in April 2008 are sepia."
+	@echo "Try: $(ALBUM) ls --catalogue demo/album --json, or run 'make demo' again: everything is up to date."
+
+clean:
+	rm -rf .build demo

@@ -1,0 +1,74 @@
+import XCTest
+@testable import AlbumKit
+import SQLite
+
+final class CatalogueTests: XCTestCase {
+    func photo(_ id: String, hash: String, path: String, taken: String? = nil) -> PhotoRecord {
+        PhotoRecord(id: id, hash: hash, path: path, bytes: 10, mtimeNanoseconds: 1, inode: 2, width: 3, height: 4,
+                    format: "jpeg", taken: taken, added: Timestamp.now(), caption: nil, filter: "none",
+                    filterRecipe: "[]", camera: nil, orientation: 1, hasGPS: false, replaces: nil, storedPath: nil)
+    }
+
+    func testANewCatalogueIsAFolderWithAWALDatabaseAtTheCurrentSchema() throws {
+        let folder = try TestSupport.temporaryFolder(self) + "/album"
+        let catalogue = try Catalogue(folder: folder, create: true)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/catalogue.db"))
+        XCTAssertEqual(try catalogue.database.query("PRAGMA journal_mode") { $0.text(0) }, ["wal"])
+        XCTAssertEqual(try catalogue.database.query("PRAGMA foreign_keys") { $0.int(0) }, [1])
+        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [Schema.currentVersion])
+        catalogue.close()
+    }
+
+    func testPhotosRoundTripAndHashesAreUnique() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let catalogue = try Catalogue(folder: folder, create: true)
+        defer { catalogue.close() }
+        let a = photo("id-a", hash: "h1", path: "/p/a.jpg", taken: "2008-04-20T19:12:06")
+        try catalogue.insert(a)
+        XCTAssertEqual(try catalogue.photo(hash: "h1"), a)
+        XCTAssertEqual(try catalogue.latestPhoto(path: "/p/a.jpg")?.id, "id-a")
+        XCTAssertEqual(try catalogue.photo(idPrefix: "id-").map(\.id), ["id-a"])
+        XCTAssertThrowsError(try catalogue.insert(photo("id-b", hash: "h1", path: "/p/b.jpg"))) { error in
+            XCTAssertEqual((error as? SQLiteError)?.primaryCode, 19, "a UNIQUE constraint violation")
+        }
+        try catalogue.setFilter(photo: "id-a", name: "sepia", recipe: #"[{"sepia":{"amount":0.85}}]"#)
+        XCTAssertEqual(try catalogue.photo(hash: "h1")?.filter, "sepia")
+    }
+
+    func testACatalogueFromANewerAlbumIsRefused() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Catalogue(folder: folder, create: true).close()
+        let database = try Database(path: folder + "/catalogue.db")
+        try database.execute("PRAGMA user_version = 99")
+        database.close()
+        XCTAssertThrowsError(try Catalogue(folder: folder, create: true)) { error in
+            XCTAssert("\(error)".contains("newer album"), "\(error)")
+        }
+    }
+
+    func testADamagedDatabaseIsReportedNotRepaired() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let garbage = Data(repeating: 0x5A, count: 8192)
+        try garbage.write(to: URL(fileURLWithPath: folder + "/catalogue.db"))
+        XCTAssertThrowsError(try Catalogue(folder: folder, create: true)) { error in
+            XCTAssert("\(error)".contains("damaged or not an album catalogue"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/catalogue.db")), garbage, "left untouched")
+    }
+
+    func testStepsAndRunsAreRecordedAndCounted() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let catalogue = try Catalogue(folder: folder, create: true)
+        defer { catalogue.close() }
+        let software = Software(album: "t", vips: "8", sqlite: "3", host: "h")
+        let run = try catalogue.beginRun(job: "j", jobPath: nil, jobHash: nil, started: Timestamp.now(), software: software)
+        try catalogue.insert(photo("id-a", hash: "h1", path: "/p/a.jpg"))
+        for status in [StepRecord.Status.done, .done, .failed] {
+            try catalogue.record(StepRecord(run: run, photo: "id-a", path: "/p/a.jpg", stage: .thumbnail, parameters: "{}",
+                                            inputHash: "h1", outputHash: nil, milliseconds: 1, status: status, error: nil))
+        }
+        XCTAssertEqual(try catalogue.stepCounts(run: run)[.thumbnail], [.done: 2, .failed: 1])
+        try catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: "{}")
+        XCTAssertEqual(try catalogue.runs().first?.status, "failed")
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import XCTest
+@testable import AlbumKit
+import Vips
+
+/// Shared by every test: libvips started once, temporary folders, generated photos, and the built `album` binary.
+enum TestSupport {
+    /// Starts libvips once for the test process.
+    static let started: Void = {
+        do { try Vips.start() } catch { fatalError("libvips did not start: \(error)") }
+    }()
+
+    /// A new empty folder, removed when the test ends.
+    static func temporaryFolder(_ test: XCTestCase) throws -> String {
+        _ = started
+        let path = NSTemporaryDirectory() + "album-tests-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// The `album` executable built beside the test bundle.
+    static var albumBinary: String {
+        // The test runner is the bundle's executable, built into the same folder as `album`.
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return runner.deletingLastPathComponent().appendingPathComponent("album").path
+    }
+
+    /// Runs `album` with `arguments` in `folder` and returns its exit status and output.
+    @discardableResult
+    static func album(_ arguments: [String], in folder: String? = nil, stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: albumBinary)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let input = Pipe()
+            process.standardInput = input
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Writes `text` to `folder/name` and returns the path.
+    @discardableResult
+    static func write(_ text: String, to name: String, in folder: String) throws -> String {
+        let path = folder + "/" + name
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// SHA-256 of a file, to prove originals are never written.
+    static func hash(_ path: String) throws -> String {
+        try FileBytes(path: path).sha256()
+    }
+}
+
+/// Photos generated in memory with libvips, written as real files.
+enum Fixture {
+    /// An upright test picture: a red top-left quadrant on blue, so orientation mistakes are visible.
+    static func quadrantPixels(width: Int, height: Int) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                let red = x < width / 2 && y < height / 2
+                pixels[i] = red ? 220 : 20
+                pixels[i + 1] = 20
+                pixels[i + 2] = red ? 20 : 200
+            }
+        }
+        return pixels
+    }
+
+    /// The pixels to store so that a viewer applying EXIF `orientation` shows `upright` (w×h).
+    /// Returns the stored pixels and their stored size.
+    static func stored(_ upright: [UInt8], width w: Int, height h: Int, orientation: Int) -> ([UInt8], Int, Int) {
+        let swap = orientation >= 5
+        let sw = swap ? h : w, sh = swap ? w : h
+        var out = [UInt8](repeating: 0, count: upright.count)
+        for sy in 0..<sh {
+            for sx in 0..<sw {
+                // Where this stored pixel appears once the orientation is applied (EXIF 2.3, tag 0x0112).
+                let (dx, dy): (Int, Int) = switch orientation {
+                case 2: (sw - 1 - sx, sy)
+                case 3: (sw - 1 - sx, sh - 1 - sy)
+                case 4: (sx, sh - 1 - sy)
+                case 5: (sy, sx)
+                case 6: (sh - 1 - sy, sx)
+                case 7: (sh - 1 - sy, sw - 1 - sx)
+                case 8: (sy, sw - 1 - sx)
+                default: (sx, sy)
+                }
+                for c in 0..<3 { out[(sy * sw + sx) * 3 + c] = upright[(dy * w + dx) * 3 + c] }
+            }
+        }
+        return (out, sw, sh)
+    }
+
+    /// A JPEG file of the quadrant picture under `orientation`, optionally with an EXIF capture date.
+    @discardableResult
+    static func jpeg(at path: String, width: Int = 320, height: Int = 200, orientation: Int = 1,
+                     taken: String? = nil, quality: Int = 90) throws -> String {
+        let (pixels, sw, sh) = stored(quadrantPixels(width: width, height: height), width: width, height: height, orientation: orientation)
+        var image = try Image.fromPixels(pixels, width: sw, height: sh, bands: 3)
+        if orientation != 1 { image = try image.setting("orientation", to: orientation) }
+        if let taken { image = try image.setting("exif-ifd2-DateTimeOriginal", to: taken) }
+        let bytes = try image.encoded(as: .jpeg, quality: quality, strip: false)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Decodes a file and returns its size and the mean colour of each quadrant (TL, TR, BL, BR).
+    static func quadrants(of path: String) throws -> (width: Int, height: Int, means: [[Double]]) {
+        let image = try Image.open(FileBytes(path: path), sequential: false, failOn: .error).srgb8(colourManaged: false)
+        let pixels = try image.pixels()
+        let w = image.width, h = image.height, bands = image.bands
+        var sums = [[Double]](repeating: [0, 0, 0], count: 4), counts = [Double](repeating: 0, count: 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                // Skip a margin around the centre lines, where resampling blends the quadrants.
+                if abs(x - w / 2) < 4 || abs(y - h / 2) < 4 { continue }
+                let q = (y < h / 2 ? 0 : 2) + (x < w / 2 ? 0 : 1)
+                for c in 0..<3 { sums[q][c] += Double(pixels[(y * w + x) * bands + c]) }
+                counts[q] += 1
+            }
+        }
+        return (w, h, (0..<4).map { q in sums[q].map { $0 / max(counts[q], 1) } })
+    }
+}
