@@ -19,7 +19,7 @@ release: deps
 	$(SWIFT) build -c release
 
 test: deps
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 demo: deps
 	@scripts/ensure-packages.sh $(DEMO_PACKAGES)
