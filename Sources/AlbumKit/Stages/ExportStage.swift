@@ -89,8 +89,12 @@ public struct ExportStage: PhotoStage {
         switch from {
         case .image:
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-            let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: .truncated)
-            return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
+            var rendered: (Image, [UInt8])?
+            try context.withPixels(work.photo.width * work.photo.height) {
+                let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: .truncated)
+                rendered = (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
+            }
+            return rendered!
         case .thumbnail:
             let thumbnail = work.thumbnail!
             let bytes = try FileBytes(path: thumbnail.path)

@@ -49,8 +49,12 @@ public struct FilterStage: PhotoStage {
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-        let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: .truncated)
-        let encoded = try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS)
+        var rendered: (image: Image, bytes: [UInt8])?
+        try context.withPixels(work.photo.width * work.photo.height) {
+            let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: .truncated)
+            rendered = (image, try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS))
+        }
+        let (image, encoded) = rendered!
         let path = "\(context.catalogueFolder)/filtered/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).jpg"
         let rendition = try RenditionFile.write(encoded, to: path, kind: .filtered, photo: photoID, image: image,
                                                 parametersHash: parametersHash, inputHash: input, context: context)
