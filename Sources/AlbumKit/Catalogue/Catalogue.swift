@@ -22,7 +22,16 @@ public final class Catalogue {
 
     /// Opens the catalogue in `folder`, creating folder and database when `create` is true.
     /// - Throws: `CatalogueError` with a message naming the folder and what to do.
-    public init(folder: String, create: Bool) throws {
+    public convenience init(folder: String, create: Bool) throws {
+        try self.init(folder: folder, create: create, readOnly: false)
+    }
+
+    /// Opens an existing catalogue only to read it (`album plan`): nothing is created, migrated or written.
+    public convenience init(folder: String, readOnly: Bool) throws {
+        try self.init(folder: folder, create: false, readOnly: readOnly)
+    }
+
+    private init(folder: String, create: Bool, readOnly: Bool) throws {
         let folder = Paths.absolute(folder)
         self.folder = folder
         let file = folder + "/" + Catalogue.databaseName
@@ -41,12 +50,16 @@ public final class Catalogue {
             throw CatalogueError("catalogue folder \(folder) is not writable: \(String(cString: strerror(errno)))")
         }
         do {
-            database = try Database(path: file, mode: create ? .readWriteCreate : .readWrite)
+            database = try Database(path: file, mode: readOnly ? .readOnly : create ? .readWriteCreate : .readWrite)
             database.setBusyTimeout(milliseconds: 5_000)
-            try database.execute("PRAGMA foreign_keys = ON")
-            _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
-            try database.execute("PRAGMA synchronous = NORMAL")
-            try Schema.migrate(database, folder: folder)
+            if readOnly {
+                try Schema.check(database, folder: folder)
+            } else {
+                try database.execute("PRAGMA foreign_keys = ON")
+                _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
+                try database.execute("PRAGMA synchronous = NORMAL")
+                try Schema.migrate(database, folder: folder)
+            }
         } catch let error as SQLiteError {
             if error.isCorrupt {
                 throw CatalogueError("catalogue database \(file) is damaged or not an album catalogue (\(error.message)). album will not touch it; restore it from a backup or move it away.")

@@ -7,12 +7,13 @@ struct RunCommand: Command {
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Run a job file's stages over its photos.",
-        usage: "album run JOBFILE [--catalogue DIR] [--workers N] [--force] [--set NAME=VALUE]... [--log-format text|json|github] [--progress] [--fail-fast] [--max-failures N] [--memory-budget MP] [--verbose]",
+        usage: "album run JOBFILE [--catalogue DIR] [--workers N] [--force] [--dry-run] [--set NAME=VALUE]... [--log-format text|json|github] [--progress] [--fail-fast] [--max-failures N] [--memory-budget MP] [--verbose]",
         help: """
             options:
               --catalogue DIR       use this catalogue folder instead of the job's 'catalogue:'
               --workers N           photos processed at once (default: the job's 'workers:', else the number of cores)
               --force               redo every selected step, even those already up to date
+              --dry-run             print what would be done (as 'album plan') and do nothing
               --set NAME=VALUE      define or override a job variable, used as ${NAME}
               --log-format FORMAT   text (default): progress and summary on stderr;
                                     json: JSON Lines events on stdout (docs/events.md);
@@ -34,6 +35,7 @@ struct RunCommand: Command {
     var verbose = false
     var logFormat = LogFormat.text
     var forceProgress = false
+    var dryRun = false
 
     init(arguments: inout Arguments) throws {
         catalogue = try arguments.option("--catalogue")
@@ -53,6 +55,7 @@ struct RunCommand: Command {
             logFormat = value
         }
         options.force = arguments.flag("--force")
+        dryRun = arguments.flag("--dry-run", "-n")
         options.failFast = arguments.flag("--fail-fast")
         forceProgress = arguments.flag("--progress")
         verbose = arguments.flag("--verbose", "-v")
@@ -65,6 +68,10 @@ struct RunCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
+        if dryRun {
+            PlanCommand.print(try Planner(job: job, force: options.force).plan(), verbose: verbose)
+            return .ok
+        }
         let verbose = self.verbose
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
         try Vips.start()

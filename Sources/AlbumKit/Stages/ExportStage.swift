@@ -59,7 +59,7 @@ public struct ExportStage: PhotoStage {
         let target = try to.render(work.photo)
         var path = target
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
-        let previous = try context.read { try $0.renditions(photo: photoID).filter { $0.kind == .export && $0.path == target } }.first
+        let previous = try previousExport(of: photoID, at: target, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
@@ -82,6 +82,24 @@ public struct ExportStage: PhotoStage {
                                                 parametersHash: parametersHash, inputHash: input, context: context)
         try context.catalogue { try $0.record(rendition) }
         return .done(input: input, output: rendition.fileHash)
+    }
+
+    public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
+        let input: String
+        switch from {
+        case .image: input = work.lookHash
+        case .thumbnail:
+            guard let thumbnail = work.thumbnail else { return false }  // the thumbnail is to be made first
+            input = thumbnail.fileHash
+        }
+        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+        guard let previous = try previousExport(of: work.photo.id, at: try to.render(work.photo), context: context) else { return false }
+        return previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
+    }
+
+    /// The export album last recorded for `photo` at `path`, if any.
+    private func previousExport(of photo: String, at path: String, context: StageContext) throws -> Rendition? {
+        try context.read { try $0.renditions(photo: photo).filter { $0.kind == .export && $0.path == path } }.first
     }
 
     /// The pixels and the encoded file, from the look or from the thumbnail.
