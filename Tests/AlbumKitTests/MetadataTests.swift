@@ -85,3 +85,12 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(value.text, #"{"b":"a\"b\\c\n\u0001","a":[1,2.0,null,true]}"#)
     }
 }
+
+final class CaptionTests: XCTestCase {
+    func testCameraBoilerplateIsNotACaption() {
+        for text in ["KONICA MINOLTA DIGITAL CAMERA", "OLYMPUS DIGITAL CAMERA", "SONY DSC", ""] {
+            XCTAssertTrue(PhotoMetadata.isCameraBoilerplate(text), text)
+        }
+        XCTAssertFalse(PhotoMetadata.isCameraBoilerplate("Grandma's 90th, on the digital camera she hated"))
+    }
+}

@@ -5,7 +5,7 @@ import Vips
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
 public enum Album {
     static let commands: [any Command.Type] = [
-        RunCommand.self, PlanCommand.self, LsCommand.self, CheckCommand.self, ParseCommand.self,
+        RunCommand.self, PlanCommand.self, LsCommand.self, ReportCommand.self, CheckCommand.self, ParseCommand.self,
     ]
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
@@ -51,6 +51,12 @@ public enum Album {
         } catch let error as CatalogueError {
             Console.error(error.message)
             return ExitCode.environment.rawValue
+        } catch let error as AtomicFileError {
+            Console.error(error.description)
+            return ExitCode.environment.rawValue
+        } catch let error as StageError {
+            Console.error(error.message)
+            return ExitCode.failures.rawValue
         } catch let error as VipsError {
             Console.error("libvips cannot start: \(error.message). Install libvips (apt-get install libvips42).")
             return ExitCode.environment.rawValue

@@ -88,6 +88,15 @@ struct RunCommand: Command {
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")
         }
         try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
+        if let report = job.report {
+            do {
+                try ReportCommand.writePage(try RunReport.load(from: catalogue, run: run), catalogueFolder: catalogue.folder, to: report)
+                if logFormat != .json { Console.err("report: \(report)") }
+            } catch {
+                Console.error("the run finished, but its report could not be written to \(report): \(error)")
+                return summary.exitCode == .ok ? .failures : summary.exitCode
+            }
+        }
         return summary.exitCode
     }
 

@@ -14,6 +14,8 @@ public struct Job: Sendable {
     public var importStage: ImportStage? = nil
     /// The stages after import, in the order each photo goes through them.
     public var stages: [any PhotoStage] = []
+    /// Where to write the run's HTML report after every run (`report:`), absolute; nil for none.
+    public var report: String? = nil
     /// The job file's path and SHA-256, for provenance.
     public var path: String
     public var hash: String

@@ -42,6 +42,9 @@ struct JobBuilder {
         if let p = node("presets") { readPresets(p) }
         let select = node("select").flatMap { readSelection($0, "select") }
         var job = Job(name: name, catalogue: catalogue, workers: workers, select: select, path: path, hash: hash)
+        if let r = node("report"), let report = reader.string(r, "report (a path to an .html file)") {
+            job.report = Paths.absolute(report, relativeTo: folder)
+        }
         guard let stagesNode = node("stages") else {
             reader.error(keyNode("version") ?? root, "missing required key 'stages': list the stages, e.g. '- import: {from: photos}'")
             return nil

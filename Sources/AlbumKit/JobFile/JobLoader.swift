@@ -6,7 +6,7 @@ import Vips
 /// Every error is collected and thrown together as a `DiagnosticList`, compiler style (`file:line:col: error: …`).
 public enum JobLoader {
     /// The top-level keys of a job file.
-    static let topKeys = ["version", "name", "catalogue", "workers", "vars", "presets", "select", "stages"]
+    static let topKeys = ["version", "name", "catalogue", "workers", "vars", "presets", "select", "report", "stages"]
 
     /// Loads the job at `path`.
     /// - Parameters:

@@ -28,6 +28,7 @@ public struct PhotoMetadata: Sendable, Equatable {
         let name = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
         camera = name.isEmpty ? nil : name
         let description = image.string("exif-ifd0-ImageDescription").flatMap(ExifText.value).map(PhotoMetadata.tidy)
+            .flatMap { PhotoMetadata.isCameraBoilerplate($0) ? nil : $0 }
         caption = (description?.isEmpty == false) ? description : image.blob("xmp-data").flatMap(PhotoMetadata.xmpDescription)
         hasGPS = image.fieldNames.contains { $0.hasPrefix("exif-ifd3-GPS") }
     }
@@ -42,6 +43,12 @@ public struct PhotoMetadata: Sendable, Equatable {
         var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s)
         if let offset, offset.range(of: #"^[+-]\d\d:\d\d$"#, options: .regularExpression) != nil { text += offset }
         return text
+    }
+
+    /// Text cameras write into ImageDescription by default ("OLYMPUS DIGITAL CAMERA", "SONY DSC"): not a caption.
+    static func isCameraBoilerplate(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        return upper.isEmpty || upper.hasSuffix("DIGITAL CAMERA") || ["SONY DSC", "DSC", "DEFAULT", "EXIF_JPEG_PICTURE"].contains(upper)
     }
 
     private static func tidy(_ text: String) -> String {

@@ -113,6 +113,16 @@ static inline int album_vips_flatten_white(VipsImage *in, VipsImage **out) {
     return status;
 }
 
+/* A grid of images, `across` per row, cells as large as the largest image, `gap` pixels apart, on white. */
+static inline int album_vips_arrayjoin(VipsImage **images, int count, VipsImage **out, int across, int gap) {
+    double white[3] = { 255.0, 255.0, 255.0 };
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int status = vips_arrayjoin(images, out, count, "across", across, "shim", gap, "background", background,
+        "halign", VIPS_ALIGN_CENTRE, "valign", VIPS_ALIGN_CENTRE, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
 /* ---- Saving ------------------------------------------------------------------------------------------------- */
 
 static inline int album_vips_jpegsave_buffer(VipsImage *in, void **bytes, size_t *length, int quality, int strip) {

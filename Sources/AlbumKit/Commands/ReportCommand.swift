@@ -1,0 +1,63 @@
+import Foundation
+import Vips
+
+/// `album report`: one self-contained HTML page about a run, or a contact-sheet JPEG of its thumbnails.
+struct ReportCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "report",
+        abstract: "Write an HTML report of a run (or a contact sheet of its thumbnails).",
+        usage: "album report [--run ID|last] [--catalogue DIR] (--out FILE.html | --contact-sheet FILE.jpg)",
+        help: """
+            The page is one file: images are inlined as small data URIs and nothing is fetched, so it can be archived
+            as a CI artifact or mailed. It shows the job, the run's status and timing, per-stage counts, the photos
+            (before and after wherever a filter was applied; the first 500), every failure with its reason, and the
+            slowest photos. A job's 'report: FILE.html' writes it after every run.
+
+            options:
+              --run ID|last             which run (default: the last)
+              --catalogue DIR           the catalogue folder (default: ./album)
+              --out FILE.html           write the HTML page here
+              --contact-sheet FILE.jpg  write a JPEG grid of the run's thumbnails here
+            """)
+
+    var runID: Int64?
+    var catalogue: String
+    var out: String?
+    var contactSheet: String?
+
+    init(arguments: inout Arguments) throws {
+        if let run = try arguments.option("--run"), run != "last" {
+            guard let id = Int64(run), id > 0 else { throw UsageError("--run takes a run id or 'last', got '\(run)'") }
+            self.runID = id
+        }
+        catalogue = try arguments.option("--catalogue") ?? "album"
+        out = try arguments.option("--out")
+        contactSheet = try arguments.option("--contact-sheet")
+        guard out != nil || contactSheet != nil else { throw UsageError("report needs --out FILE.html or --contact-sheet FILE.jpg") }
+        let rest = try arguments.positionals()
+        guard rest.isEmpty else { throw UsageError("report takes no arguments, got '\(rest[0])'") }
+    }
+
+    func run() throws -> ExitCode {
+        try Vips.start()
+        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        defer { catalogue.close() }
+        let report = try RunReport.load(from: catalogue, run: runID)
+        if let out {
+            try ReportCommand.writePage(report, catalogueFolder: catalogue.folder, to: Paths.absolute(out))
+            Console.err("album: wrote the report of run \(report.run.id) to \(out)")
+        }
+        if let contactSheet {
+            let bytes = try ContactSheet.render(report, catalogueFolder: catalogue.folder)
+            try AtomicFile.write(bytes, to: Paths.absolute(contactSheet))
+            Console.err("album: wrote the contact sheet of run \(report.run.id) to \(contactSheet)")
+        }
+        return .ok
+    }
+
+    /// Renders and writes the HTML page atomically.
+    static func writePage(_ report: RunReport, catalogueFolder: String, to path: String) throws {
+        let html = ReportPage(report: report, catalogueFolder: catalogueFolder, software: .current).render()
+        try AtomicFile.write(Array(html.utf8), to: path)
+    }
+}

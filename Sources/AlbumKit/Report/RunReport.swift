@@ -1,0 +1,80 @@
+import Foundation
+
+/// What a run report shows, gathered from the catalogue: the run, its counts, its photos and its failures.
+public struct RunReport: Sendable {
+    /// One photo of the run, in the grid.
+    public struct Photo: Sendable {
+        public var record: PhotoRecord
+        /// Whether a filter gave it a look other than the original: the grid shows before and after.
+        public var filtered: Bool
+        /// The run's time on this photo, all stages.
+        public var milliseconds: Double
+    }
+
+    public var run: RunRecord
+    public var counts: [StageName: [StepRecord.Status: Int]]
+    /// Time spent per stage, summed over the run's steps.
+    public var stageSeconds: [StageName: Double]
+    /// Every photo the run touched, in the order the run reached them.
+    public var photos: [Photo]
+    /// Every failed step: path, stage, reason.
+    public var failures: [StepRecord]
+    /// How many photos the grid shows at most; failures are always listed in full.
+    public var gridLimit: Int
+
+    /// The run's wall time in seconds, when it has finished.
+    public var seconds: Double? {
+        guard let finished = run.finished, let start = RunReport.date(run.started), let end = RunReport.date(finished) else { return nil }
+        return end.timeIntervalSince(start)
+    }
+
+    /// The exit status the run ended with, from its status and counts.
+    public var exitCode: Int {
+        switch run.status {
+        case "ok": 0
+        case "interrupted": 130
+        case "running": -1
+        default: 1
+        }
+    }
+
+    /// The slowest photos, slowest first.
+    public func slowest(_ n: Int) -> [Photo] {
+        Array(photos.sorted { $0.milliseconds > $1.milliseconds }.prefix(n))
+    }
+
+    /// Gathers the report of run `id` (nil: the latest run).
+    public static func load(from catalogue: Catalogue, run id: Int64?, gridLimit: Int = 500) throws -> RunReport {
+        let runs = try catalogue.runs()
+        guard let run = id.map({ id in runs.first { $0.id == id } }) ?? runs.first else {
+            throw CatalogueError(id.map { "catalogue \(catalogue.folder) has no run \($0); 'album runs' lists them" }
+                                 ?? "catalogue \(catalogue.folder) has no runs yet")
+        }
+        let steps = try catalogue.steps(run: run.id)
+        var counts: [StageName: [StepRecord.Status: Int]] = [:]
+        var stageSeconds: [StageName: Double] = [:]
+        var order: [String] = []
+        var perPhoto: [String: (ms: Double, filtered: Bool)] = [:]
+        for step in steps {
+            counts[step.stage, default: [:]][step.status, default: 0] += 1
+            stageSeconds[step.stage, default: 0] += step.milliseconds / 1000
+            guard let id = step.photo else { continue }
+            if perPhoto[id] == nil { order.append(id) }
+            var entry = perPhoto[id] ?? (0, false)
+            entry.ms += step.milliseconds
+            if step.stage == .filter, step.status != .failed, !step.parameters.contains(#""preset":"none""#) { entry.filtered = true }
+            perPhoto[id] = entry
+        }
+        let photos = try order.compactMap { id -> Photo? in
+            guard let record = try catalogue.photo(id: id), let entry = perPhoto[id] else { return nil }
+            return Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms)
+        }
+        return RunReport(run: run, counts: counts, stageSeconds: stageSeconds, photos: photos,
+                         failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit)
+    }
+
+    static func date(_ text: String) -> Date? {
+        try? Date(text, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
+            .timeSeparator(.colon).timeZone(separator: .omitted))
+    }
+}
