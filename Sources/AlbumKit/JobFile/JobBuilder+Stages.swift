@@ -42,7 +42,8 @@ extension JobBuilder {
 
     private mutating func readImport(_ node: Node) -> ImportStage? {
         guard let entries = reader.mapping(node, "import") else { return nil }
-        reader.checkKeys(entries, allowed: ["from", "recursive", "include", "exclude", "limit", "mode"], in: "import")
+        reader.checkKeys(entries, allowed: ["from", "recursive", "include", "exclude", "limit", "mode", "follow-symlinks",
+                                            "on-damaged", "max-pixels"], in: "import")
         var stage = ImportStage()
         for (key, _, value) in entries {
             switch key {
@@ -52,6 +53,9 @@ extension JobBuilder {
             case "exclude": stage.exclude = reader.strings(value, "import.exclude") ?? stage.exclude
             case "limit": stage.limit = reader.int(value, "import.limit", in: 1...Int(Int32.max))
             case "mode": stage.mode = reader.choice(value, "import.mode", ImportStage.Mode.self) ?? stage.mode
+            case "follow-symlinks": stage.followSymlinks = reader.bool(value, "import.follow-symlinks") ?? stage.followSymlinks
+            case "on-damaged": stage.onDamaged = reader.choice(value, "import.on-damaged", ImportStage.OnDamaged.self) ?? stage.onDamaged
+            case "max-pixels": stage.maxMegapixels = reader.int(value, "import.max-pixels (megapixels)", in: 1...10_000) ?? stage.maxMegapixels
             default: break
             }
         }

@@ -15,7 +15,7 @@ extension Scheduler {
             let (imported, result) = job.importStage!.importFile(path, context: context)
             record(.import, path: path, photo: imported?.photo.id, parameters: job.importStage!.parameters,
                    result: result, since: clock)
-            guard let imported else { failed = true; return }
+            guard let imported else { failed = result.status == .failed; return }
             // Two files with the same bytes are one photo: only the first goes on through the chain.
             let first = state.withLock { $0.claimed.insert(imported.photo.id).inserted }
             guard first else { return }

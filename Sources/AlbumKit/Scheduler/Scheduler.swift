@@ -136,6 +136,6 @@ public final class Scheduler: Sendable {
         return StageContext(catalogueFolder: job.catalogue, run: run, software: software,
                             catalogue: { body in try owner.sync(body) },
                             withPixels: { pixels, body in try budget.withReservation(pixels, body) },
-                            force: options.force)
+                            failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
     }
 }

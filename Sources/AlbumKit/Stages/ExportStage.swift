@@ -109,7 +109,7 @@ public struct ExportStage: PhotoStage {
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
             var rendered: (Image, [UInt8])?
             try context.withPixels(work.photo.width * work.photo.height) {
-                let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: .truncated)
+                let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: context.failOn)
                 rendered = (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
             }
             return rendered!

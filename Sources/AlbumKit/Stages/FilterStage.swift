@@ -51,7 +51,7 @@ public struct FilterStage: PhotoStage {
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
         var rendered: (image: Image, bytes: [UInt8])?
         try context.withPixels(work.photo.width * work.photo.height) {
-            let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: .truncated)
+            let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: context.failOn)
             rendered = (image, try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS))
         }
         let (image, encoded) = rendered!

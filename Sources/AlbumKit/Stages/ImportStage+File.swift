@@ -6,11 +6,21 @@ extension ImportStage {
     /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
     public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
         var info = stat()
-        guard lstat(path, &info) == 0 else {
-            return (nil, .failed("cannot read it: \(String(cString: strerror(errno)))"))
+        guard NativePath.withCString(path, { lstat($0, &info) }) == 0 else {
+            let reason = errno == ENOENT ? "it is gone: it was deleted or moved after the folder was scanned" : String(cString: strerror(errno))
+            return (nil, .failed("cannot read it: \(reason)"))
+        }
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            guard followSymlinks else {
+                return (nil, .skipped("a symbolic link: not followed (set follow-symlinks: true to import what links point to)", input: nil, output: nil))
+            }
+            guard NativePath.withCString(path, { stat($0, &info) }) == 0 else {
+                let reason = errno == ELOOP ? "a symbolic link loop" : "a dangling symbolic link: what it points to does not exist"
+                return (nil, .failed(reason))
+            }
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return (nil, .failed("not a regular file (\(ImportStage.kind(of: info.st_mode))); only files are imported"))
+            return (nil, .skipped("not a regular file (\(ImportStage.kind(of: info.st_mode))): never opened", input: nil, output: nil))
         }
         let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
         let inode = Int(info.st_ino)
@@ -26,6 +36,7 @@ extension ImportStage {
             let hash = bytes.sha256()
             let format = try ImportStage.sniff(bytes)
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            try checkLimits(header)
             let metadata = PhotoMetadata(image: header)
             var photo = PhotoRecord(
                 id: UUID().uuidString.lowercased(), hash: hash, path: path, bytes: bytes.count, mtimeNanoseconds: mtime,
@@ -53,13 +64,29 @@ extension ImportStage {
         } catch let error as SniffFailure {
             return (nil, .failed(error.description))
         } catch let error as VipsError {
-            return (nil, .failed("cannot decode its header: \(error.message.isEmpty ? "libvips gave no reason" : error.message)"))
+            let reason = error.message.isEmpty ? "libvips gave no reason" : error.message.replacingOccurrences(of: "\n", with: "; ")
+            return (nil, .failed("cannot decode its header: \(reason)"))
         } catch {
             return (nil, .failed(Scheduler.reason(error)))
         }
     }
 
     private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String) }
+
+    /// Refuses decompression bombs and absurd headers before a pixel is decoded.
+    private func checkLimits(_ header: Image) throws {
+        let pixels = header.width * header.height
+        guard header.width > 0, header.height > 0 else { throw StageError("its header claims an empty image (\(header.width)×\(header.height))") }
+        guard pixels <= maxMegapixels * 1_000_000 else {
+            throw StageError("\(header.width)×\(header.height) is \(pixels / 1_000_000) megapixels, over the max-pixels limit of \(maxMegapixels) (raise max-pixels on the import to allow it)")
+        }
+        for field in ["exif-data", "xmp-data", "icc-profile-data", "iptc-data"] {
+            let size = header.blobSize(field)
+            guard size <= ImportStage.maxMetadataBytes else {
+                throw StageError("its \(field) metadata is \(size >> 20) MB, over the \(ImportStage.maxMetadataBytes >> 20) MB album accepts")
+            }
+        }
+    }
 
     /// Checks for the same bytes and records the photo, atomically on the catalogue's serial owner.
     private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {

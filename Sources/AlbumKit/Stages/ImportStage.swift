@@ -23,8 +23,22 @@ public struct ImportStage: Sendable {
     /// Import at most this many files per run.
     public var limit: Int? = nil
     public var mode: Mode = .reference
-    /// How much damage the decoder tolerates before a photo fails (the `on-damaged` option grows from this).
-    public var failOn: FailOn = .truncated
+    /// Follow symbolic links to files and folders (`follow-symlinks`). Off: links are skipped with a reason.
+    /// On: loops are detected and a dangling link is a failure.
+    public var followSymlinks: Bool = false
+    /// What damaged data does (`on-damaged`): `fail` (the default) makes truncated or corrupt data an error for
+    /// the photo, never a grey half-image; `warn` lets libvips decode what it can.
+    public var onDamaged: OnDamaged = .fail
+    /// The most pixels one photo may have (`max-pixels`, in megapixels), checked from the header before decoding.
+    public var maxMegapixels: Int = 100
+
+    public enum OnDamaged: String, Sendable, CaseIterable { case fail, warn }
+
+    /// The libvips `fail_on` level for `onDamaged`.
+    public var failOn: FailOn { onDamaged == .fail ? .warning : .none }
+
+    /// Metadata blobs larger than this are refused: a photo's EXIF, XMP or ICC is kilobytes, not tens of megabytes.
+    public static let maxMetadataBytes = 16 << 20
 
     /// Extensions considered by default, matched without regard to case. Content decides the format, not these.
     public static let imageExtensions = ["jpg", "jpeg", "jpe", "png", "webp", "heic", "heif", "avif", "tif", "tiff", "gif", "jxl"]
@@ -36,7 +50,8 @@ public struct ImportStage: Sendable {
         .object([
             ("from", .array(from.map { .string($0) })), ("recursive", .bool(recursive)),
             ("include", .array(include.map { .string($0) })), ("exclude", .array(exclude.map { .string($0) })),
-            ("limit", .int(limit)), ("mode", .string(mode.rawValue)),
+            ("limit", .int(limit)), ("mode", .string(mode.rawValue)), ("follow-symlinks", .bool(followSymlinks)),
+            ("on-damaged", .string(onDamaged.rawValue)), ("max-pixels", .int(maxMegapixels)),
         ])
     }
 
@@ -48,35 +63,13 @@ public struct ImportStage: Sendable {
         return !exclude.contains { fnmatch($0.lowercased(), lower, 0) == 0 }
     }
 
-    /// The files to import, sorted by path, at most `limit`.
+    /// The entries to import, sorted by path, at most `limit`: every name that passes `include`/`exclude`,
+    /// whatever it is (files, and the links, FIFOs, sockets and devices that `importFile` explains and skips).
     public func scan() -> [String] {
-        var found: [String] = []
-        for root in from {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else {
-                found.append(root)  // reported as a failure by `importFile`, with the reason
-                continue
-            }
-            if !isFolder.boolValue { found.append(root); continue }
-            collect(folder: root, into: &found)
-        }
-        found.sort()
+        var scanner = FolderScanner(stage: self)
+        for root in from { scanner.visit(root: root) }
+        var found = scanner.found.sorted()
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
         return found
-    }
-
-    private func collect(folder: String, into found: inout [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names.sorted() {
-            let path = folder == "/" ? "/" + name : folder + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                if recursive && !name.hasPrefix(".") { collect(folder: path, into: &found) }
-            default:
-                if accepts(name: name) { found.append(path) }
-            }
-        }
     }
 }

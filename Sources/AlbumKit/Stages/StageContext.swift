@@ -13,6 +13,8 @@ public struct StageContext: Sendable {
     /// Runs `body` with `pixels` decoded pixels reserved from the run's memory budget: every rendering that holds a
     /// whole image in memory goes through it.
     public var withPixels: @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void = { _, body in try body() }
+    /// How much damage decoding tolerates: the import's `on-damaged` (`fail`: libvips' warnings are errors).
+    public var failOn: FailOn = .warning
     /// Redo steps even when they are up to date (`--force`).
     public var force: Bool = false
 

@@ -62,7 +62,7 @@ public struct ThumbnailStage: PhotoStage {
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-        let image = try LookRenderer.thumbnail(of: bytes, recipe: work.recipe, geometry: geometry, failOn: .truncated)
+        let image = try LookRenderer.thumbnail(of: bytes, recipe: work.recipe, geometry: geometry, failOn: context.failOn)
         let encoded = try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip)
         let path = "\(context.catalogueFolder)/thumbnails/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).\(format.fileExtension)"
         let rendition = try RenditionFile.write(encoded, to: path, kind: .thumbnail, photo: photoID, image: image,

@@ -15,7 +15,7 @@ public final class FileBytes: @unchecked Sendable {
     /// - Throws: `FileBytesError` naming the path and the reason.
     public init(path: String, maxBytes: Int = 1 << 31) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        let fd = NativePath.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard fd >= 0 else { throw FileBytesError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()
@@ -39,6 +39,12 @@ public final class FileBytes: @unchecked Sendable {
             }
             if n == 0 { break }  // The file shrank while being read: keep what is there; the hash says which bytes.
             done += n
+        }
+        var after = stat()
+        if done != size || fstat(fd, &after) != 0 || after.st_size != info.st_size
+            || after.st_mtim.tv_sec != info.st_mtim.tv_sec || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
+            storage.deallocate()
+            throw FileBytesError(path: path, reason: "the file changed while it was being read (is it still being copied?)")
         }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<done])
         if done == 0 { storage.deallocate() }

@@ -55,6 +55,18 @@ extension Image {
         return Array(UnsafeRawBufferPointer(start: data, count: length))
     }
 
+    /// The size in bytes of a binary field, without copying it (0 when absent).
+    public func blobSize(_ field: String) -> Int {
+        guard has(field) else { return 0 }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, field, &data, &length) == 0 else {
+            _ = Vips.takeErrorBuffer()
+            return 0
+        }
+        return length
+    }
+
     /// The EXIF orientation, 1 to 8 (1 when absent or out of range).
     public var orientation: Int {
         let value = int("orientation") ?? 1
