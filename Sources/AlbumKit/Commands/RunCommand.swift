@@ -50,7 +50,7 @@ struct RunCommand: Command {
         var settings = Vips.Settings()
         settings.concurrency = 1
         try Vips.start(settings)
-        let catalogue = try Catalogue(folder: job.catalogue, create: true)
+        let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
