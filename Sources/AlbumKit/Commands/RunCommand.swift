@@ -52,6 +52,7 @@ struct RunCommand: Command {
         try Vips.start(settings)
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
+        job = try job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software) { step in
