@@ -27,7 +27,7 @@ final class CatalogueTests: XCTestCase {
         try catalogue.insert(a)
         XCTAssertEqual(try catalogue.photo(hash: "h1"), a)
         XCTAssertEqual(try catalogue.latestPhoto(path: "/p/a.jpg")?.id, "id-a")
-        XCTAssertEqual(try catalogue.photo(idPrefix: "id-").map(\.id), ["id-a"])
+        XCTAssertEqual(try catalogue.photos(idPrefix: "id-").map(\.id), ["id-a"])
         XCTAssertThrowsError(try catalogue.insert(photo("id-b", hash: "h1", path: "/p/b.jpg"))) { error in
             XCTAssertEqual((error as? SQLiteError)?.primaryCode, 19, "a UNIQUE constraint violation")
         }

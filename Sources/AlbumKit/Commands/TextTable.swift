@@ -18,8 +18,11 @@ struct TextTable {
 
     mutating func append(_ row: [String]) { rows.append(row) }
 
-    /// The table's lines; the last column is never padded, so lines have no trailing spaces.
-    var rendered: String {
+    /// The table as text, the header first.
+    var rendered: String { lines.joined(separator: "\n") }
+
+    /// The header's line, then one line per row; the last column is never padded, so lines have no trailing spaces.
+    var lines: [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         return all.map { row in
@@ -29,7 +32,7 @@ struct TextTable {
                 if column == row.count - 1 { return cell }
                 return cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        }
     }
 
     /// `text` cut to `limit` characters, ending with "…" when it was longer; newlines shown as spaces.
