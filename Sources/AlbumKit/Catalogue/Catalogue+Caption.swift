@@ -23,18 +23,4 @@ extension Catalogue {
             return (run, changed)
         }
     }
-
-    /// Forgets photos: their rows and their renditions' rows, in one transaction. Their steps stay in the
-    /// history with no photo (the schema sets `steps.photo` to NULL); photos that replaced them forget the link.
-    /// Files are the caller's: remove them after this returns, so no row ever points at a deleted file.
-    public func remove(photos ids: [String]) throws {
-        try transaction {
-            for id in ids { try database.run("DELETE FROM photos WHERE id = ?", [.text(id)]) }
-        }
-    }
-
-    /// Whether any rendition row records the file at `path`.
-    public func isRecorded(path: String) throws -> Bool {
-        try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(path)]) { _ in true }.first ?? false
-    }
 }

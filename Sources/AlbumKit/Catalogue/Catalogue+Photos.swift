@@ -68,4 +68,13 @@ extension Catalogue {
         try database.run("UPDATE photos SET filter = ?, filter_recipe = ? WHERE id = ?",
                          [.text(name), .text(recipe), .text(photo)])
     }
+
+    /// Forgets photos: their rows and their renditions' rows, in one transaction. Their steps stay in the
+    /// history with no photo (the schema sets `steps.photo` to NULL); photos that replaced them forget the link.
+    /// Files are the caller's: remove them after this returns, so no row ever points at a deleted file.
+    public func remove(photos ids: [String]) throws {
+        try transaction {
+            for id in ids { try database.run("DELETE FROM photos WHERE id = ?", [.text(id)]) }
+        }
+    }
 }

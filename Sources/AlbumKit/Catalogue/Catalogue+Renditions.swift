@@ -26,6 +26,11 @@ extension Catalogue {
                                   [.text(kind.rawValue)], Self.rendition)
     }
 
+    /// Whether any rendition row records the file at `path`.
+    public func isRecorded(path: String) throws -> Bool {
+        try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(path)]) { _ in true }.first ?? false
+    }
+
     /// Records a rendition, replacing the row for the same photo, kind and file.
     public func record(_ rendition: Rendition) throws {
         try database.run("""

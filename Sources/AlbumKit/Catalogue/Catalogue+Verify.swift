@@ -17,11 +17,11 @@ extension Catalogue {
             problems.append(CatalogueProblem(path: databasePath, problem: "\(table) row \(row) refers to a missing \(parent) row"))
         }
         let dangling = [
-            ("renditions", "SELECT path, photo FROM renditions WHERE photo NOT IN (SELECT id FROM photos)", "its photo %@ is not in the catalogue"),
-            ("steps", "SELECT path, photo FROM steps WHERE photo IS NOT NULL AND photo NOT IN (SELECT id FROM photos)", "a step refers to photo %@, which is not in the catalogue"),
-            ("steps", "SELECT path, run FROM steps WHERE run NOT IN (SELECT id FROM runs)", "a step refers to run %@, which is not in the catalogue"),
+            ("SELECT path, photo FROM renditions WHERE photo NOT IN (SELECT id FROM photos)", "its photo %@ is not in the catalogue"),
+            ("SELECT path, photo FROM steps WHERE photo IS NOT NULL AND photo NOT IN (SELECT id FROM photos)", "a step refers to photo %@, which is not in the catalogue"),
+            ("SELECT path, run FROM steps WHERE run NOT IN (SELECT id FROM runs)", "a step refers to run %@, which is not in the catalogue"),
         ]
-        for (_, sql, sentence) in dangling {
+        for (sql, sentence) in dangling {
             for (path, key) in try database.query(sql, [], { ($0.text(0) ?? "", $0.text(1) ?? "") }) {
                 problems.append(CatalogueProblem(path: path, problem: sentence.replacingOccurrences(of: "%@", with: key)))
             }
