@@ -53,7 +53,8 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKit", "Vips", "SQLite"]
+            dependencies: ["AlbumKit", "Vips", "SQLite"],
+            resources: [.copy("YAML/Corpus")]
         ),
     ]
 )

@@ -52,6 +52,9 @@ final class QueryCommandTests: XCTestCase {
             stages:
               - thumbnail: {size: 120x120, select: {missing: thumbnail}}
             """, to: "retry.yml", in: folder)
+        let plan = try TestSupport.album(["plan", "retry.yml"], in: folder)
+        XCTAssertEqual(plan.status, 0, "album plan resolves the keys too: \(plan.stderr)")
+        XCTAssertNotNil(plan.stdout.range(of: #"thumbnail +1 +0 +2"#, options: .regularExpression), plan.stdout)
         let retry = try TestSupport.album(["run", "retry.yml"], in: folder)
         XCTAssertEqual(retry.status, 1)
         let catalogue = try Catalogue(folder: folder + "/album", create: false)

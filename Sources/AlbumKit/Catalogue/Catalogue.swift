@@ -29,7 +29,16 @@ public final class Catalogue {
     /// With `writing`, it first takes the catalogue's lock, and marks runs still recorded as `running` as
     /// `interrupted`: holding the lock proves that no process is running them any more.
     /// - Throws: `CatalogueError` with a message naming the folder and what to do.
-    public init(folder: String, create: Bool, writing: Bool = false) throws {
+    public convenience init(folder: String, create: Bool, writing: Bool = false) throws {
+        try self.init(folder: folder, create: create, readOnly: false, writing: writing)
+    }
+
+    /// Opens an existing catalogue only to read it (`album plan`): nothing is created, migrated or written.
+    public convenience init(folder: String, readOnly: Bool) throws {
+        try self.init(folder: folder, create: false, readOnly: readOnly, writing: false)
+    }
+
+    private init(folder: String, create: Bool, readOnly: Bool, writing: Bool) throws {
         let folder = Paths.absolute(folder)
         self.folder = folder
         let file = folder + "/" + Catalogue.databaseName
@@ -50,13 +59,17 @@ public final class Catalogue {
         let lock = writing ? try CatalogueLock(folder: folder) : nil
         self.lock = lock
         do {
-            database = try Database(path: file, mode: create ? .readWriteCreate : .readWrite)
+            database = try Database(path: file, mode: readOnly ? .readOnly : create ? .readWriteCreate : .readWrite)
             database.setBusyTimeout(milliseconds: 5_000)
-            try database.execute("PRAGMA foreign_keys = ON")
-            _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
-            try database.execute("PRAGMA synchronous = NORMAL")
-            try Schema.migrate(database, folder: folder)
-            if writing { try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'") }
+            if readOnly {
+                try Schema.check(database, folder: folder)
+            } else {
+                try database.execute("PRAGMA foreign_keys = ON")
+                _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
+                try database.execute("PRAGMA synchronous = NORMAL")
+                try Schema.migrate(database, folder: folder)
+                if writing { try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'") }
+            }
         } catch let error as SQLiteError {
             lock?.release()
             if error.isCorrupt {

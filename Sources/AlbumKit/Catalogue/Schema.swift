@@ -108,6 +108,17 @@ enum Schema {
         """,
     ]
 
+    /// Checks, without writing, that this album can read `database` as it is.
+    static func check(_ database: Database, folder: String) throws {
+        let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+        if version > currentVersion {
+            throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")
+        }
+        if version < currentVersion {
+            throw CatalogueError("catalogue \(folder) has an older schema (version \(version)); run any writing command (album run) to upgrade it first")
+        }
+    }
+
     /// Brings `database` to `currentVersion`, or refuses a catalogue written by a newer album.
     static func migrate(_ database: Database, folder: String) throws {
         let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0

@@ -5,8 +5,8 @@ import Vips
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
 public enum Album {
     static let commands: [any Command.Type] = [
-        RunCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, CaptionCommand.self, RmCommand.self,
-        VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
+        RunCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, CaptionCommand.self,
+        RmCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
     ]
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.

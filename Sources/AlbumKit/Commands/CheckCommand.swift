@@ -10,12 +10,7 @@ struct CheckCommand: Command {
     var variables: [String: String] = [:]
 
     init(arguments: inout Arguments) throws {
-        for definition in try arguments.options("--set") {
-            guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
-                throw UsageError("--set takes NAME=VALUE, got '\(definition)'")
-            }
-            variables[String(definition[..<equals])] = String(definition[definition.index(after: equals)...])
-        }
+        variables = try RunCommand.definitions(&arguments)
         paths = try arguments.positionals()
         guard !paths.isEmpty else { throw UsageError("check needs at least one job file") }
     }

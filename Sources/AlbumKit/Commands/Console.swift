@@ -8,6 +8,11 @@ public enum Console {
     public static func out(_ text: String) { write(text + "\n", to: FileHandle.standardOutput) }
     public static func err(_ text: String) { write(text + "\n", to: FileHandle.standardError) }
 
+    /// Text as it is, with no newline added (the progress line).
+    public static func raw(_ text: String, toStandardError: Bool) {
+        write(text, to: toStandardError ? FileHandle.standardError : FileHandle.standardOutput)
+    }
+
     /// `album: error: …` on stderr.
     public static func error(_ text: String) { err("album: error: \(text)") }
 

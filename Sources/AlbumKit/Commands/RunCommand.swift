@@ -7,14 +7,25 @@ struct RunCommand: Command {
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Run a job file's stages over its photos.",
-        usage: "album run JOBFILE [--catalogue DIR] [--workers N] [--force] [--set NAME=VALUE]... [--verbose]",
+        usage: "album run JOBFILE [--catalogue DIR] [--workers N] [--force] [--dry-run] [--set NAME=VALUE]... [--log-format text|json|github] [--progress] [--fail-fast] [--max-failures N] [--memory-budget MP] [--verbose]",
         help: """
             options:
-              --catalogue DIR   use this catalogue folder instead of the job's 'catalogue:'
-              --workers N       photos processed at once (default: the job's 'workers:', else the number of cores)
-              --force           redo every selected step, even those already up to date
-              --set NAME=VALUE  define or override a job variable, used as ${NAME}
-              --verbose         print every step, and libvips' warnings
+              --catalogue DIR       use this catalogue folder instead of the job's 'catalogue:'
+              --workers N           photos processed at once (default: the job's 'workers:', else the number of cores)
+              --force               redo every selected step, even those already up to date
+              --dry-run             print what would be done (as 'album plan') and do nothing
+              --set NAME=VALUE      define or override a job variable, used as ${NAME}
+              --log-format FORMAT   text (default): progress and summary on stderr;
+                                    json: JSON Lines events on stdout (docs/events.md);
+                                    github: GitHub Actions ::error annotations on stdout, summary on stderr
+              --progress            show the live progress line even when stderr is not a terminal
+              --fail-fast           start no new photos after the first failure
+              --max-failures N      start no new photos after N failures
+              --memory-budget MP    the most decoded megapixels in flight at once (default 200)
+              --verbose             print every step, and libvips' warnings
+
+            The first SIGINT or SIGTERM lets the photos in flight finish (for up to 10 s), records them and exits
+            130 or 143; a second one stops at once. Running the job again resumes: finished steps are skipped.
             """)
 
     var jobPath: String
@@ -22,21 +33,33 @@ struct RunCommand: Command {
     var options = RunOptions()
     var variables: [String: String] = [:]
     var verbose = false
+    var logFormat = LogFormat.text
+    var forceProgress = false
+    var dryRun = false
 
     init(arguments: inout Arguments) throws {
         catalogue = try arguments.option("--catalogue")
         if let workers = try arguments.option("--workers") {
-            guard let n = Int(workers), (1...256).contains(n) else { throw UsageError("--workers takes a number from 1 to 256, got '\(workers)'") }
-            options.workers = n
+            options.workers = try RunCommand.number(workers, flag: "--workers", in: 1...256)
+        }
+        if let limit = try arguments.option("--max-failures") {
+            options.maxFailures = try RunCommand.number(limit, flag: "--max-failures", in: 1...Int(Int32.max))
+        }
+        if let budget = try arguments.option("--memory-budget") {
+            options.pixelBudgetMegapixels = try RunCommand.number(budget, flag: "--memory-budget", in: 1...100_000)
+        }
+        if let format = try arguments.option("--log-format") {
+            guard let value = LogFormat(rawValue: format) else {
+                throw UsageError("--log-format takes text, json or github, got '\(format)'")
+            }
+            logFormat = value
         }
         options.force = arguments.flag("--force")
+        dryRun = arguments.flag("--dry-run", "-n")
+        options.failFast = arguments.flag("--fail-fast")
+        forceProgress = arguments.flag("--progress")
         verbose = arguments.flag("--verbose", "-v")
-        for definition in try arguments.options("--set") {
-            guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
-                throw UsageError("--set takes NAME=VALUE, got '\(definition)'")
-            }
-            variables[String(definition[..<equals])] = String(definition[definition.index(after: equals)...])
-        }
+        variables = try RunCommand.definitions(&arguments)
         let rest = try arguments.positionals()
         guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "run needs a job file" : "run takes one job file, got \(rest.count)") }
         jobPath = rest[0]
@@ -45,29 +68,58 @@ struct RunCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
+        if dryRun {
+            PlanCommand.print(try Planner(job: job, force: options.force).plan(), verbose: verbose)
+            return .ok
+        }
         let verbose = self.verbose
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
-        var settings = Vips.Settings()
-        settings.concurrency = 1
-        try Vips.start(settings)
+        try Vips.start()
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
         job = try job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
-        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software) { step in
-            guard verbose || step.status == .failed else { return }
-            let detail = step.error.map { ": \($0)" } ?? ""
-            Console.err("album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)")
-        }
+        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software, observer: reporters(for: job))
         let summary: RunSummary
         do {
             summary = try scheduler.runAll()
         } catch let error as SQLiteError {
+            try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: "{}")
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")
         }
         try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
-        Console.err(SummaryText.render(summary, job: job))
-        return summary.failedCount > 0 ? .failures : .ok
+        return summary.exitCode
+    }
+
+    private func reporters(for job: Job) -> any RunObserver {
+        let terminal = isatty(STDERR_FILENO) == 1
+        let colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let text = TextReporter(.init(progress: forceProgress || terminal, verbose: verbose,
+                                      summary: logFormat != .json, colour: colour, job: job))
+        switch logFormat {
+        case .text: return text
+        case .json: return Reporters(all: [JSONReporter(), text])
+        case .github: return Reporters(all: [GitHubReporter(), text])
+        }
+    }
+
+    static func number(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError("\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+        }
+        return n
+    }
+
+    /// Every `--set NAME=VALUE`.
+    static func definitions(_ arguments: inout Arguments) throws -> [String: String] {
+        var variables: [String: String] = [:]
+        for definition in try arguments.options("--set") {
+            guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
+                throw UsageError("--set takes NAME=VALUE, got '\(definition)'")
+            }
+            variables[String(definition[..<equals])] = String(definition[definition.index(after: equals)...])
+        }
+        return variables
     }
 }

@@ -153,7 +153,12 @@ extension JobBuilder {
 
     /// `240x240` → (240, 240); zero, negative or malformed sizes are errors.
     mutating func readSize(_ node: Node, _ what: String) -> (Int, Int)? {
-        guard let text = node.stringValue ?? node.intValue.map(String.init) else {
+        if let number = node.intValue {
+            // `0x240` is a hexadecimal integer to YAML, so a zero width arrives as a number.
+            reader.error(node, "\(what) must be WIDTHxHEIGHT with both from 1 to 16384, e.g. 240x240, found the number \(number) (YAML reads 0x… as a hexadecimal number: a width of 0 is not a size)")
+            return nil
+        }
+        guard let text = node.stringValue else {
             reader.error(node, "\(what) must be WIDTHxHEIGHT, e.g. 240x240, found \(node.kindDescription)")
             return nil
         }

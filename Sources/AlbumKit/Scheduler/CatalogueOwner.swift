@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The catalogue's one serial owner during a run: every read and write goes through its queue.
 ///
@@ -16,7 +17,11 @@ final class CatalogueOwner: @unchecked Sendable {
     private var writes = 0
     private var batchStarted = DispatchTime.now()
     private var timer: DispatchSourceTimer?
-    private(set) var firstError: Error?
+    private var finished = false
+    private let error = Mutex<Error?>(nil)
+
+    /// The first write that failed, if any; read from any thread.
+    var firstError: Error? { error.withLock { $0 } }
 
     let batchSize = 500
     let batchSeconds = 0.5
@@ -34,13 +39,17 @@ final class CatalogueOwner: @unchecked Sendable {
 
     /// Runs `body` on the catalogue and waits for it.
     func sync<T>(_ body: (Catalogue) throws -> T) throws -> T {
-        try queue.sync { try batched { try body(catalogue) } }
+        try queue.sync {
+            guard !finished else { throw CatalogueError("the run has ended; the catalogue takes no more writes") }
+            return try batched { try body(catalogue) }
+        }
     }
 
     /// Queues a write and returns at once.
     func async(_ body: @escaping @Sendable (Catalogue) throws -> Void) {
         queue.async { [self] in
-            do { try batched { try body(catalogue) } } catch { if firstError == nil { firstError = error } }
+            guard !finished else { return }  // a photo abandoned after the grace period: its steps are not recorded
+            do { try batched { try body(catalogue) } } catch { keep(error) }
         }
     }
 
@@ -50,6 +59,7 @@ final class CatalogueOwner: @unchecked Sendable {
             timer?.cancel()
             timer = nil
             commitNow()
+            finished = true
             return firstError
         }
     }
@@ -69,8 +79,12 @@ final class CatalogueOwner: @unchecked Sendable {
 
     private func commitNow() {
         guard inTransaction else { return }
-        do { try catalogue.commit() } catch { if firstError == nil { firstError = error } }
+        do { try catalogue.commit() } catch { keep(error) }
         inTransaction = false
+    }
+
+    private func keep(_ failure: Error) {
+        error.withLock { if $0 == nil { $0 = failure } }
     }
 
     private func elapsed() -> Double {

@@ -11,9 +11,21 @@ public struct RunSummary: Sendable {
     public var run: Int64
     public var counts: [StageName: [StepRecord.Status: Int]] = [:]
     public var failures: [Failure] = []
+    /// Time spent in each stage, summed over photos (workers overlap, so this exceeds wall time).
+    public var stageSeconds: [StageName: Double] = [:]
     public var seconds: Double = 0
+    /// Why the run stopped early, if it did.
+    public var stop: StopReason? = nil
+    /// Whether photos still in flight were abandoned after the grace period.
+    public var abandoned: Bool = false
     /// ok, failed or interrupted.
     public var status: String = "ok"
+
+    /// The exit status the run leads to.
+    public var exitCode: ExitCode {
+        if let stop { return stop.exitCode }
+        return failedCount > 0 ? .failures : .ok
+    }
 
     public var failedCount: Int { counts.values.reduce(0) { $0 + ($1[.failed] ?? 0) } }
 

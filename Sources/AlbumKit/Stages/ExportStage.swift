@@ -59,7 +59,7 @@ public struct ExportStage: PhotoStage {
         let target = try to.render(work.photo)
         var path = target
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
-        let previous = try context.read { try $0.renditions(photo: photoID).filter { $0.kind == .export && $0.path == target } }.first
+        let previous = try previousExport(of: photoID, at: target, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
@@ -84,13 +84,35 @@ public struct ExportStage: PhotoStage {
         return .done(input: input, output: rendition.fileHash)
     }
 
+    public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
+        let input: String
+        switch from {
+        case .image: input = work.lookHash
+        case .thumbnail:
+            guard let thumbnail = work.thumbnail else { return false }  // the thumbnail is to be made first
+            input = thumbnail.fileHash
+        }
+        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+        guard let previous = try previousExport(of: work.photo.id, at: try to.render(work.photo), context: context) else { return false }
+        return previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
+    }
+
+    /// The export album last recorded for `photo` at `path`, if any.
+    private func previousExport(of photo: String, at path: String, context: StageContext) throws -> Rendition? {
+        try context.read { try $0.renditions(photo: photo).filter { $0.kind == .export && $0.path == path } }.first
+    }
+
     /// The pixels and the encoded file, from the look or from the thumbnail.
     private func render(_ work: inout PhotoWork, context: StageContext) throws -> (Image, [UInt8]) {
         switch from {
         case .image:
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-            let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: .truncated)
-            return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
+            var rendered: (Image, [UInt8])?
+            try context.withPixels(work.photo.width * work.photo.height) {
+                let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: .truncated)
+                rendered = (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
+            }
+            return rendered!
         case .thumbnail:
             let thumbnail = work.thumbnail!
             let bytes = try FileBytes(path: thumbnail.path)

@@ -38,19 +38,23 @@ public struct FilterStage: PhotoStage {
             return wasFiltered ? .done(input: input, output: input) : .skipped("already the original look", input: input, output: input)
         }
         let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
-        let existing = try context.read { try $0.rendition(photo: photoID, kind: .filtered, parametersHash: parametersHash, inputHash: input) }
+        let existing = try upToDate(work, context: context)
         work.recipe = preset.recipe
         let name = preset.name
         let needsRecord = work.photo.filter != name || work.photo.filterRecipe != recipeText
         work.photo.filter = name
         work.photo.filterRecipe = recipeText
-        if !context.force, let existing, RenditionFile.isIntact(existing) {
+        if !context.force, let existing {
             if needsRecord { try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) } }
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-        let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: .truncated)
-        let encoded = try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS)
+        var rendered: (image: Image, bytes: [UInt8])?
+        try context.withPixels(work.photo.width * work.photo.height) {
+            let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: .truncated)
+            rendered = (image, try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS))
+        }
+        let (image, encoded) = rendered!
         let path = "\(context.catalogueFolder)/filtered/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).jpg"
         let rendition = try RenditionFile.write(encoded, to: path, kind: .filtered, photo: photoID, image: image,
                                                 parametersHash: parametersHash, inputHash: input, context: context)
@@ -59,5 +63,23 @@ public struct FilterStage: PhotoStage {
             try catalogue.setFilter(photo: photoID, name: name, recipe: recipeText)
         }
         return .done(input: input, output: rendition.fileHash)
+    }
+
+    public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
+        let recipeText = preset.recipe.canonical.text
+        let current = work.photo.filter == preset.name && work.photo.filterRecipe == recipeText
+        let rendered = try preset.recipe.isEmpty || upToDate(work, context: context) != nil
+        work.recipe = preset.recipe
+        work.photo.filter = preset.name
+        work.photo.filterRecipe = recipeText
+        return current && rendered
+    }
+
+    /// The recorded filtered image of this preset on the photo's original, when its file is intact.
+    private func upToDate(_ work: PhotoWork, context: StageContext) throws -> Rendition? {
+        let photoID = work.photo.id, input = work.photo.hash
+        let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
+        let existing = try context.read { try $0.rendition(photo: photoID, kind: .filtered, parametersHash: parametersHash, inputHash: input) }
+        return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
     }
 }

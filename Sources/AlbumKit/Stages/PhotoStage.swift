@@ -11,4 +11,7 @@ public protocol PhotoStage: Sendable {
     var select: Selection? { get set }
     /// Runs the stage on one photo, updating `work` for the stages after it.
     func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult
+    /// Says whether `run` would skip the photo as up to date, without reading pixels or writing anything, and
+    /// updates `work` as `run` would (its look, its thumbnail) for the stages after it.
+    func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool
 }

@@ -57,8 +57,7 @@ public struct ThumbnailStage: PhotoStage {
         let photoID = work.photo.id
         let input = work.lookHash
         let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
-        let existing = try context.read { try $0.rendition(photo: photoID, kind: .thumbnail, parametersHash: parametersHash, inputHash: input) }
-        if !context.force, let existing, RenditionFile.isIntact(existing) {
+        if !context.force, let existing = try upToDate(work, context: context) {
             work.thumbnail = existing
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
@@ -71,5 +70,18 @@ public struct ThumbnailStage: PhotoStage {
         try context.catalogue { try $0.record(rendition) }
         work.thumbnail = rendition
         return .done(input: input, output: rendition.fileHash)
+    }
+
+    public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
+        work.thumbnail = try upToDate(work, context: context)
+        return work.thumbnail != nil
+    }
+
+    /// The recorded thumbnail of `work`'s current look with these options, when its file is intact.
+    private func upToDate(_ work: PhotoWork, context: StageContext) throws -> Rendition? {
+        let photoID = work.photo.id, input = work.lookHash
+        let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
+        let existing = try context.read { try $0.rendition(photo: photoID, kind: .thumbnail, parametersHash: parametersHash, inputHash: input) }
+        return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
     }
 }

@@ -109,8 +109,12 @@ enum Fixture {
     /// A JPEG file of the quadrant picture under `orientation`, optionally with an EXIF capture date.
     @discardableResult
     static func jpeg(at path: String, width: Int = 320, height: Int = 200, orientation: Int = 1,
-                     taken: String? = nil, quality: Int = 90) throws -> String {
-        let (pixels, sw, sh) = stored(quadrantPixels(width: width, height: height), width: width, height: height, orientation: orientation)
+                     taken: String? = nil, quality: Int = 90, variant: Int = 0) throws -> String {
+        var upright = quadrantPixels(width: width, height: height)
+        // A different `variant` changes the bottom-right pixel, so photos made in a loop have different bytes.
+        upright[upright.count - 2] = UInt8(truncatingIfNeeded: 200 + variant)
+        upright[upright.count - 1] = UInt8(truncatingIfNeeded: variant * 7)
+        let (pixels, sw, sh) = stored(upright, width: width, height: height, orientation: orientation)
         var image = try Image.fromPixels(pixels, width: sw, height: sh, bands: 3)
         if orientation != 1 { image = try image.setting("orientation", to: orientation) }
         if let taken { image = try image.setting("exif-ifd2-DateTimeOriginal", to: taken) }

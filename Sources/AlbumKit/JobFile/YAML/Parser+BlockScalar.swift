@@ -90,11 +90,13 @@ extension Parser {
         if let k = explicit { return n + k }
         var i = pos
         var maxEmpty = 0
+        var maxEmptyLine = i
         while true {
             let lineStart = i
             while ch(i) == " " { i += 1 }
             let spaces = i - lineStart
             if ch(i) == "\n" {
+                if spaces > maxEmpty { maxEmptyLine = lineStart }
                 maxEmpty = max(maxEmpty, spaces)
                 i += 1
                 continue
@@ -103,7 +105,7 @@ extension Parser {
                 return max(minIndent, maxEmpty, spaces)
             }
             if spaces >= minIndent && maxEmpty > spaces {
-                throw fail("leading empty lines of a block scalar are indented more than its first line", at: lineStart)
+                throw fail("leading empty lines of a block scalar are indented more than its first line", at: maxEmptyLine + maxEmpty - 1)
             }
             return max(minIndent, maxEmpty, spaces)
         }

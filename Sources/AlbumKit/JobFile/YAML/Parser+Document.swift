@@ -11,7 +11,12 @@ extension Parser {
             pos = c.index + 3
             skipBlanks()
             if !isEOL(pos) && cur != "#" {
-                throw fail("content on the same line as '---' is not supported; start it on the next line", at: pos)
+                if isSequenceEntry(pos) || implicitKeyEnd(at: pos) != nil {
+                    throw fail("a block collection cannot start on the same line as '---'; start it on the next line", at: pos)
+                }
+                let root = try parseInlineNode(parentIndent: -1, depth: 0)
+                try expectLineEnd()
+                return try finishDocument(root, next: nextContent())
             }
             try expectLineEnd()
             next = nextContent()
@@ -22,6 +27,11 @@ extension Parser {
             try expectLineEnd()
             next = nextContent()
         }
+        return try finishDocument(root, next: next)
+    }
+
+    /// Checks what follows the root node: nothing, or `...` and comments.
+    private func finishDocument(_ root: Node, next: Content?) throws -> Node {
         guard let c = next else { return root }
         if isDocumentMarker(c.index) {
             if chars[c.index] == "-" {

@@ -88,6 +88,8 @@ extension Parser {
         case "|", ">":
             return flow ? "block scalars ('\(c)') are not allowed inside flow collections" : nil
         case "#": return "unexpected comment; a value was expected"
+        case "?" where flow:
+            return "'?' at the start of a value in a flow collection is not supported (complex keys); quote the value"
         case ",", "]", "}":
             return "unexpected '\(c)'; quote the value if it is meant as text"
         default: break

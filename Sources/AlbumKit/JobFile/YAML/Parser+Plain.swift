@@ -35,12 +35,16 @@ extension Parser {
             if c == " " || c == "\t" {
                 var j = i
                 while isBlank(j) { j += 1 }
-                if isEOL(j) || ch(j) == "#" { return i }
+                if isEOL(j) || ch(j) == "#" || (flow && isFlowIndicator(j)) { return i }
+                if ch(j) == ":" && isWSOrEnd(j + 1) { return i }
                 i = j
                 continue
             }
             if c == ":" {
-                if isWSOrEnd(i + 1) || (flow && isFlowIndicator(i + 1)) { return i }
+                if isWSOrEnd(i + 1) { return i }
+                if flow && isFlowIndicator(i + 1) {
+                    throw fail("':' directly followed by '\(chars[i + 1])' is read differently by YAML tools; add a space after ':' or quote the value", at: i)
+                }
                 if flow {
                     throw fail("':' inside a plain scalar in a flow collection is not supported; quote the value", at: i)
                 }

@@ -64,7 +64,8 @@ extension Parser {
             pos = spaces
             if cur == "\n" || cur == nil { continue }
             if indent <= n {
-                throw fail("bad indentation of a multi-line quoted string; indent its continuation lines more than the enclosing block", at: pos)
+                let kind = chars[open] == "\"" ? "double" : "single"
+                throw fail("unterminated \(kind)-quoted string, or its next line is not indented more than the enclosing block", at: open)
             }
         }
         return breaks

@@ -63,9 +63,16 @@ final class Parser {
         return Diagnostic(file: file, location: loc, message: message, sourceLine: text.lineText(loc.line))
     }
 
-    /// Records a non-fatal error and continues.
+    /// Most diagnostics kept from one file; later ones are dropped.
+    static let maxDiagnostics = 100
+
+    /// Records a non-fatal error and continues (up to `maxDiagnostics`).
     func report(_ message: String, at i: Int) {
-        diagnostics.append(diagnostic(message, at: i))
+        if diagnostics.count < Parser.maxDiagnostics {
+            diagnostics.append(diagnostic(message, at: i))
+        } else if diagnostics.count == Parser.maxDiagnostics {
+            diagnostics.append(diagnostic("too many errors; stopped reporting after \(Parser.maxDiagnostics)", at: i))
+        }
     }
 
     /// Records a fatal error; the caller throws the returned value.
@@ -144,11 +151,10 @@ final class Parser {
     /// After a node on the current line: allows blanks and a comment, then
     /// requires the end of the line.
     func expectLineEnd() throws {
-        let start = pos
         skipBlanks()
         guard let c = cur, c != "\n" else { return }
         if c == "#" {
-            if pos > start || pos == 0 || ch(pos - 1) == "\n" {
+            if pos == 0 || isWSOrEnd(pos - 1) {
                 while !isEOL(pos) { pos += 1 }
                 return
             }

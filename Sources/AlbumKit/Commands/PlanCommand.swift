@@ -1,0 +1,58 @@
+/// `album plan JOBFILE`: what `album run` would do, stage by stage, without doing or writing anything.
+struct PlanCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "plan",
+        abstract: "Show what running a job would do, stage by stage, without doing it.",
+        usage: "album plan JOBFILE [--catalogue DIR] [--force] [--set NAME=VALUE]... [--verbose]",
+        help: """
+            For each stage: how many photos are to do, already up to date, or left out by 'select:'. Nothing is
+            read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
+            prints the same.
+
+            options:
+              --catalogue DIR   plan against this catalogue instead of the job's 'catalogue:'
+              --force           plan as 'album run --force' would run: every selected step to do
+              --set NAME=VALUE  define or override a job variable
+              --verbose         one line per photo and stage
+            """)
+
+    var jobPath: String
+    var catalogue: String?
+    var force: Bool
+    var verbose: Bool
+    var variables: [String: String]
+
+    init(arguments: inout Arguments) throws {
+        catalogue = try arguments.option("--catalogue")
+        force = arguments.flag("--force")
+        verbose = arguments.flag("--verbose", "-v")
+        variables = try RunCommand.definitions(&arguments)
+        let rest = try arguments.positionals()
+        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "plan needs a job file" : "plan takes one job file") }
+        jobPath = rest[0]
+    }
+
+    func run() throws -> ExitCode {
+        var job = try JobLoader.load(path: jobPath, set: variables)
+        if let catalogue { job.catalogue = Paths.absolute(catalogue) }
+        PlanCommand.print(try Planner(job: job, force: force).plan(), verbose: verbose)
+        return .ok
+    }
+
+    static func print(_ plan: Planner.Plan, verbose: Bool) {
+        Console.out("plan for job '\(plan.job.name)', catalogue \(plan.job.catalogue)")
+        if let select = plan.job.select { Console.out("select: \(select.summary)") }
+        Console.out("")
+        Console.out("  stage         to do  up to date  left out")
+        for stage in StageName.allCases {
+            guard let c = plan.counts[stage] else { continue }
+            Console.out("  " + stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+                        + String(c.toDo).leftPadded(8) + String(c.upToDate).leftPadded(12) + String(c.leftOut).leftPadded(10))
+        }
+        if plan.counts.isEmpty { Console.out("  (no photos)") }
+        if verbose {
+            Console.out("")
+            for entry in plan.entries { Console.out("  \(entry.stage.rawValue) \(entry.verdict): \(entry.path)") }
+        }
+    }
+}

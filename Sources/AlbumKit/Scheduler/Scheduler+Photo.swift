@@ -1,0 +1,91 @@
+import Dispatch
+import Foundation
+import Vips
+
+extension Scheduler {
+    /// One photo's whole chain: import (for a file), then every stage that selects it, stopping at a failure.
+    func process(_ item: Item) {
+        let context = self.context
+        var work: PhotoWork
+        var failed = false
+        defer { photoFinished(failed: failed) }
+        switch item {
+        case .file(let path):
+            let clock = DispatchTime.now()
+            let (imported, result) = job.importStage!.importFile(path, context: context)
+            record(.import, path: path, photo: imported?.photo.id, parameters: job.importStage!.parameters,
+                   result: result, since: clock)
+            guard let imported else { failed = true; return }
+            // Two files with the same bytes are one photo: only the first goes on through the chain.
+            let first = state.withLock { $0.claimed.insert(imported.photo.id).inserted }
+            guard first else { return }
+            work = imported
+        case .photo(let photo):
+            do {
+                work = PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))
+            } catch {
+                let stage = job.stages.first.map { type(of: $0).stage } ?? .filter
+                record(stage, path: photo.path, photo: photo.id, parameters: .null, result: .failed("\(error)"), since: .now())
+                failed = true
+                return
+            }
+        }
+        guard job.select?.matches(work.photo) ?? true else { return }
+        for stage in job.stages {
+            if let select = stage.select, !select.matches(work.photo) { continue }
+            let clock = DispatchTime.now()
+            let result: StepResult
+            do {
+                result = try stage.run(&work, context: context)
+            } catch {
+                result = .failed(Scheduler.reason(error))
+            }
+            record(type(of: stage).stage, path: work.photo.path, photo: work.photo.id, parameters: stage.parameters,
+                   result: result, since: clock)
+            if result.status == .failed {
+                failed = true
+                break  // later stages would work from a look that was not made
+            }
+        }
+    }
+
+    private func photoFinished(failed: Bool) {
+        let failures = state.withLock { state -> Int in
+            state.photosDone += 1
+            if failed { state.photosFailed += 1 }
+            return state.photosFailed
+        }
+        guard failed else { return }
+        if options.failFast { requestStop(.failFast) }
+        if let limit = options.maxFailures, failures >= limit { requestStop(.maxFailures(limit)) }
+    }
+
+    private func record(_ stage: StageName, path: String, photo: String?, parameters: JSONValue, result: StepResult,
+                        since clock: DispatchTime) {
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e6
+        let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters.text,
+                              inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
+                              status: result.status, error: result.message)
+        owner.async { try $0.record(step) }
+        state.withLock { state in
+            state.summary.counts[stage, default: [:]][result.status, default: 0] += 1
+            state.summary.stageSeconds[stage, default: 0] += ms / 1000
+            if result.status == .failed {
+                state.summary.failures.append(.init(path: path, stage: stage, reason: result.message ?? "unknown"))
+            }
+        }
+        observer.step(step)
+    }
+
+    /// A sentence for a step's failure, from any error a stage throws. The path is reported beside it.
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case let error as VipsError:
+            "libvips \(error.operation) failed: \(error.message.isEmpty ? "libvips gave no reason" : error.message.replacingOccurrences(of: "\n", with: "; "))"
+        case let error as StageError: error.message
+        case let error as AtomicFileError: error.description
+        case let error as FileBytesError: error.description
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Regenerate Tests/AlbumKitTests/YAML/Corpus/accept/NAME.json from NAME.yaml with
+ruamel.yaml (typ='safe', pure, YAML 1.2), rendered exactly like
+Node.jsonText(pretty: true).
+
+usage: tools/yaml-expected.py [FILE.yaml ...]   (default: the whole accept corpus)
+Dev only: `pip install ruamel.yaml`. The tests never run Python.
+"""
+import glob
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import yamljson  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ACCEPT = os.path.join(ROOT, "Tests", "AlbumKitTests", "YAML", "Corpus", "accept")
+
+
+def main(paths):
+    paths = paths or sorted(glob.glob(os.path.join(ACCEPT, "*.yaml")))
+    failed = 0
+    for path in paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            value = yamljson.load(data)
+        except Exception as e:  # ruamel rejects: not a valid accept document
+            print("REJECTED by ruamel: %s: %s" % (path, str(e).splitlines()[0]))
+            failed += 1
+            continue
+        out = os.path.splitext(path)[0] + ".json"
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(yamljson.render(value, pretty=True) + "\n")
+    print("%d files, %d rejected by ruamel" % (len(paths), failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
