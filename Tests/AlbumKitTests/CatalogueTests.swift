@@ -27,7 +27,7 @@ final class CatalogueTests: XCTestCase {
         try catalogue.insert(a)
         XCTAssertEqual(try catalogue.photo(hash: "h1"), a)
         XCTAssertEqual(try catalogue.latestPhoto(path: "/p/a.jpg")?.id, "id-a")
-        XCTAssertEqual(try catalogue.photo(idPrefix: "id-").map(\.id), ["id-a"])
+        XCTAssertEqual(try catalogue.photos(idPrefix: "id-").map(\.id), ["id-a"])
         XCTAssertThrowsError(try catalogue.insert(photo("id-b", hash: "h1", path: "/p/b.jpg"))) { error in
             XCTAssertEqual((error as? SQLiteError)?.primaryCode, 19, "a UNIQUE constraint violation")
         }
@@ -44,6 +44,33 @@ final class CatalogueTests: XCTestCase {
         XCTAssertThrowsError(try Catalogue(folder: folder, create: true)) { error in
             XCTAssert("\(error)".contains("newer album"), "\(error)")
         }
+    }
+
+    func testAVersion1CatalogueIsMigratedToVersion2KeepingItsSteps() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let old = try Database(path: folder + "/" + Catalogue.databaseName)
+        try old.execute(Schema.migrations[0] + "\nPRAGMA user_version = 1;")
+        try old.execute("""
+            INSERT INTO runs (id, job, started, album_version, vips_version, sqlite_version, host)
+                VALUES (7, 'old', '2024-01-01T00:00:00.000Z', '0.0.1', '8.14', '3.40', 'h');
+            INSERT INTO steps (run, photo, path, stage, params, ms, status) VALUES (7, NULL, '/p/a.jpg', 'import', '{}', 1.5, 'done');
+            """)
+        XCTAssertThrowsError(try old.execute("INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'caption', '{}', 0, 'done')"),
+                             "version 1 has no caption stage")
+        old.close()
+
+        let catalogue = try Catalogue(folder: folder, create: false)
+        defer { catalogue.close() }
+        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [2])
+        XCTAssertEqual(try catalogue.database.query("SELECT run, path, stage, ms, at FROM steps") { row in
+            "\(row.int(0)!) \(row.text(1)!) \(row.text(2)!) \(row.double(3)!) \(row.text(4) ?? "NULL")"
+        }, ["7 /p/a.jpg import 1.5 NULL"], "old rows are copied; they have no time")
+        try catalogue.database.execute("INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'caption', '{}', 0, 'done')")
+        let at = try XCTUnwrap(catalogue.database.query("SELECT at FROM steps WHERE stage = 'caption'") { $0.text(0) }.first ?? nil)
+        XCTAssertNotNil(at.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression), at)
+        XCTAssertEqual(try catalogue.database.query("PRAGMA integrity_check") { $0.text(0) }, ["ok"])
+        XCTAssertEqual(try catalogue.database.query("SELECT name FROM sqlite_master WHERE tbl_name = 'steps' AND type = 'index' ORDER BY name") { $0.text(0) },
+                       ["steps_photo", "steps_run"])
     }
 
     func testADamagedDatabaseIsReportedNotRepaired() throws {

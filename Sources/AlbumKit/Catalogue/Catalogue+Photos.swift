@@ -21,10 +21,18 @@ extension Catalogue {
         try database.query("SELECT \(Self.photoColumns) FROM photos WHERE hash = ?", [.text(hash)], Self.photo).first
     }
 
-    /// The photo with this id, or the one photo whose id starts with `prefix`.
-    public func photo(idPrefix prefix: String) throws -> [PhotoRecord] {
-        let pattern = prefix.replacingOccurrences(of: "%", with: "").replacingOccurrences(of: "_", with: "") + "%"
-        return try database.query("SELECT \(Self.photoColumns) FROM photos WHERE id LIKE ? LIMIT 2", [.text(pattern)], Self.photo)
+    /// The photos whose id starts with `prefix` (case-insensitive), at most `limit` of them, in id order.
+    public func photos(idPrefix prefix: String, limit: Int = 2) throws -> [PhotoRecord] {
+        let prefix = prefix.lowercased()
+        return try database.query("SELECT \(Self.photoColumns) FROM photos WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
+                                  [.int(prefix.count), .text(prefix), .int(limit)], Self.photo)
+    }
+
+    /// How many photos have an id starting with `prefix` (case-insensitive).
+    public func countPhotos(idPrefix prefix: String) throws -> Int {
+        let prefix = prefix.lowercased()
+        return try database.query("SELECT COUNT(*) FROM photos WHERE substr(id, 1, ?) = ?",
+                                  [.int(prefix.count), .text(prefix)]) { $0.int(0) ?? 0 }.first ?? 0
     }
 
     /// The newest photo imported from `path`, if any.
@@ -59,5 +67,14 @@ extension Catalogue {
     public func setFilter(photo: String, name: String, recipe: String) throws {
         try database.run("UPDATE photos SET filter = ?, filter_recipe = ? WHERE id = ?",
                          [.text(name), .text(recipe), .text(photo)])
+    }
+
+    /// Forgets photos: their rows and their renditions' rows, in one transaction. Their steps stay in the
+    /// history with no photo (the schema sets `steps.photo` to NULL); photos that replaced them forget the link.
+    /// Files are the caller's: remove them after this returns, so no row ever points at a deleted file.
+    public func remove(photos ids: [String]) throws {
+        try transaction {
+            for id in ids { try database.run("DELETE FROM photos WHERE id = ?", [.text(id)]) }
+        }
     }
 }

@@ -17,6 +17,20 @@ extension Catalogue {
                            [.text(photo)], Self.rendition)
     }
 
+    /// Every rendition of `kind`, or every rendition when `kind` is nil.
+    public func renditions(kind: Rendition.Kind?) throws -> [Rendition] {
+        guard let kind else {
+            return try database.query("SELECT \(Self.renditionColumns) FROM renditions ORDER BY id", [], Self.rendition)
+        }
+        return try database.query("SELECT \(Self.renditionColumns) FROM renditions WHERE kind = ? ORDER BY id",
+                                  [.text(kind.rawValue)], Self.rendition)
+    }
+
+    /// Whether any rendition row records the file at `path`.
+    public func isRecorded(path: String) throws -> Bool {
+        try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(path)]) { _ in true }.first ?? false
+    }
+
     /// Records a rendition, replacing the row for the same photo, kind and file.
     public func record(_ rendition: Rendition) throws {
         try database.run("""

@@ -12,26 +12,33 @@ import SQLite
 /// ```
 ///
 /// A `Catalogue` is one connection and is not thread-safe: the scheduler gives it one serial owner.
+///
+/// A catalogue opened for writing holds the folder's `CatalogueLock` until `close()`: a second writer stops at once
+/// with "catalogue DIR is in use by album pid N since TIME". Readers need no lock.
 public final class Catalogue {
     /// The catalogue folder, absolute.
     public let folder: String
     let database: Database
+    private var lock: CatalogueLock?
 
     /// The database's file name inside the folder.
     public static let databaseName = "catalogue.db"
 
     /// Opens the catalogue in `folder`, creating folder and database when `create` is true.
+    ///
+    /// With `writing`, it first takes the catalogue's lock, and marks runs still recorded as `running` as
+    /// `interrupted`: holding the lock proves that no process is running them any more.
     /// - Throws: `CatalogueError` with a message naming the folder and what to do.
-    public convenience init(folder: String, create: Bool) throws {
-        try self.init(folder: folder, create: create, readOnly: false)
+    public convenience init(folder: String, create: Bool, writing: Bool = false) throws {
+        try self.init(folder: folder, create: create, readOnly: false, writing: writing)
     }
 
     /// Opens an existing catalogue only to read it (`album plan`): nothing is created, migrated or written.
     public convenience init(folder: String, readOnly: Bool) throws {
-        try self.init(folder: folder, create: false, readOnly: readOnly)
+        try self.init(folder: folder, create: false, readOnly: readOnly, writing: false)
     }
 
-    private init(folder: String, create: Bool, readOnly: Bool) throws {
+    private init(folder: String, create: Bool, readOnly: Bool, writing: Bool) throws {
         let folder = Paths.absolute(folder)
         self.folder = folder
         let file = folder + "/" + Catalogue.databaseName
@@ -49,6 +56,8 @@ public final class Catalogue {
         if create, access(folder, W_OK) != 0 {
             throw CatalogueError("catalogue folder \(folder) is not writable: \(String(cString: strerror(errno)))")
         }
+        let lock = writing ? try CatalogueLock(folder: folder) : nil
+        self.lock = lock
         do {
             database = try Database(path: file, mode: readOnly ? .readOnly : create ? .readWriteCreate : .readWrite)
             database.setBusyTimeout(milliseconds: 5_000)
@@ -59,17 +68,26 @@ public final class Catalogue {
                 _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
                 try database.execute("PRAGMA synchronous = NORMAL")
                 try Schema.migrate(database, folder: folder)
+                if writing { try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'") }
             }
         } catch let error as SQLiteError {
+            lock?.release()
             if error.isCorrupt {
                 throw CatalogueError("catalogue database \(file) is damaged or not an album catalogue (\(error.message)). album will not touch it; restore it from a backup or move it away.")
             }
             throw CatalogueError("cannot open catalogue \(file): \(error.message)")
+        } catch {
+            lock?.release()
+            throw error
         }
     }
 
-    /// Closes the database connection.
-    public func close() { database.close() }
+    /// Closes the database connection, then releases the lock when the catalogue was opened for writing.
+    public func close() {
+        database.close()
+        lock?.release()
+        lock = nil
+    }
 
     /// Runs `body` in one transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T {

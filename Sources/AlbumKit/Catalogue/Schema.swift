@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -80,6 +80,32 @@ enum Schema {
         CREATE INDEX steps_run ON steps(run);
         CREATE INDEX steps_photo ON steps(photo);
         """,
+        // Version 2: `album caption` records a 'caption' step, and each step row says when it was written (`at`;
+        // NULL for rows copied from version 1, which did not know).
+        // SQLite cannot change a CHECK constraint, so steps is rebuilt and its rows copied (sqlite.org/lang_altertable.html,
+        // "Making Other Kinds Of Table Schema Changes"); nothing references steps, so foreign keys stay on.
+        """
+        CREATE TABLE steps_v2 (
+            id INTEGER PRIMARY KEY,
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            photo TEXT REFERENCES photos(id) ON DELETE SET NULL,
+            path TEXT NOT NULL,
+            stage TEXT NOT NULL CHECK (stage IN ('import', 'filter', 'thumbnail', 'export', 'caption')),
+            params TEXT NOT NULL,
+            input_hash TEXT,
+            output_hash TEXT,
+            ms REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'skipped', 'failed')),
+            error TEXT,
+            at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        INSERT INTO steps_v2 (id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, at)
+            SELECT id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, NULL FROM steps;
+        DROP TABLE steps;
+        ALTER TABLE steps_v2 RENAME TO steps;
+        CREATE INDEX steps_run ON steps(run);
+        CREATE INDEX steps_photo ON steps(photo);
+        """,
     ]
 
     /// Checks, without writing, that this album can read `database` as it is.
@@ -101,6 +127,9 @@ enum Schema {
         }
         guard version < currentVersion else { return }
         try database.transaction {
+            // Read again inside the write transaction: another process may have migrated since the read above.
+            let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+            guard version < currentVersion else { return }
             for migration in migrations[version...] {
                 try database.execute(migration)
             }

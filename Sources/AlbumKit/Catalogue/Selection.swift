@@ -2,7 +2,18 @@ import Foundation
 
 /// Which catalogue photos a job's stages work on: every given key must match (they are ANDed).
 /// The same keys are `album ls` flags.
+///
+/// `missing` and `failed` depend on other rows than the photo's: `Catalogue.resolve(_:)` fills `facts` before
+/// `matches` is called.
 public struct Selection: Sendable, Equatable {
+    /// The renditions `missing:` can ask for.
+    public enum Missing: String, Sendable, CaseIterable { case thumbnail, export }
+    /// The runs `failed:` can name.
+    public enum Failed: String, Sendable, CaseIterable {
+        /// The newest run of a job (`album run`), not counting the one being started.
+        case lastRun = "last-run"
+    }
+
     /// Capture day within the range; undated photos never match.
     public var taken: DateRange?
     /// Import day within the range.
@@ -17,9 +28,16 @@ public struct Selection: Sendable, Equatable {
     public var camera: String?
     /// The detected format, e.g. "jpeg".
     public var format: String?
+    /// The photo has no rendition of this kind whose file is still there.
+    public var missing: Missing?
+    /// The photo has a failed step in this run.
+    public var failed: Failed?
+    /// The ids `missing` and `failed` need, from `Catalogue.resolve(_:)`; nil until resolved.
+    public var facts: SelectionFacts?
 
     public init(taken: DateRange? = nil, added: DateRange? = nil, filter: String? = nil, path: String? = nil,
-                caption: String? = nil, camera: String? = nil, format: String? = nil) {
+                caption: String? = nil, camera: String? = nil, format: String? = nil, missing: Missing? = nil,
+                failed: Failed? = nil) {
         self.taken = taken
         self.added = added
         self.filter = filter
@@ -27,7 +45,12 @@ public struct Selection: Sendable, Equatable {
         self.caption = caption
         self.camera = camera
         self.format = format
+        self.missing = missing
+        self.failed = failed
     }
+
+    /// Whether matching needs `facts` from the catalogue.
+    public var needsCatalogue: Bool { missing != nil || failed != nil }
 
     /// Whether nothing narrows the selection.
     public var isEmpty: Bool { self == Selection() }
@@ -41,6 +64,14 @@ public struct Selection: Sendable, Equatable {
         if let caption, !(photo.caption ?? "").localizedCaseInsensitiveContains(caption) { return false }
         if let camera, !(photo.camera ?? "").localizedCaseInsensitiveContains(camera) { return false }
         if let format, photo.format != format.lowercased() { return false }
+        if needsCatalogue {
+            guard let facts else {
+                // A programmer error, not a user's: every caller resolves a selection with the catalogue first.
+                preconditionFailure("selection '\(summary)' was matched before Catalogue.resolve(_:)")
+            }
+            if missing != nil, facts.having.contains(photo.id) { return false }
+            if failed != nil, !facts.failed.contains(photo.id) { return false }
+        }
         return true
     }
 
@@ -54,6 +85,8 @@ public struct Selection: Sendable, Equatable {
         if let caption { parts.append("caption ~ \(caption)") }
         if let camera { parts.append("camera ~ \(camera)") }
         if let format { parts.append("format \(format)") }
+        if let missing { parts.append("missing \(missing.rawValue)") }
+        if let failed { parts.append("failed \(failed.rawValue)") }
         return parts.isEmpty ? "all photos" : parts.joined(separator: ", ")
     }
 
@@ -61,6 +94,7 @@ public struct Selection: Sendable, Equatable {
     public var canonical: JSONValue {
         .object([("taken", .string(taken?.description)), ("added", .string(added?.description)),
                  ("filter", .string(filter)), ("path", .string(path)), ("caption", .string(caption)),
-                 ("camera", .string(camera)), ("format", .string(format))].filter { $0.1 != .null })
+                 ("camera", .string(camera)), ("format", .string(format)),
+                 ("missing", .string(missing?.rawValue)), ("failed", .string(failed?.rawValue))].filter { $0.1 != .null })
     }
 }

@@ -5,7 +5,8 @@ import Vips
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
 public enum Album {
     static let commands: [any Command.Type] = [
-        RunCommand.self, PlanCommand.self, LsCommand.self, ReportCommand.self, CheckCommand.self, ParseCommand.self,
+        RunCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
+        CaptionCommand.self, RmCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
     ]
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
@@ -84,8 +85,8 @@ public enum Album {
               --help      show help (also 'album COMMAND --help')
               --version   show album's, libvips' and SQLite's versions
 
-            exit status: 0 ok, 1 some photos failed, 2 usage or job-file error, 3 catalogue or environment error,
-            130/143 interrupted. See README.md and docs/ for job files.
+            exit status: 0 ok, 1 some photos failed (verify: problems found), 2 usage or job-file error,
+            3 catalogue or environment error (catalogue in use, damaged, missing), 130/143 interrupted. See README.md and docs/ for job files.
             """
     }
 

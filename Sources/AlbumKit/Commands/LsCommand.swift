@@ -5,7 +5,7 @@ struct LsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "ls",
         abstract: "List the catalogue's photos, newest added first.",
-        usage: "album ls [--catalogue DIR] [--json] [--taken RANGE] [--added RANGE] [--filter NAME] [--path GLOB] [--caption TEXT] [--camera TEXT] [--format FORMAT]",
+        usage: "album ls [--catalogue DIR] [--json] [--taken RANGE] [--added RANGE] [--filter NAME] [--path GLOB] [--caption TEXT] [--camera TEXT] [--format FORMAT] [--missing thumbnail|export] [--failed last-run]",
         help: """
             options:
               --catalogue DIR  the catalogue folder (default: ./album)
@@ -17,6 +17,10 @@ struct LsCommand: Command {
               --caption TEXT   captions containing TEXT (any case)
               --camera TEXT    cameras containing TEXT (any case)
               --format FORMAT  jpeg, png, webp, heif, avif, tiff, gif or jxl
+              --missing KIND   photos with no thumbnail (or export) whose file is still there
+              --failed last-run
+                               photos with a failed step in the newest job run
+            The selectors are the job file's select: keys, ANDed. The count goes to stderr.
             """)
 
     var catalogue: String
@@ -37,6 +41,8 @@ struct LsCommand: Command {
         selection.caption = try arguments.option("--caption")
         selection.camera = try arguments.option("--camera")
         selection.format = try arguments.option("--format")
+        selection.missing = try LsCommand.choice(arguments.option("--missing"), "--missing", Selection.Missing.self)
+        selection.failed = try LsCommand.choice(arguments.option("--failed"), "--failed", Selection.Failed.self)
         let rest = try arguments.positionals()
         guard rest.isEmpty else { throw UsageError("ls takes no arguments, got '\(rest[0])'") }
     }
@@ -44,18 +50,31 @@ struct LsCommand: Command {
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, create: false)
         defer { catalogue.close() }
+        let selection = try catalogue.resolve(self.selection)
         let photos = try catalogue.allPhotos().filter(selection.matches)
         if json {
             Console.out(JSONValue.array(photos.map(LsCommand.json)).prettyText)
             return .ok
         }
-        Console.out("id        taken                added                 size       filter  path")
+        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "caption", "path"])
         for photo in photos {
-            let size = "\(photo.width)x\(photo.height)"
-            Console.out("\(photo.id.prefix(8))  \((photo.taken ?? "-").padding(toLength: 19, withPad: " ", startingAt: 0))  \(photo.added.prefix(19))   \(size.padding(toLength: 9, withPad: " ", startingAt: 0))  \(photo.filter.padding(toLength: 6, withPad: " ", startingAt: 0))  \(photo.path)")
+            table.append([String(photo.id.prefix(8)), photo.taken.map { String($0.prefix(19)) } ?? "-",
+                          String(photo.added.prefix(19)), "\(photo.width)x\(photo.height)", photo.format, photo.filter,
+                          photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-", photo.path])
         }
+        Console.out(table.rendered)
         Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")
         return .ok
+    }
+
+    /// An option's value as one of `E`'s cases, or a usage error listing them.
+    static func choice<E: RawRepresentable & CaseIterable>(_ text: String?, _ name: String, _: E.Type) throws -> E?
+    where E.RawValue == String {
+        guard let text else { return nil }
+        guard let value = E(rawValue: text) else {
+            throw UsageError("\(name) takes \(E.allCases.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
+        }
+        return value
     }
 
     /// The JSON object for one photo.

@@ -75,8 +75,9 @@ struct RunCommand: Command {
         let verbose = self.verbose
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
         try Vips.start()
-        let catalogue = try Catalogue(folder: job.catalogue, create: true)
+        let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
+        job = try job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software, observer: reporters(for: job))

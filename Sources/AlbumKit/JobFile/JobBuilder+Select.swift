@@ -1,5 +1,5 @@
 extension JobBuilder {
-    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format"]
+    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "missing", "failed"]
 
     /// Reads a `select:` mapping (the job's, or a stage's own).
     mutating func readSelection(_ node: Node, _ what: String) -> Selection? {
@@ -21,6 +21,8 @@ extension JobBuilder {
             case "caption": selection.caption = reader.string(value, "\(what).caption")
             case "camera": selection.camera = reader.string(value, "\(what).camera")
             case "format": selection.format = reader.choice(value, "\(what).format", ImageFormat.self)?.rawValue
+            case "missing": selection.missing = reader.choice(value, "\(what).missing", Selection.Missing.self)
+            case "failed": selection.failed = reader.choice(value, "\(what).failed", Selection.Failed.self)
             default: break
             }
         }

@@ -31,6 +31,7 @@ public struct Planner {
         let catalogue = FileManager.default.fileExists(atPath: job.catalogue + "/" + Catalogue.databaseName)
             ? try Catalogue(folder: job.catalogue, readOnly: true) : nil
         defer { catalogue?.close() }
+        let job = try self.job.resolvingSelections(in: catalogue)
         let reader = PlanningReader(catalogue)
         let context = StageContext(catalogueFolder: job.catalogue, run: 0, software: Software.current,
                                    catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force)
@@ -46,21 +47,21 @@ public struct Planner {
             note(&plan, path: path, stage: .import, verdict: unchanged && !force ? "up to date" : "to do")
             if let known, unchanged {
                 seen.insert(known.id)
-                try follow(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)), in: &plan, context: context)
+                try follow(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)), of: job, in: &plan, context: context)
             } else {
                 for stage in job.stages { note(&plan, path: path, stage: type(of: stage).stage, verdict: "to do") }
             }
         }
         if !job.stages.isEmpty, let catalogue {
             for photo in try catalogue.allPhotos() where !seen.contains(photo.id) {
-                try follow(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)), in: &plan, context: context)
+                try follow(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)), of: job, in: &plan, context: context)
             }
         }
         return plan
     }
 
-    /// Plans the stages after import for one photo already in the catalogue.
-    private func follow(_ work: PhotoWork, in plan: inout Plan, context: StageContext) throws {
+    /// Plans the stages after import of `job` (its selections resolved) for one photo already in the catalogue.
+    private func follow(_ work: PhotoWork, of job: Job, in plan: inout Plan, context: StageContext) throws {
         var work = work
         let selected = job.select?.matches(work.photo) ?? true
         for stage in job.stages {

@@ -8,7 +8,7 @@ public protocol PhotoStage: Sendable {
     /// Every option with its value, defaults included: recorded as the step's parameters and hashed.
     var parameters: JSONValue { get }
     /// The stage's own selection, narrowing the job's `select:` (nil: every photo the job selects).
-    var select: Selection? { get }
+    var select: Selection? { get set }
     /// Runs the stage on one photo, updating `work` for the stages after it.
     func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult
     /// Says whether `run` would skip the photo as up to date, without reading pixels or writing anything, and

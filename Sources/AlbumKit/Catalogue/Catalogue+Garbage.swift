@@ -1,0 +1,54 @@
+import Foundation
+
+extension Catalogue {
+    /// The folders inside the catalogue that hold only files album derived: the only places `gc` looks.
+    public static let derivedAreas = ["thumbnails", "filtered", "originals"]
+
+    /// Files under the derived areas that no row needs, and album's unfinished temporary files there.
+    ///
+    /// A file is needed when a rendition row (of any kind) or a photo row (its copy, or even its original's path)
+    /// names it, compared by path relative to the catalogue folder; a row whose path lies outside the folder is
+    /// also matched on its last three components (`thumbnails/ab/name`), so a catalogue moved with `mv` keeps its
+    /// files. Only regular files are garbage: symbolic links are neither followed nor removed.
+    public func garbage() throws -> [GarbageFile] {
+        var needed = Set<String>()
+        func note(_ path: String) {
+            if path.hasPrefix(folder + "/") { needed.insert(String(path.dropFirst(folder.count + 1))) }
+            let parts = path.split(separator: "/")
+            if parts.count >= 3, Catalogue.derivedAreas.contains(String(parts[parts.count - 3])) {
+                needed.insert(parts.suffix(3).joined(separator: "/"))
+            }
+        }
+        for path in try database.query("SELECT path FROM renditions", [], { $0.text(0) ?? "" }) { note(path) }
+        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { ($0.text(0) ?? "", $0.text(1)) }) {
+            note(path)
+            if let stored { needed.insert(stored) }
+        }
+        var found: [GarbageFile] = []
+        for area in Catalogue.derivedAreas {
+            collectGarbage(in: area, needed: needed, into: &found)
+        }
+        return found.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    private func collectGarbage(in relative: String, needed: Set<String>, into found: inout [GarbageFile]) {
+        var info = stat()
+        guard lstat(folder + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + relative) else { return }
+        for name in names.sorted() {
+            let path = relative + "/" + name
+            guard lstat(folder + "/" + path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                collectGarbage(in: path, needed: needed, into: &found)
+            } else if (info.st_mode & S_IFMT) == S_IFREG, !needed.contains(path) {
+                let reason: GarbageFile.Reason = Catalogue.isTemporary(name) ? .temporary : .unreferenced
+                found.append(GarbageFile(relativePath: path, bytes: Int(info.st_size), reason: reason))
+            }
+        }
+    }
+
+    /// Whether `name` is one of `AtomicFile`'s temporary names: `.NAME.album-XXXXXX` (mkstemp's six characters).
+    static func isTemporary(_ name: String) -> Bool {
+        name.range(of: #"^\..+\.album-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SQLite
+import Vips
+
+extension Catalogue {
+    /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
+    /// checks, rows that point at missing photos or runs, every rendition's file (there, regular, its size and
+    /// SHA-256), and every original (the user's file, or the catalogue's copy) against its recorded hash.
+    /// Files nobody records are not problems: `album gc` reports and removes those.
+    public func verify() throws -> [CatalogueProblem] {
+        let databasePath = folder + "/" + Catalogue.databaseName
+        var problems: [CatalogueProblem] = []
+        for message in try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" }) where message != "ok" {
+            problems.append(CatalogueProblem(path: databasePath, problem: "integrity check: \(message)"))
+        }
+        for (table, row, parent) in try database.query("PRAGMA foreign_key_check", [], { ($0.text(0) ?? "", $0.int(1) ?? 0, $0.text(2) ?? "") }) {
+            problems.append(CatalogueProblem(path: databasePath, problem: "\(table) row \(row) refers to a missing \(parent) row"))
+        }
+        let dangling = [
+            ("SELECT path, photo FROM renditions WHERE photo NOT IN (SELECT id FROM photos)", "its photo %@ is not in the catalogue"),
+            ("SELECT path, photo FROM steps WHERE photo IS NOT NULL AND photo NOT IN (SELECT id FROM photos)", "a step refers to photo %@, which is not in the catalogue"),
+            ("SELECT path, run FROM steps WHERE run NOT IN (SELECT id FROM runs)", "a step refers to run %@, which is not in the catalogue"),
+        ]
+        for (sql, sentence) in dangling {
+            for (path, key) in try database.query(sql, [], { ($0.text(0) ?? "", $0.text(1) ?? "") }) {
+                problems.append(CatalogueProblem(path: path, problem: sentence.replacingOccurrences(of: "%@", with: key)))
+            }
+        }
+        for rendition in try renditions(kind: nil) {
+            if let problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition") {
+                problems.append(CatalogueProblem(path: rendition.path, problem: problem + " (photo \(rendition.photo.prefix(8)))"))
+            }
+        }
+        for photo in try allPhotos() {
+            let path = photo.originalPath(in: folder)
+            let what = photo.storedPath == nil ? "original" : "catalogue's copy of the original"
+            if let problem = Catalogue.check(path, bytes: photo.bytes, hash: photo.hash, what: what) {
+                problems.append(CatalogueProblem(path: path, problem: problem + " (photo \(photo.id.prefix(8)))"))
+            }
+        }
+        return problems
+    }
+
+    /// What is wrong with the file at `path`, expected to hold `bytes` bytes hashing to `hash`, or nil when nothing.
+    static func check(_ path: String, bytes: Int, hash: String, what: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? "the \(what) is missing" : "the \(what) cannot be read: \(String(cString: strerror(errno)))"
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return "the \(what) is not a regular file" }
+        guard Int(info.st_size) == bytes else { return "the \(what) has \(info.st_size) bytes, not the \(bytes) recorded" }
+        do {
+            guard try FileBytes(path: path).sha256() == hash else { return "the \(what)'s SHA-256 differs from the one recorded" }
+        } catch let error as FileBytesError {
+            return "the \(what) cannot be read: \(error.reason)"
+        } catch {
+            return "the \(what) cannot be read: \(error)"
+        }
+        return nil
+    }
+}

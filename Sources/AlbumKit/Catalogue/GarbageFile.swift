@@ -1,0 +1,15 @@
+/// A file in the catalogue's own folders that nothing needs: what `album gc` removes.
+public struct GarbageFile: Sendable, Equatable {
+    /// Why a file is garbage.
+    public enum Reason: String, Sendable {
+        /// No rendition or photo row records it.
+        case unreferenced = "no row refers to it"
+        /// A temporary file album was writing when it stopped (`.NAME.album-XXXXXX`).
+        case temporary = "an unfinished temporary file"
+    }
+
+    /// The path relative to the catalogue folder, e.g. "thumbnails/ab/ab12…-3b96abb4.jpg".
+    public var relativePath: String
+    public var bytes: Int
+    public var reason: Reason
+}

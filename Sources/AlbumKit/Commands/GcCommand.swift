@@ -1,0 +1,58 @@
+import Foundation
+
+/// `album gc`: deletes files in the catalogue's own folders that no row needs.
+struct GcCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "gc",
+        abstract: "Delete derived files no row refers to (never originals, never outside the catalogue).",
+        usage: "album gc [--catalogue DIR] [--dry-run]",
+        help: """
+            Looks only in the catalogue's thumbnails/, filtered/ and originals/ folders, without following or
+            removing symbolic links, and deletes the regular files that no rendition or photo row refers to (left by `album rm`, by runs that
+            were killed before recording them, or by older parameters), and album's unfinished temporary files
+            (.NAME.album-XXXXXX). Files anywhere else, exports and the user's originals are never touched.
+            Prints each file it deletes, with why.
+
+            options:
+              --catalogue DIR  the catalogue folder (default: ./album)
+              --dry-run        print what would be deleted, and delete nothing
+            """)
+
+    var catalogue: String
+    var dryRun: Bool
+
+    init(arguments: inout Arguments) throws {
+        catalogue = try arguments.option("--catalogue") ?? "album"
+        dryRun = arguments.flag("--dry-run", "-n")
+        let rest = try arguments.positionals()
+        guard rest.isEmpty else { throw UsageError("gc takes no arguments, got '\(rest[0])'") }
+    }
+
+    func run() throws -> ExitCode {
+        let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
+        defer { catalogue.close() }
+        var removed = 0, bytes = 0, failed = false
+        var folders = Set<String>()
+        for file in try catalogue.garbage() {
+            let path = catalogue.folder + "/" + file.relativePath
+            if !dryRun {
+                guard unlink(path) == 0 || errno == ENOENT else {
+                    Console.error("cannot delete \(path): \(String(cString: strerror(errno)))")
+                    failed = true
+                    continue
+                }
+                folders.insert((file.relativePath as NSString).deletingLastPathComponent)
+            }
+            Console.out("\(dryRun ? "would remove" : "removed") \(file.relativePath) (\(file.reason.rawValue))")
+            removed += 1
+            bytes += file.bytes
+        }
+        // Shard folders left empty go too; the area folders themselves stay.
+        for folder in folders.sorted(by: >) where folder.contains("/") {
+            rmdir(catalogue.folder + "/" + folder)  // fails harmlessly when the folder is not empty
+        }
+        let what = "\(removed) file\(removed == 1 ? "" : "s"), \(bytes) bytes"
+        Console.err("album: gc \(dryRun ? "would remove" : "removed") \(what) from \(catalogue.folder)")
+        return failed ? .failures : .ok
+    }
+}

@@ -1,0 +1,72 @@
+/// `album runs`: the catalogue's past runs, newest first, with their status, step counts and software.
+struct RunsCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "runs",
+        abstract: "List past runs, newest first, with their status and counts.",
+        usage: "album runs [--catalogue DIR] [--json]",
+        help: """
+            Each run of a job (album run) or of a command that changes photos (album caption): its id, job, status
+            (running, ok, failed, interrupted), when it started and finished, its steps done, skipped and failed,
+            and the album and libvips versions that ran it. A run killed before it finished shows as 'running' until
+            the next command that writes to the catalogue marks it 'interrupted'; its counts come from its steps.
+
+            options:
+              --catalogue DIR  the catalogue folder (default: ./album)
+              --json           a JSON array, one object per run, with counts per stage and status
+            """)
+
+    var catalogue: String
+    var json: Bool
+
+    init(arguments: inout Arguments) throws {
+        catalogue = try arguments.option("--catalogue") ?? "album"
+        json = arguments.flag("--json")
+        let rest = try arguments.positionals()
+        guard rest.isEmpty else { throw UsageError("runs takes no arguments, got '\(rest[0])'") }
+    }
+
+    func run() throws -> ExitCode {
+        let catalogue = try Catalogue(folder: self.catalogue, create: false)
+        defer { catalogue.close() }
+        let runs = try catalogue.runs()
+        let counts = try runs.map { run in
+            try run.counts.flatMap(JSONValue.init(parsing:)) ?? catalogue.countedSteps(run: run.id)
+        }
+        if json {
+            Console.out(JSONValue.array(zip(runs, counts).map(RunsCommand.json)).prettyText)
+            return .ok
+        }
+        var table = TextTable(["run", "job", "status", "started", "finished", "done", "skipped", "failed", "album", "libvips"],
+                              rightAligned: [0, 5, 6, 7])
+        for (run, counts) in zip(runs, counts) {
+            let totals = RunsCommand.totals(counts)
+            table.append([String(run.id), run.job, run.status, String(run.started.prefix(19)),
+                          run.finished.map { String($0.prefix(19)) } ?? "-", String(totals[0]), String(totals[1]),
+                          String(totals[2]), run.albumVersion, run.vipsVersion])
+        }
+        Console.out(table.rendered)
+        Console.err("\(runs.count) run\(runs.count == 1 ? "" : "s")")
+        return .ok
+    }
+
+    /// Steps done, skipped and failed over every stage of a counts object.
+    static func totals(_ counts: JSONValue) -> [Int] {
+        guard case .object(let stages) = counts else { return [0, 0, 0] }
+        return StepRecord.Status.allCases.map { status in
+            stages.reduce(0) { sum, stage in
+                guard case .object(let byStatus) = stage.1, case .int(let n)? = byStatus.first(where: { $0.0 == status.rawValue })?.1 else { return sum }
+                return sum + n
+            }
+        }
+    }
+
+    static func json(_ run: RunRecord, counts: JSONValue) -> JSONValue {
+        .object([
+            ("id", .int(Int(run.id))), ("job", .string(run.job)), ("job_path", .string(run.jobPath)),
+            ("job_hash", .string(run.jobHash)), ("status", .string(run.status)), ("started", .string(run.started)),
+            ("finished", .string(run.finished)), ("counts", counts), ("album_version", .string(run.albumVersion)),
+            ("vips_version", .string(run.vipsVersion)), ("sqlite_version", .string(run.sqliteVersion)),
+            ("host", .string(run.host)),
+        ])
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// `album show ID`: one photo's metadata, its renditions, and its whole history with the job and parameters of
+/// every step.
+struct ShowCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show a photo: its metadata, renditions and full history.",
+        usage: "album show ID [--catalogue DIR] [--json]",
+        help: """
+            ID is a photo's id or any unique start of it, as `album ls` shows them (8 characters are plenty).
+            The history lists every step recorded for the photo, oldest first: when, which run and job, the stage,
+            its status (done, skipped, failed), how long it took, its parameters, and its error or reason.
+
+            options:
+              --catalogue DIR  the catalogue folder (default: ./album)
+              --json           one JSON object: photo, renditions, history
+            """)
+
+    var catalogue: String
+    var json: Bool
+    var id: String
+
+    init(arguments: inout Arguments) throws {
+        catalogue = try arguments.option("--catalogue") ?? "album"
+        json = arguments.flag("--json")
+        let rest = try arguments.positionals()
+        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "show needs a photo id" : "show takes one photo id, got \(rest.count)") }
+        id = rest[0]
+    }
+
+    func run() throws -> ExitCode {
+        let catalogue = try Catalogue(folder: self.catalogue, create: false)
+        defer { catalogue.close() }
+        let photo = try PhotoArgument.resolve(id, in: catalogue)
+        let renditions = try catalogue.renditions(photo: photo.id)
+        let history = try catalogue.history(photo: photo.id)
+        if json {
+            Console.out(JSONValue.object([
+                ("photo", ShowCommand.json(photo)), ("renditions", .array(renditions.map(ShowCommand.json))),
+                ("history", .array(history.map(ShowCommand.json))),
+            ]).prettyText)
+            return .ok
+        }
+        var about = TextTable(["photo", photo.id])
+        about.append(["path", photo.path])
+        if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
+        about.append(["hash", photo.hash])
+        about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])
+        about.append(["taken", photo.taken ?? "-"])
+        about.append(["added", photo.added])
+        about.append(["camera", photo.camera ?? "-"])
+        about.append(["gps", photo.hasGPS ? "yes" : "no"])
+        about.append(["caption", photo.caption ?? "-"])
+        about.append(["filter", photo.filter == "none" ? "none" : "\(photo.filter) \(photo.filterRecipe)"])
+        if let replaces = photo.replaces { about.append(["replaces", replaces]) }
+        var lines = about.lines
+
+        lines += ["", "renditions (\(renditions.count))"]
+        if !renditions.isEmpty {
+            var table = TextTable(["kind", "size", "bytes", "run", "path"], rightAligned: [2, 3])
+            for rendition in renditions {
+                table.append([rendition.kind.rawValue, "\(rendition.width)x\(rendition.height)", String(rendition.bytes),
+                              String(rendition.run), rendition.path])
+            }
+            lines += table.lines.map { "  " + $0 }
+        }
+
+        lines += ["", "history (\(history.count) step\(history.count == 1 ? "" : "s"), oldest first)"]
+        if !history.isEmpty {
+            var table = TextTable(["time", "run", "job", "stage", "status", "ms"], rightAligned: [1, 5])
+            for entry in history {
+                table.append([entry.time, String(entry.run), entry.job, entry.stage, entry.status,
+                              String(format: "%.1f", entry.milliseconds)])
+            }
+            let rows = table.lines
+            lines.append("  " + rows[0])
+            for (entry, row) in zip(history, rows.dropFirst()) {
+                lines.append("  " + row)
+                lines.append("      parameters \(entry.parameters)")
+                if let error = entry.error {
+                    lines.append("      \(entry.status == "failed" ? "error     " : "reason    ") \(error)")
+                }
+            }
+        }
+        Console.out(lines.joined(separator: "\n"))
+        return .ok
+    }
+
+    /// Every field of a photo, for `--json`.
+    static func json(_ photo: PhotoRecord) -> JSONValue {
+        .object([
+            ("id", .string(photo.id)), ("path", .string(photo.path)), ("hash", .string(photo.hash)),
+            ("bytes", .int(photo.bytes)), ("width", .int(photo.width)), ("height", .int(photo.height)),
+            ("format", .string(photo.format)), ("taken", .string(photo.taken)), ("added", .string(photo.added)),
+            ("caption", .string(photo.caption)), ("filter", .string(photo.filter)),
+            ("filter_recipe", JSONValue(parsing: photo.filterRecipe) ?? .string(photo.filterRecipe)),
+            ("camera", .string(photo.camera)), ("orientation", .int(photo.orientation)), ("has_gps", .bool(photo.hasGPS)),
+            ("replaces", .string(photo.replaces)), ("stored_path", .string(photo.storedPath)),
+        ])
+    }
+
+    static func json(_ rendition: Rendition) -> JSONValue {
+        .object([
+            ("kind", .string(rendition.kind.rawValue)), ("path", .string(rendition.path)),
+            ("file_hash", .string(rendition.fileHash)), ("width", .int(rendition.width)),
+            ("height", .int(rendition.height)), ("bytes", .int(rendition.bytes)),
+            ("params_hash", .string(rendition.parametersHash)), ("input_hash", .string(rendition.inputHash)),
+            ("run", .int(Int(rendition.run))),
+        ])
+    }
+
+    static func json(_ entry: HistoryEntry) -> JSONValue {
+        .object([
+            ("time", .string(entry.time)), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
+            ("job_path", .string(entry.jobPath)), ("stage", .string(entry.stage)), ("status", .string(entry.status)),
+            ("error", .string(entry.error)), ("ms", .double(entry.milliseconds)),
+            ("parameters", JSONValue(parsing: entry.parameters) ?? .string(entry.parameters)),
+            ("input_hash", .string(entry.inputHash)), ("output_hash", .string(entry.outputHash)),
+        ])
+    }
+}

@@ -1,0 +1,41 @@
+/// `album verify`: checks the database and re-hashes every file the catalogue records.
+struct VerifyCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "verify",
+        abstract: "Check the catalogue: database integrity, every recorded file and its hash.",
+        usage: "album verify [--catalogue DIR]",
+        help: """
+            Runs SQLite's integrity and foreign-key checks, looks for rows that point at missing photos or runs,
+            and re-hashes every rendition (filtered images, thumbnails, exports) and every original (or the
+            catalogue's copy of it) against the SHA-256 recorded. Prints one line per problem: the path, then what
+            is wrong. Files no row records are not problems: `album gc` lists those.
+
+            verify takes the catalogue's lock, so files do not change while it reads them; it never changes them.
+
+            exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
+
+            options:
+              --catalogue DIR  the catalogue folder (default: ./album)
+            """)
+
+    var catalogue: String
+
+    init(arguments: inout Arguments) throws {
+        catalogue = try arguments.option("--catalogue") ?? "album"
+        let rest = try arguments.positionals()
+        guard rest.isEmpty else { throw UsageError("verify takes no arguments, got '\(rest[0])'") }
+    }
+
+    func run() throws -> ExitCode {
+        let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
+        defer { catalogue.close() }
+        let problems = try catalogue.verify()
+        for problem in problems { Console.out(problem.description) }
+        if problems.isEmpty {
+            Console.err("album: catalogue \(catalogue.folder) is sound")
+            return .ok
+        }
+        Console.err("album: \(problems.count) problem\(problems.count == 1 ? "" : "s") in catalogue \(catalogue.folder)")
+        return .failures
+    }
+}
