@@ -113,6 +113,29 @@ static inline int album_vips_flatten_white(VipsImage *in, VipsImage **out) {
     return status;
 }
 
+/* ---- Filters' building blocks ------------------------------------------------------------------------------- */
+
+/* Unsharp masking on lightness only (libvips converts to LabS and back); sigma in pixels. */
+static inline int album_vips_sharpen(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_sharpen(in, out, "sigma", sigma, NULL);
+}
+
+/* Gaussian blur; sigma in pixels. uchar in, uchar out (libvips' integer precision for 8-bit input). */
+static inline int album_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_gaussblur(in, out, sigma, NULL);
+}
+
+/* A two-band int image whose pixels are their own coordinates (x, y). */
+static inline int album_vips_xyz(VipsImage **out, int width, int height) {
+    return vips_xyz(out, width, height, NULL);
+}
+
+/* One-band float Gaussian noise. libvips 8.14 derives each pixel from (seed, x, y), so the same seed gives the same
+ * noise whatever the tile order or thread count. */
+static inline int album_vips_gaussnoise(VipsImage **out, int width, int height, double sigma, double mean, int seed) {
+    return vips_gaussnoise(out, width, height, "sigma", sigma, "mean", mean, "seed", seed, NULL);
+}
+
 /* ---- Saving ------------------------------------------------------------------------------------------------- */
 
 static inline int album_vips_jpegsave_buffer(VipsImage *in, void **bytes, size_t *length, int quality, int strip) {

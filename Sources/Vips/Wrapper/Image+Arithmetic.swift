@@ -49,6 +49,12 @@ extension Image {
         try derive("linear") { album_vips_linear(pointer, $0, [a], [b], 1) }
     }
 
+    /// `a[i] × band i + b[i]`, one pair per band, in float (no rounding or clipping).
+    public func scaled(by a: [Double], plus b: [Double]) throws -> Image {
+        precondition(a.count == b.count, "linear needs as many offsets as scales")
+        return try derive("linear") { album_vips_linear(pointer, $0, a, b, Int32(a.count)) }
+    }
+
     /// `e^pixel` on every band.
     public func exponential() throws -> Image {
         try derive("exp") { album_vips_exp(pointer, $0) }
