@@ -78,9 +78,11 @@ extension JobBuilder {
         case "none": stage.preset = Preset(name: "none", recipe: .original)
         case "sepia", "noir", "vivid":
             let t = tuning.first { $0.preset == presetName }!
-            var parameters: [String: Double] = [:]
-            if let node = value(t.key) { parameters[t.option] = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.ranges[t.option]!) }
-            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(parameters)]))
+            var arguments = FilterArguments()
+            if let node = value(t.key), let amount = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.range(of: t.option)!) {
+                arguments.values[t.option] = .number(amount)
+            }
+            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(arguments)]))
         default:
             if let preset = presets[presetName] { stage.preset = preset }
             else {
