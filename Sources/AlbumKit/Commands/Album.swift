@@ -4,7 +4,7 @@ import Vips
 
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
 public enum Album {
-    static let commands: [any Command.Type] = [RunCommand.self, LsCommand.self, CheckCommand.self, ParseCommand.self]
+    static let commands: [any Command.Type] = [RunCommand.self, ImportCommand.self, LsCommand.self, CheckCommand.self, ParseCommand.self]
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {

@@ -45,7 +45,13 @@ struct RunCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
-        let verbose = self.verbose
+        return try RunCommand.execute(job, options: options, verbose: verbose)
+    }
+
+    /// Runs a job through the scheduler and reports it: libvips started, the run recorded in the catalogue from
+    /// beginning to end, failures on stderr as they happen, the summary at the end. `album import` runs its
+    /// import-only job through here too.
+    static func execute(_ job: Job, options: RunOptions, verbose: Bool) throws -> ExitCode {
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
         var settings = Vips.Settings()
         settings.concurrency = 1

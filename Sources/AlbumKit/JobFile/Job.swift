@@ -14,7 +14,7 @@ public struct Job: Sendable {
     public var importStage: ImportStage? = nil
     /// The stages after import, in the order each photo goes through them.
     public var stages: [any PhotoStage] = []
-    /// The job file's path and SHA-256, for provenance.
-    public var path: String
-    public var hash: String
+    /// The job file's path and SHA-256, for provenance; nil for a job made on the command line (`album import`).
+    public var path: String?
+    public var hash: String?
 }
