@@ -147,7 +147,7 @@ public final class Scheduler: Sendable {
     static func reason(_ error: Error) -> String {
         switch error {
         case let error as VipsError:
-            "libvips \(error.operation) failed: \(error.message.isEmpty ? "libvips gave no reason" : error.message.replacingOccurrences(of: "\n", with: "; "))"
+            "libvips \(error.operation) failed: \(error.reason)"
         case let error as StageError: error.message
         case let error as AtomicFileError: error.description
         case let error as FileBytesError: error.description

@@ -53,7 +53,7 @@ extension ImportStage {
         } catch let error as SniffFailure {
             return (nil, .failed(error.description))
         } catch let error as VipsError {
-            return (nil, .failed("cannot decode its header: \(error.message.isEmpty ? "libvips gave no reason" : error.message)"))
+            return (nil, .failed("cannot decode its header: \(error.reason)"))
         } catch {
             return (nil, .failed(Scheduler.reason(error)))
         }

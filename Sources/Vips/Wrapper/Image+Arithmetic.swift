@@ -3,12 +3,18 @@ import CVips
 /// Colour spaces album converts between (libvips' `VipsInterpretation`).
 public enum ColourSpace: Sendable {
     case srgb, lch, lab
+    /// 16-bit RGB and grey, 8-bit grey (`b-w`), and CMYK (4 bands, ink amounts 0–255).
+    case rgb16, grey16, grey, cmyk
 
     var interpretation: VipsInterpretation {
         switch self {
         case .srgb: VIPS_INTERPRETATION_sRGB
         case .lch: VIPS_INTERPRETATION_LCH
         case .lab: VIPS_INTERPRETATION_LAB
+        case .rgb16: VIPS_INTERPRETATION_RGB16
+        case .grey16: VIPS_INTERPRETATION_GREY16
+        case .grey: VIPS_INTERPRETATION_B_W
+        case .cmyk: VIPS_INTERPRETATION_CMYK
         }
     }
 }

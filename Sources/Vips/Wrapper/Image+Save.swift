@@ -40,4 +40,18 @@ extension Image {
         defer { g_free(bytes) }
         return Array(UnsafeRawBufferPointer(start: bytes, count: length))
     }
+
+    /// Encodes with the saver libvips picks for `suffix`, which may carry options in brackets:
+    /// `".heic[compression=hevc]"`, `".gif"`, `".png[palette]"`. For formats album reads but does not export
+    /// (test fixtures, mostly); album's own files go through `encoded(as:quality:strip:)`.
+    public func encoded(suffix: String) throws -> [UInt8] {
+        var bytes: UnsafeMutableRawPointer?
+        var length = 0
+        guard album_vips_write_to_buffer(pointer, suffix, &bytes, &length) == 0, let bytes else {
+            if let bytes { g_free(bytes) }
+            throw VipsError(operation: "write_to_buffer \(suffix)", message: Vips.takeErrorBuffer())
+        }
+        defer { g_free(bytes) }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
 }
