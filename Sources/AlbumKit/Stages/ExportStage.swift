@@ -57,24 +57,36 @@ public struct ExportStage: PhotoStage {
             input = thumbnail.fileHash
         }
         let target = try to.render(work.photo)
-        var path = target
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
-        let previous = try context.read { try $0.renditions(photo: photoID).filter { $0.kind == .export && $0.path == target } }.first
+        // This photo's earlier export to this target: at the target itself, or (rename) beside it as name-N.ext.
+        let ifExists = self.ifExists
+        let earlier = try context.read { try $0.renditions(photo: photoID).filter { $0.kind == .export } }
+        let previous = earlier.first { $0.path == target }
+            ?? (ifExists == .rename ? earlier.first { ExportStage.isRename($0.path, of: target) } : nil)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
         let (image, encoded) = try render(&work, context: context)
+        var path = previous?.path ?? target
         if FileManager.default.fileExists(atPath: path) {
+            let identical = (try? FileBytes(path: path)).map { $0.count == encoded.count && $0.sha256() == SHA256.hex(encoded) } ?? false
+            if identical {
+                // Nothing to write: record the file that is already there.
+                let rendition = RenditionFile.describe(encoded, at: path, kind: .export, photo: photoID, image: image,
+                                                       parametersHash: parametersHash, inputHash: input, context: context)
+                try context.catalogue { try $0.record(rendition) }
+                return .skipped("an identical file is already there", input: input, output: rendition.fileHash)
+            }
             switch ifExists {
             case .overwrite: break
-            case .rename: path = ExportStage.freeName(for: path)
-            case .skip:
-                if let existing = try? FileBytes(path: path), existing.count == encoded.count,
-                   existing.sha256() == SHA256.hex(encoded) {
-                    break  // byte-identical: recorded below, nothing rewritten
-                } else if previous == nil {
-                    throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
+            case .skip, .rename:
+                if previous == nil {
+                    // Not album's export of this photo: never replaced under skip or rename.
+                    guard ifExists == .rename else {
+                        throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
+                    }
+                    path = ExportStage.freeName(for: path)
                 }
             }
         }
@@ -104,6 +116,16 @@ public struct ExportStage: PhotoStage {
             }
             return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
         }
+    }
+
+    /// Whether `path` is a name `freeName` could have given for `target`: `photo-3.jpg` for `photo.jpg`.
+    static func isRename(_ path: String, of target: String) -> Bool {
+        let t = target as NSString
+        let stem = t.deletingPathExtension, ext = t.pathExtension
+        let suffix = ext.isEmpty ? "" : "." + ext
+        guard path.hasPrefix(stem + "-"), path.hasSuffix(suffix), path.count > stem.count + 1 + suffix.count else { return false }
+        let number = path.dropFirst(stem.count + 1).dropLast(suffix.count)
+        return number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber) && number.first != "0"
     }
 
     /// `photo.jpg` → `photo-1.jpg`, `photo-2.jpg`, … the first name not taken.
