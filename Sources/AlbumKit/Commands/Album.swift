@@ -5,7 +5,7 @@ import Vips
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
 public enum Album {
     static let commands: [any Command.Type] = [
-        RunCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
+        RunCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
         CaptionCommand.self, RmCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
     ]
 

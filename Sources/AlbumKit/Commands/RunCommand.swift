@@ -32,9 +32,7 @@ struct RunCommand: Command {
     var catalogue: String?
     var options = RunOptions()
     var variables: [String: String] = [:]
-    var verbose = false
-    var logFormat = LogFormat.text
-    var forceProgress = false
+    var output = RunOutput()
     var dryRun = false
 
     init(arguments: inout Arguments) throws {
@@ -52,13 +50,13 @@ struct RunCommand: Command {
             guard let value = LogFormat(rawValue: format) else {
                 throw UsageError("--log-format takes text, json or github, got '\(format)'")
             }
-            logFormat = value
+            output.logFormat = value
         }
         options.force = arguments.flag("--force")
         dryRun = arguments.flag("--dry-run", "-n")
         options.failFast = arguments.flag("--fail-fast")
-        forceProgress = arguments.flag("--progress")
-        verbose = arguments.flag("--verbose", "-v")
+        output.forceProgress = arguments.flag("--progress")
+        output.verbose = arguments.flag("--verbose", "-v")
         variables = try RunCommand.definitions(&arguments)
         let rest = try arguments.positionals()
         guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "run needs a job file" : "run takes one job file, got \(rest.count)") }
@@ -69,10 +67,18 @@ struct RunCommand: Command {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
         if dryRun {
-            PlanCommand.print(try Planner(job: job, force: options.force).plan(), verbose: verbose)
+            PlanCommand.print(try Planner(job: job, force: options.force).plan(), verbose: output.verbose)
             return .ok
         }
-        let verbose = self.verbose
+        return try RunCommand.execute(job, options: options, output: output)
+    }
+
+    /// Runs a job through the scheduler and reports it: libvips started, the run recorded in the catalogue from
+    /// beginning to end, events to the chosen reporters, the report page when the job asks for one.
+    /// `album import` runs its import-only job through here too.
+    static func execute(_ job: Job, options: RunOptions, output: RunOutput) throws -> ExitCode {
+        var job = job
+        let verbose = output.verbose
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
         try Vips.start()
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
@@ -80,7 +86,8 @@ struct RunCommand: Command {
         job = try job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
-        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software, observer: reporters(for: job))
+        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software,
+                                  observer: output.reporters(for: job))
         let summary: RunSummary
         do {
             summary = try scheduler.runAll()
@@ -92,25 +99,13 @@ struct RunCommand: Command {
         if let report = job.report {
             do {
                 try ReportCommand.writePage(try RunReport.load(from: catalogue, run: run), catalogueFolder: catalogue.folder, to: report)
-                if logFormat != .json { Console.err("report: \(report)") }
+                if output.logFormat != .json { Console.err("report: \(report)") }
             } catch {
                 Console.error("the run finished, but its report could not be written to \(report): \(error)")
                 return summary.exitCode == .ok ? .failures : summary.exitCode
             }
         }
         return summary.exitCode
-    }
-
-    private func reporters(for job: Job) -> any RunObserver {
-        let terminal = isatty(STDERR_FILENO) == 1
-        let colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-        let text = TextReporter(.init(progress: forceProgress || terminal, verbose: verbose,
-                                      summary: logFormat != .json, colour: colour, job: job))
-        switch logFormat {
-        case .text: return text
-        case .json: return Reporters(all: [JSONReporter(), text])
-        case .github: return Reporters(all: [GitHubReporter(), text])
-        }
     }
 
     static func number(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {

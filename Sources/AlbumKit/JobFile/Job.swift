@@ -16,7 +16,7 @@ public struct Job: Sendable {
     public var stages: [any PhotoStage] = []
     /// Where to write the run's HTML report after every run (`report:`), absolute; nil for none.
     public var report: String? = nil
-    /// The job file's path and SHA-256, for provenance.
-    public var path: String
-    public var hash: String
+    /// The job file's path and SHA-256, for provenance; nil for a job made on the command line (`album import`).
+    public var path: String?
+    public var hash: String?
 }

@@ -63,28 +63,71 @@ extension JobBuilder {
             reader.error(entries[0].key, message)
             return nil
         }
-        var parameters: [String: Double] = [:]
+        var arguments = FilterArguments()
         if value.isNull {
-        } else if value.doubleValue != nil {
-            parameters[spec.main] = reader.double(value, "\(name)'s \(spec.main)", in: spec.ranges[spec.main]!)
+        } else if value.mappingValue == nil && value.sequenceValue == nil {
+            arguments.values[spec.main] = readArgument(value, filter: name, parameter: spec.main, spec.parameters[spec.main]!)
         } else if let options = reader.mapping(value, "filter '\(name)'") {
-            reader.checkKeys(options, allowed: spec.ranges.keys.sorted(), in: "filter '\(name)'")
+            reader.checkKeys(options, allowed: spec.parameters.keys.sorted(), in: "filter '\(name)'")
             for (key, _, option) in options {
-                if let range = spec.ranges[key] { parameters[key] = reader.double(option, "\(name)'s \(key)", in: range) }
+                if let kind = spec.parameters[key] { arguments.values[key] = readArgument(option, filter: name, parameter: key, kind) }
             }
         }
-        return Recipe.primitives[name]!(parameters)
+        return Recipe.primitives[name]!(arguments)
+    }
+
+    /// One parameter of a filter step, checked against its kind and range.
+    private mutating func readArgument(_ node: Node, filter: String, parameter: String, _ kind: FilterSpec.Kind) -> FilterArguments.Value? {
+        let what = "\(filter)'s \(parameter)"
+        switch kind {
+        case .number(let range):
+            return reader.double(node, what, in: range).map { .number($0) }
+        case .integer(let range):
+            guard let value = reader.int(node, what, in: range) else { return nil }
+            return .number(Double(value))
+        case .colour:
+            guard let text = node.stringValue, let colour = RGBColour(hex: text) else {
+                let found = node.stringValue.map { "'\($0)'" } ?? node.kindDescription
+                reader.error(node, "\(what) must be a colour written \"#rrggbb\" (in quotes: # starts a YAML comment), found \(found)")
+                return nil
+            }
+            return .colour(colour)
+        }
     }
 }
 
-/// A filter primitive's parameters as the job file sees them: the main one (for the short form) and every range.
+/// A filter primitive's parameters as the job file sees them: the main one (for the short form `{sepia: 0.3}`) and
+/// every parameter's kind and range. Out-of-range values are job-file errors.
 struct FilterSpec {
+    enum Kind {
+        case number(ClosedRange<Double>)
+        case integer(ClosedRange<Int>)
+        /// `#rrggbb`
+        case colour
+    }
+
     let main: String
-    let ranges: [String: ClosedRange<Double>]
+    let parameters: [String: Kind]
+
+    /// The range of a number parameter.
+    func range(of parameter: String) -> ClosedRange<Double>? {
+        if case .number(let range)? = parameters[parameter] { return range }
+        return nil
+    }
 
     static let all: [String: FilterSpec] = [
-        Sepia.name: FilterSpec(main: "amount", ranges: ["amount": 0...1]),
-        Noir.name: FilterSpec(main: "contrast", ranges: ["contrast": 0...1]),
-        Vivid.name: FilterSpec(main: "amount", ranges: ["amount": 0...2]),
+        Sepia.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...1)]),
+        Noir.name: FilterSpec(main: "contrast", parameters: ["contrast": .number(0...1)]),
+        Vivid.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...2)]),
+        Grayscale.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...1)]),
+        Saturation.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...3)]),
+        Brightness.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...3)]),
+        Contrast.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...3)]),
+        Gamma.name: FilterSpec(main: "gamma", parameters: ["gamma": .number(0.1...10)]),
+        Tint.name: FilterSpec(main: "colour", parameters: ["colour": .colour, "amount": .number(0...1)]),
+        Vignette.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...1)]),
+        Grain.name: FilterSpec(main: "amount", parameters: ["amount": .number(0...1), "seed": .integer(0...Int(Int32.max))]),
+        Sharpen.name: FilterSpec(main: "sigma", parameters: ["sigma": .number(0.3...10)]),
+        Blur.name: FilterSpec(main: "sigma", parameters: ["sigma": .number(0...1)]),
     ]
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Vips
 
 extension JobBuilder {
@@ -82,9 +83,11 @@ extension JobBuilder {
         case "none": stage.preset = Preset(name: "none", recipe: .original)
         case "sepia", "noir", "vivid":
             let t = tuning.first { $0.preset == presetName }!
-            var parameters: [String: Double] = [:]
-            if let node = value(t.key) { parameters[t.option] = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.ranges[t.option]!) }
-            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(parameters)]))
+            var arguments = FilterArguments()
+            if let node = value(t.key), let amount = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.range(of: t.option)!) {
+                arguments.values[t.option] = .number(amount)
+            }
+            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(arguments)]))
         default:
             if let preset = presets[presetName] { stage.preset = preset }
             else {
@@ -150,6 +153,18 @@ extension JobBuilder {
             case "if-exists": stage.ifExists = reader.choice(value, "export.if-exists", ExportStage.IfExists.self) ?? stage.ifExists
             case "select": stage.select = readSelection(value, "export.select")
             default: break
+            }
+        }
+        // The file's extension and its format agree: a format left out follows the extension; a contradiction is
+        // an error (JPEG bytes in a .png would open as garbage or not at all).
+        let ext = (text as NSString).pathExtension
+        if !ext.contains("{"), let named = OutputFormat(fileExtension: ext) {
+            if let formatNode = entries.first(where: { $0.0 == "format" })?.2 {
+                if let format = formatNode.stringValue.flatMap(OutputFormat.init(rawValue:)), format != named {
+                    reader.error(formatNode, "export.format is \(format.rawValue) but export.to ends in '.\(ext)'; make them agree, or leave format out to follow the extension")
+                }
+            } else {
+                stage.format = named
             }
         }
         return stage

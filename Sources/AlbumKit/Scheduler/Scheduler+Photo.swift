@@ -80,8 +80,7 @@ extension Scheduler {
     /// A sentence for a step's failure, from any error a stage throws. The path is reported beside it.
     static func reason(_ error: Error) -> String {
         switch error {
-        case let error as VipsError:
-            "libvips \(error.operation) failed: \(error.message.isEmpty ? "libvips gave no reason" : error.message.replacingOccurrences(of: "\n", with: "; "))"
+        case let error as VipsError: "libvips \(error.operation) failed: \(error.reason)"
         case let error as StageError: error.message
         case let error as AtomicFileError: error.description
         case let error as FileBytesError: error.description

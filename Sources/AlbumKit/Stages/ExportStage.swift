@@ -57,7 +57,6 @@ public struct ExportStage: PhotoStage {
             input = thumbnail.fileHash
         }
         let target = try to.render(work.photo)
-        var path = target
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
         let previous = try previousExport(of: photoID, at: target, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
@@ -65,16 +64,25 @@ public struct ExportStage: PhotoStage {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
         let (image, encoded) = try render(&work, context: context)
+        var path = previous?.path ?? target
         if FileManager.default.fileExists(atPath: path) {
+            let identical = (try? FileBytes(path: path)).map { $0.count == encoded.count && $0.sha256() == SHA256.hex(encoded) } ?? false
+            if identical {
+                // Nothing to write: record the file that is already there.
+                let rendition = RenditionFile.describe(encoded, at: path, kind: .export, photo: photoID, image: image,
+                                                       parametersHash: parametersHash, inputHash: input, context: context)
+                try context.catalogue { try $0.record(rendition) }
+                return .skipped("an identical file is already there", input: input, output: rendition.fileHash)
+            }
             switch ifExists {
             case .overwrite: break
-            case .rename: path = ExportStage.freeName(for: path)
-            case .skip:
-                if let existing = try? FileBytes(path: path), existing.count == encoded.count,
-                   existing.sha256() == SHA256.hex(encoded) {
-                    break  // byte-identical: recorded below, nothing rewritten
-                } else if previous == nil {
-                    throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
+            case .skip, .rename:
+                if previous == nil {
+                    // Not album's export of this photo: never replaced under skip or rename.
+                    guard ifExists == .rename else {
+                        throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
+                    }
+                    path = ExportStage.freeName(for: path)
                 }
             }
         }
@@ -97,9 +105,12 @@ public struct ExportStage: PhotoStage {
         return previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
     }
 
-    /// The export album last recorded for `photo` at `path`, if any.
-    private func previousExport(of photo: String, at path: String, context: StageContext) throws -> Rendition? {
-        try context.read { try $0.renditions(photo: photo).filter { $0.kind == .export && $0.path == path } }.first
+    /// This photo's earlier export to `target`: at the target itself, or (rename) beside it as name-N.ext.
+    private func previousExport(of photo: String, at target: String, context: StageContext) throws -> Rendition? {
+        let ifExists = self.ifExists
+        let earlier = try context.read { try $0.renditions(photo: photo).filter { $0.kind == .export } }
+        return earlier.first { $0.path == target }
+            ?? (ifExists == .rename ? earlier.first { ExportStage.isRename($0.path, of: target) } : nil)
     }
 
     /// The pixels and the encoded file, from the look or from the thumbnail.
@@ -126,6 +137,16 @@ public struct ExportStage: PhotoStage {
             }
             return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
         }
+    }
+
+    /// Whether `path` is a name `freeName` could have given for `target`: `photo-3.jpg` for `photo.jpg`.
+    static func isRename(_ path: String, of target: String) -> Bool {
+        let t = target as NSString
+        let stem = t.deletingPathExtension, ext = t.pathExtension
+        let suffix = ext.isEmpty ? "" : "." + ext
+        guard path.hasPrefix(stem + "-"), path.hasSuffix(suffix), path.count > stem.count + 1 + suffix.count else { return false }
+        let number = path.dropFirst(stem.count + 1).dropLast(suffix.count)
+        return number.allSatisfy(\.isASCII) && number.allSatisfy(\.isNumber) && number.first != "0"
     }
 
     /// `photo.jpg` → `photo-1.jpg`, `photo-2.jpg`, … the first name not taken.

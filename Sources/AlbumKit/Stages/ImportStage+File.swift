@@ -7,7 +7,7 @@ extension ImportStage {
     public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
         var info = stat()
         guard NativePath.withCString(path, { lstat($0, &info) }) == 0 else {
-            let reason = errno == ENOENT ? "it is gone: it was deleted or moved after the folder was scanned" : String(cString: strerror(errno))
+            let reason = String(cString: strerror(errno)) + (errno == ENOENT ? " (deleted or moved?)" : "")
             return (nil, .failed("cannot read it: \(reason)"))
         }
         if (info.st_mode & S_IFMT) == S_IFLNK {
@@ -64,8 +64,7 @@ extension ImportStage {
         } catch let error as SniffFailure {
             return (nil, .failed(error.description))
         } catch let error as VipsError {
-            let reason = error.message.isEmpty ? "libvips gave no reason" : error.message.replacingOccurrences(of: "\n", with: "; ")
-            return (nil, .failed("cannot decode its header: \(reason)"))
+            return (nil, .failed("cannot decode its header: \(error.reason)"))
         } catch {
             return (nil, .failed(Scheduler.reason(error)))
         }

@@ -13,8 +13,15 @@ enum RenditionFile {
     static func write(_ bytes: [UInt8], to path: String, kind: Rendition.Kind, photo: String, image: Image,
                       parametersHash: String, inputHash: String, context: StageContext) throws -> Rendition {
         try AtomicFile.write(bytes, to: path)
-        return Rendition(photo: photo, kind: kind, parametersHash: parametersHash, inputHash: inputHash, path: path,
-                         fileHash: SHA256.hex(bytes), width: image.width, height: image.height, bytes: bytes.count,
-                         run: context.run)
+        return describe(bytes, at: path, kind: kind, photo: photo, image: image, parametersHash: parametersHash,
+                        inputHash: inputHash, context: context)
+    }
+
+    /// Describes bytes already at `path` (written now, or found there byte-identical) as a rendition to record.
+    static func describe(_ bytes: [UInt8], at path: String, kind: Rendition.Kind, photo: String, image: Image,
+                         parametersHash: String, inputHash: String, context: StageContext) -> Rendition {
+        Rendition(photo: photo, kind: kind, parametersHash: parametersHash, inputHash: inputHash, path: path,
+                  fileHash: SHA256.hex(bytes), width: image.width, height: image.height, bytes: bytes.count,
+                  run: context.run)
     }
 }

@@ -9,9 +9,11 @@
 
 /* ---- Loading ------------------------------------------------------------------------------------------------- */
 
-/* Opens an image from memory. Only the header is read until pixels are asked for. */
-static inline VipsImage *album_vips_new_from_buffer(const void *bytes, size_t length, int sequential, int fail_on) {
-    return vips_image_new_from_buffer(bytes, length, "",
+/* Opens an image from memory. Only the header is read until pixels are asked for. option_string goes to the
+ * loader libvips picks, e.g. "shrink=4" for jpegload's shrink-on-load ("" for none). */
+static inline VipsImage *album_vips_new_from_buffer(const void *bytes, size_t length, const char *option_string,
+                                                    int sequential, int fail_on) {
+    return vips_image_new_from_buffer(bytes, length, option_string,
         "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
         "fail_on", (VipsFailOn) fail_on,
         NULL);
@@ -49,6 +51,15 @@ static inline int album_vips_autorot(VipsImage *in, VipsImage **out) {
 /* Transforms to sRGB through the embedded profile (or libvips' default for the colour space when there is none). */
 static inline int album_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_icc_transform(in, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+}
+
+/* Converts sRGB pixels to a device space through a profile ("cmyk", "p3", "srgb" built in, or a file), and
+ * attaches that profile to the result. Profile to profile (sRGB's, then the target's), through lcms: libvips 8.14's
+ * vips_icc_export on sRGB pixels goes through its own D65 Lab instead and does not invert vips_icc_transform
+ * (sRGB 40,160,90 came back as 15,160,89 from P3 here). */
+static inline int album_vips_icc_export(VipsImage *in, VipsImage **out, const char *profile) {
+    return vips_icc_transform(in, out, profile, "input_profile", "srgb", "embedded", FALSE,
+        "intent", VIPS_INTENT_RELATIVE, NULL);
 }
 
 static inline int album_vips_colourspace(VipsImage *in, VipsImage **out, int space) {
@@ -123,6 +134,29 @@ static inline int album_vips_arrayjoin(VipsImage **images, int count, VipsImage 
     return status;
 }
 
+/* ---- Filters' building blocks ------------------------------------------------------------------------------- */
+
+/* Unsharp masking on lightness only (libvips converts to LabS and back); sigma in pixels. */
+static inline int album_vips_sharpen(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_sharpen(in, out, "sigma", sigma, NULL);
+}
+
+/* Gaussian blur; sigma in pixels. uchar in, uchar out (libvips' integer precision for 8-bit input). */
+static inline int album_vips_gaussblur(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_gaussblur(in, out, sigma, NULL);
+}
+
+/* A two-band int image whose pixels are their own coordinates (x, y). */
+static inline int album_vips_xyz(VipsImage **out, int width, int height) {
+    return vips_xyz(out, width, height, NULL);
+}
+
+/* One-band float Gaussian noise. libvips 8.14 derives each pixel from (seed, x, y), so the same seed gives the same
+ * noise whatever the tile order or thread count. */
+static inline int album_vips_gaussnoise(VipsImage **out, int width, int height, double sigma, double mean, int seed) {
+    return vips_gaussnoise(out, width, height, "sigma", sigma, "mean", mean, "seed", seed, NULL);
+}
+
 /* ---- Saving ------------------------------------------------------------------------------------------------- */
 
 static inline int album_vips_jpegsave_buffer(VipsImage *in, void **bytes, size_t *length, int quality, int strip) {
@@ -144,6 +178,12 @@ static inline int album_vips_avifsave_buffer(VipsImage *in, void **bytes, size_t
 
 static inline int album_vips_tiffsave_buffer(VipsImage *in, void **bytes, size_t *length, int strip) {
     return vips_tiffsave_buffer(in, bytes, length, "strip", strip, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, NULL);
+}
+
+/* Any saver, picked by libvips from a suffix that may carry options: ".heic[compression=hevc]", ".gif",
+ * ".png[palette]". For formats album reads but does not export, e.g. to build test fixtures. */
+static inline int album_vips_write_to_buffer(VipsImage *in, const char *suffix, void **bytes, size_t *length) {
+    return vips_image_write_to_buffer(in, suffix, bytes, length, NULL);
 }
 
 /* ---- Setup -------------------------------------------------------------------------------------------------- */

@@ -3,12 +3,18 @@ import CVips
 /// Colour spaces album converts between (libvips' `VipsInterpretation`).
 public enum ColourSpace: Sendable {
     case srgb, lch, lab
+    /// 16-bit RGB and grey, 8-bit grey (`b-w`), and CMYK (4 bands, ink amounts 0–255).
+    case rgb16, grey16, grey, cmyk
 
     var interpretation: VipsInterpretation {
         switch self {
         case .srgb: VIPS_INTERPRETATION_sRGB
         case .lch: VIPS_INTERPRETATION_LCH
         case .lab: VIPS_INTERPRETATION_LAB
+        case .rgb16: VIPS_INTERPRETATION_RGB16
+        case .grey16: VIPS_INTERPRETATION_GREY16
+        case .grey: VIPS_INTERPRETATION_B_W
+        case .cmyk: VIPS_INTERPRETATION_CMYK
         }
     }
 }
@@ -47,6 +53,12 @@ extension Image {
     /// `a × pixel + b` on every band, in float (no rounding or clipping).
     public func scaled(by a: Double, plus b: Double) throws -> Image {
         try derive("linear") { album_vips_linear(pointer, $0, [a], [b], 1) }
+    }
+
+    /// `a[i] × band i + b[i]`, one pair per band, in float (no rounding or clipping).
+    public func scaled(by a: [Double], plus b: [Double]) throws -> Image {
+        precondition(a.count == b.count, "linear needs as many offsets as scales")
+        return try derive("linear") { album_vips_linear(pointer, $0, a, b, Int32(a.count)) }
     }
 
     /// `e^pixel` on every band.

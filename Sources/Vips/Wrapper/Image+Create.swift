@@ -49,6 +49,18 @@ extension Image {
         defer { g_free(memory) }
         return Array(UnsafeRawBufferPointer(start: memory, count: length))
     }
+
+    /// The pixel values of a small image, interleaved, as doubles without rounding (e.g. Lab values; for checks
+    /// and for colours computed by libvips; decodes the whole image).
+    public func values() throws -> [Double] {
+        let image = try derive("cast") { album_vips_cast(pointer, $0, Int32(VIPS_FORMAT_DOUBLE.rawValue)) }
+        var length = 0
+        guard let memory = vips_image_write_to_memory(image.pointer, &length) else {
+            throw VipsError(operation: "write_to_memory", message: Vips.takeErrorBuffer())
+        }
+        defer { g_free(memory) }
+        return Array(UnsafeBufferPointer(start: memory.assumingMemoryBound(to: Double.self), count: length / MemoryLayout<Double>.size))
+    }
 }
 
 extension FileBytes {

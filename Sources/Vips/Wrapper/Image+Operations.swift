@@ -69,6 +69,12 @@ extension Image {
         return image
     }
 
+    /// sRGB pixels converted through an ICC profile (`"cmyk"`, `"p3"` and `"srgb"` are built into libvips, or a
+    /// file's path), with that profile attached: e.g. a CMYK image as a press would print it.
+    public func exported(toProfile profile: String) throws -> Image {
+        try derive("icc_export") { album_vips_icc_export(pointer, $0, profile) }
+    }
+
     /// Multiplies each pixel's first three bands by a 3×3 matrix (rows are output bands), rounding back to 8 bits.
     /// Alpha, when present, passes through untouched.
     public func recombined(_ matrix: [[Double]]) throws -> Image {

@@ -24,10 +24,14 @@ public final class Image: @unchecked Sendable {
     public var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
 
     /// Opens an image from a file's bytes. Only the header is decoded until pixels are needed.
-    /// - Parameter sequential: read top to bottom once (streaming); right for every album pipeline but metadata.
-    public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn) throws -> Image {
+    /// - Parameters:
+    ///   - sequential: read top to bottom once (streaming); right for every album pipeline but metadata.
+    ///   - jpegShrink: 2, 4 or 8 to decode a JPEG at that fraction of its size (libjpeg's DCT scaling); 1 for full
+    ///     size. Only for bytes libvips loads with `jpegload`: other loaders reject the option.
+    public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, jpegShrink: Int = 1) throws -> Image {
+        let options = jpegShrink > 1 ? "shrink=\(jpegShrink)" : ""
         let pointer = bytes.withBytes { buffer in
-            album_vips_new_from_buffer(buffer.baseAddress, buffer.count, sequential ? 1 : 0, failOn.rawValue)
+            album_vips_new_from_buffer(buffer.baseAddress, buffer.count, options, sequential ? 1 : 0, failOn.rawValue)
         }
         guard let pointer else {
             throw VipsError(operation: "load", message: Vips.takeErrorBuffer(), file: bytes.path)

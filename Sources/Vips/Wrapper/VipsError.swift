@@ -1,3 +1,5 @@
+import Foundation
+
 /// A libvips operation failed. `message` is libvips' own text; `operation` and `file` are album's context.
 public struct VipsError: Error, Sendable, CustomStringConvertible {
     /// The libvips operation that failed, e.g. "thumbnail" or "jpegsave".
@@ -13,9 +15,23 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
         self.file = file
     }
 
-    /// libvips' text with its "VipsForeignLoad: " style prefixes kept, and a fallback when libvips said nothing.
-    public var description: String {
-        let text = message.isEmpty ? "libvips gave no reason" : message.replacingOccurrences(of: "\n", with: "; ")
-        return "\(operation) failed: \(text)"
+    /// libvips' text on one line (its lines joined with "; "), with its "VipsForeignLoad: " style prefixes kept,
+    /// and a fallback when libvips said nothing.
+    ///
+    /// libvips 8.14 tries its other loaders when the format's own loader rejects the bytes; for damaged TIFFs that is
+    /// ImageMagick, which album blocks as untrusted, and libvips then reports only "magickload_buffer: operation is
+    /// blocked". That line is replaced by what it means.
+    public var reason: String {
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else {
+            return "libvips gave no reason (its one error buffer is shared by the whole process: another photo failing at the same moment may have taken the text; run with --workers 1 to see it)"
+        }
+        return lines.map { line in
+            line.hasSuffix("operation is blocked") && line.hasPrefix("magickload")
+                ? "no trusted libvips loader reads these bytes (damaged, truncated, or a variant of the format libvips does not read; the ImageMagick fallback is blocked as untrusted)"
+                : line
+        }.joined(separator: "; ")
     }
+
+    public var description: String { "\(operation) failed: \(reason)" }
 }

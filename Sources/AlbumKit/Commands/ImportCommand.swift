@@ -1,0 +1,72 @@
+import Foundation
+
+/// `album import PATH...`: imports photos into a catalogue without a job file.
+///
+/// A shortcut for a job whose only stage is `import: {from: [PATH...]}`: the same `ImportStage`, run through the same
+/// scheduler and run record as `album run`, so an import from the command line and one from a job are the same.
+struct ImportCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "import",
+        abstract: "Import photos (files or folders) into a catalogue, without a job file.",
+        usage: "album import PATH... [--catalogue DIR] [--workers N] [--verbose]",
+        help: """
+            Each PATH is a photo or a folder (searched recursively for the image extensions, as the import stage's
+            defaults). A '-' among the paths reads more paths from standard input, one per line, e.g.
+              find ~/Pictures -newer last-import | album import - --catalogue album
+
+            options:
+              --catalogue DIR   the catalogue folder, created when missing (default: ./album)
+              --workers N       photos imported at once (default: the number of cores)
+              --verbose         print every step, and libvips' warnings
+
+            exit status: 0 every file imported or skipped, 1 some files failed (each with its reason),
+            2 usage error, 3 catalogue or environment error.
+            """)
+
+    var paths: [String]
+    var catalogue: String
+    var options = RunOptions()
+    var verbose = false
+
+    init(arguments: inout Arguments) throws {
+        try self.init(arguments: &arguments, standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
+    }
+
+    /// Reads the arguments; `standardInput` is read only when a path is `-`.
+    init(arguments: inout Arguments, standardInput: () -> Data) throws {
+        catalogue = Paths.absolute(try arguments.option("--catalogue") ?? "album")
+        if let workers = try arguments.option("--workers") {
+            guard let n = Int(workers), (1...256).contains(n) else { throw UsageError("--workers takes a number from 1 to 256, got '\(workers)'") }
+            options.workers = n
+        }
+        verbose = arguments.flag("--verbose", "-v")
+        let given = try arguments.positionals()
+        guard !given.isEmpty else { throw UsageError("import needs at least one photo or folder, or '-' to read paths from standard input") }
+        var paths: [String] = []
+        var readStandardInput = false
+        for path in given {
+            if path == "-" {
+                guard !readStandardInput else { continue }  // standard input can be read once
+                readStandardInput = true
+                paths += ImportCommand.lines(standardInput())
+            } else {
+                paths.append(path)
+            }
+        }
+        self.paths = paths.map { Paths.absolute($0) }
+    }
+
+    /// The paths in a list read from standard input: one per line, `\n` or `\r\n`, blank lines ignored. Nothing else
+    /// is trimmed, since a file name may begin or end with a space.
+    static func lines(_ data: Data) -> [String] {
+        // "\r\n" is one Character in Swift, so it is a separator of its own.
+        String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+    }
+
+    func run() throws -> ExitCode {
+        var stage = ImportStage()
+        stage.from = paths
+        let job = Job(name: "import", catalogue: catalogue, importStage: stage, path: nil, hash: nil)
+        return try RunCommand.execute(job, options: options, output: RunOutput(verbose: verbose))
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// How a run talks to people and machines: the flags `album run` and `album import` share.
+struct RunOutput: Sendable {
+    /// `--log-format`.
+    var logFormat = LogFormat.text
+    /// `--verbose`: every step, and libvips' warnings.
+    var verbose = false
+    /// `--progress`: the progress line even when stderr is not a terminal.
+    var forceProgress = false
+
+    /// The observers for these flags: text on stderr always (summary off for JSON), plus JSON or annotations.
+    func reporters(for job: Job) -> any RunObserver {
+        let terminal = isatty(STDERR_FILENO) == 1
+        let colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let text = TextReporter(.init(progress: forceProgress || terminal, verbose: verbose,
+                                      summary: logFormat != .json, colour: colour, job: job))
+        switch logFormat {
+        case .text: return text
+        case .json: return Reporters(all: [JSONReporter(), text])
+        case .github: return Reporters(all: [GitHubReporter(), text])
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Vips
+
+/// W3C Filter Effects `saturate(amount)`: a colour matrix on 8-bit sRGB values (no linearisation), as in CSS.
+///
+/// With `s = amount` (spec: https://www.w3.org/TR/filter-effects-1/#saturateEquivalent, the feColorMatrix
+/// `saturate` matrix):
+/// ```
+/// R' = (0.213 + 0.787s)R + (0.715 − 0.715s)G + (0.072 − 0.072s)B
+/// G' = (0.213 − 0.213s)R + (0.715 + 0.285s)G + (0.072 − 0.072s)B
+/// B' = (0.213 − 0.213s)R + (0.715 − 0.715s)G + (0.072 + 0.928s)B
+/// ```
+/// 0 is grey, 1 leaves the photo as it is, above 1 over-saturates. Rounded to the nearest level, clipped to
+/// 0…255; alpha is kept.
+public struct Saturation: FilterPrimitive {
+    public static let name = "saturation"
+    /// 0–3; 1 (CSS's default) changes nothing.
+    public var amount: Double = 1.0
+
+    public init(amount: Double = 1.0) { self.amount = amount }
+
+    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
+
+    /// The 3×3 matrix, rows are output channels R, G, B.
+    public var matrix: [[Double]] {
+        let s = amount
+        return [
+            [0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s],
+            [0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s],
+            [0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s],
+        ]
+    }
+
+    public func apply(to image: Image) throws -> Image {
+        try image.recombined(matrix)
+    }
+}
