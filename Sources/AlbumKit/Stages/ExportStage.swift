@@ -63,13 +63,13 @@ public struct ExportStage: PhotoStage {
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
-        let (image, encoded) = try render(&work, context: context)
+        let rendered = try render(&work, context: context)
         var path = previous?.path ?? target
         if FileManager.default.fileExists(atPath: path) {
-            let identical = (try? FileBytes(path: path)).map { $0.count == encoded.count && $0.sha256() == SHA256.hex(encoded) } ?? false
+            let identical = (try? FileBytes(path: path)).map { $0.count == rendered.bytes.count && $0.sha256() == SHA256.hex(rendered.bytes) } ?? false
             if identical {
                 // Nothing to write: record the file that is already there.
-                let rendition = RenditionFile.describe(encoded, at: path, kind: .export, photo: photoID, image: image,
+                let rendition = RenditionFile.describe(rendered, at: path, kind: .export, photo: photoID,
                                                        parametersHash: parametersHash, inputHash: input, context: context)
                 try context.catalogue { try $0.record(rendition) }
                 return .skipped("an identical file is already there", input: input, output: rendition.fileHash)
@@ -86,7 +86,7 @@ public struct ExportStage: PhotoStage {
                 }
             }
         }
-        let rendition = try RenditionFile.write(encoded, to: path, kind: .export, photo: photoID, image: image,
+        let rendition = try RenditionFile.write(rendered, to: path, kind: .export, photo: photoID,
                                                 parametersHash: parametersHash, inputHash: input, context: context)
         try context.catalogue { try $0.record(rendition) }
         return .done(input: input, output: rendition.fileHash)
@@ -113,29 +113,26 @@ public struct ExportStage: PhotoStage {
             ?? (ifExists == .rename ? earlier.first { ExportStage.isRename($0.path, of: target) } : nil)
     }
 
-    /// The pixels and the encoded file, from the look or from the thumbnail.
-    private func render(_ work: inout PhotoWork, context: StageContext) throws -> (Image, [UInt8]) {
+    /// The encoded file, from the look or from the thumbnail.
+    private func render(_ work: inout PhotoWork, context: StageContext) throws -> LookRenderer.Rendered {
         switch from {
         case .image:
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-            var rendered: (Image, [UInt8])?
-            try context.withPixels(work.photo.width * work.photo.height) {
-                let image = try LookRenderer.fullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, failOn: context.failOn)
-                rendered = (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: metadata))
-            }
-            return rendered!
+            return try LookRenderer.renderFullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, format: format, quality: quality,
+                                                   metadata: metadata, failOn: context.failOn, reserve: context.withPixels)
         case .thumbnail:
             let thumbnail = work.thumbnail!
             let bytes = try FileBytes(path: thumbnail.path)
+            // The thumbnail already has the look and no metadata; reuse its bytes when nothing would change.
+            if maxSize.map({ max(thumbnail.width, thumbnail.height) <= $0 }) ?? true, thumbnail.path.hasSuffix("." + format.fileExtension) {
+                return LookRenderer.Rendered(width: thumbnail.width, height: thumbnail.height, bytes: bytes.withBytes { Array($0) })
+            }
             var image = try Image.open(bytes, sequential: true, failOn: .error)
             if let maxSize, max(image.width, image.height) > maxSize {
                 image = try image.resized(by: Double(maxSize) / Double(max(image.width, image.height)))
             }
-            // The thumbnail already has the look and no metadata; reuse its bytes when nothing would change.
-            if maxSize == nil || max(image.width, image.height) <= maxSize!, thumbnail.path.hasSuffix("." + format.fileExtension) {
-                return (image, bytes.withBytes { Array($0) })
-            }
-            return (image, try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
+            return LookRenderer.Rendered(width: image.width, height: image.height,
+                                         bytes: try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
         }
     }
 

@@ -49,14 +49,11 @@ public struct FilterStage: PhotoStage {
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-        var rendered: (image: Image, bytes: [UInt8])?
-        try context.withPixels(work.photo.width * work.photo.height) {
-            let image = try LookRenderer.fullSize(of: bytes, recipe: preset.recipe, maxSize: nil, failOn: context.failOn)
-            rendered = (image, try LookRenderer.encode(image, format: .jpeg, quality: quality, metadata: .stripGPS))
-        }
-        let (image, encoded) = rendered!
-        let path = "\(context.catalogueFolder)/filtered/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).jpg"
-        let rendition = try RenditionFile.write(encoded, to: path, kind: .filtered, photo: photoID, image: image,
+        let rendered = try LookRenderer.renderFullSize(of: bytes, recipe: preset.recipe, maxSize: nil, format: .jpeg, quality: quality,
+                                                       metadata: .stripGPS, failOn: context.failOn, reserve: context.withPixels)
+        let path = RenditionFile.path(in: context.catalogueFolder, area: "filtered", photo: photoID, parametersHash: parametersHash,
+                                      inputHash: input, extension: "jpg")
+        let rendition = try RenditionFile.write(rendered, to: path, kind: .filtered, photo: photoID,
                                                 parametersHash: parametersHash, inputHash: input, context: context)
         try context.catalogue { catalogue in
             try catalogue.record(rendition)

@@ -5,6 +5,65 @@ import Vips
 /// Every rendering starts from the original, never from an earlier rendition, so nothing is compressed twice.
 /// Pixels are upright (EXIF orientation applied), colour-managed to sRGB, then filtered.
 public enum LookRenderer {
+    /// An encoded rendering: the file's bytes and the pixel size they hold.
+    public struct Rendered: Sendable {
+        public var width: Int
+        public var height: Int
+        public var bytes: [UInt8]
+    }
+
+    /// A thumbnail of the look, encoded: one pipeline from the original's bytes to the file's bytes.
+    /// - Parameter reserve: reserves decoded pixels from the run's memory budget around the rendering.
+    public static func renderThumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
+                                       quality: Int, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+        try guarded(failOn: failOn) {
+            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            var rendered: Rendered?
+            // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
+            try reserve(header.isInterlaced ? 2 * header.width * header.height : 0) {
+                let image = try thumbnail(of: bytes, recipe: recipe, geometry: geometry, failOn: failOn)
+                rendered = Rendered(width: image.width, height: image.height,
+                                    bytes: try encode(image, format: format, quality: quality, metadata: .strip))
+            }
+            return rendered!
+        }
+    }
+
+    /// The look at full size (or `maxSize`), encoded with a metadata policy.
+    public static func renderFullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, format: OutputFormat, quality: Int,
+                                      metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+        try guarded(failOn: failOn) {
+            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            // A rotation reads the whole image into memory; so do progressive and interlaced files.
+            let pixels = header.width * header.height
+            let cost = (header.orientation == 1 ? 0 : pixels) + (header.isInterlaced ? 2 * pixels : 0)
+            var rendered: Rendered?
+            try reserve(cost) {
+                let image = try fullSize(of: bytes, recipe: recipe, maxSize: maxSize, failOn: failOn)
+                rendered = Rendered(width: image.width, height: image.height,
+                                    bytes: try encode(image, format: format, quality: quality, metadata: metadata))
+            }
+            return rendered!
+        }
+    }
+
+    /// Runs `body` with a reservation of decoded pixels (the scheduler's memory budget).
+    public typealias Reserve = @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void
+    public static let unreserved: Reserve = { _, body in try body() }
+
+    /// Runs a rendering whose images all end inside `body`, and fails it when libvips warned of damaged data that
+    /// its `fail_on` let through (see `WarningCapture`).
+    static func guarded<T>(failOn: FailOn, _ body: () throws -> T) throws -> T {
+        let (result, warnings) = try WarningCapture.collecting(body)
+        let damage = warnings.filter(WarningCapture.isDamage)
+        if failOn == .warning, !damage.isEmpty {
+            // The decoder's own words when they reached this thread, else libvips' summary ("read gave 1 warnings").
+            let words = damage.first { !$0.hasPrefix("read gave") } ?? damage[0]
+            throw StageError("damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)")
+        }
+        return result
+    }
+
     /// A thumbnail of the look: shrink-on-load from the original, then colour management and the recipe on the
     /// small image.
     ///
@@ -12,26 +71,33 @@ public enum LookRenderer {
     /// relative intent), so a thumbnail and an export of the same photo have the same colours.
     public static func thumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
         let header = try Image.open(bytes, sequential: true, failOn: failOn)
-        let small = header.isCMYK
-            ? try cmykThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
+        let small = header.isCMYK || header.loader?.hasPrefix("jpegload") == true
+            ? try shrinkOnLoadThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
             : try Image.thumbnail(bytes, geometry: geometry, failOn: failOn, toSRGB: false)
         let pixels = try small.srgb8(colourManaged: true)
         return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
     }
 
-    /// CMYK is transformed to sRGB before it is shrunk. libvips 8.14's `vips_thumbnail` converts CMYK itself,
-    /// through its own XYZ rather than profile to profile, and gave colours up to 15 levels away from the full-size
-    /// rendering of the same file (sRGB 60, 90, 140 printed to CMYK came back as 45, 90, 138 in the thumbnail and as
-    /// 60, 89, 139 at full size). So: JPEG shrink-on-load as `vips_thumbnail` would do it (leaving at least a
-    /// factor of two for the final Lanczos3), lcms to sRGB, then `vips_thumbnail_image`.
-    private static func cmykThumbnail(of bytes: FileBytes, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
+    /// JPEG and CMYK thumbnails load shrunk themselves, then `vips_thumbnail_image` does the rest (Lanczos3, crop,
+    /// EXIF orientation), for two reasons found on libvips 8.14:
+    ///
+    /// - `vips_thumbnail_buffer` does not pass `fail_on` on to its shrunk reload, so a corrupt JPEG (libjpeg's
+    ///   "Corrupt JPEG data" warnings) made a thumbnail of garbage instead of failing. Loading here passes it.
+    /// - `vips_thumbnail` converts CMYK itself, through its own XYZ rather than profile to profile, and gave colours
+    ///   up to 15 levels away from the full-size rendering of the same file (sRGB 60, 90, 140 printed to CMYK came
+    ///   back as 45, 90, 138 in the thumbnail and 60, 89, 139 at full size). Here CMYK goes through lcms first.
+    ///
+    /// The shrink factor is `vips_thumbnail`'s own (libjpeg DCT scaling by 2, 4 or 8, leaving at least a factor of
+    /// two for the final Lanczos3).
+    private static func shrinkOnLoadThumbnail(of bytes: FileBytes, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
         let (w, h) = header.orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
-        let factor = min(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
+        let factor = geometry.crop == .none && geometry.sizing != .force
+            ? max(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
+            : min(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
         let shrink = header.loader?.hasPrefix("jpegload") == true
             ? (factor >= 16 ? 8 : factor >= 8 ? 4 : factor >= 4 ? 2 : 1) : 1
-        // Rotations read the image out of order, which a sequential load cannot do.
-        let image = try Image.open(bytes, sequential: header.orientation == 1, failOn: failOn, jpegShrink: shrink)
-        return try image.srgb8(colourManaged: true).thumbnail(geometry: geometry)
+        let image = try Image.open(bytes, sequential: true, failOn: failOn, jpegShrink: shrink)
+        return try (header.isCMYK ? image.srgb8(colourManaged: true) : image).thumbnail(geometry: geometry)
     }
 
     /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).

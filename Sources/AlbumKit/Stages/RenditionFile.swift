@@ -9,19 +9,27 @@ enum RenditionFile {
         return stat(rendition.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) == rendition.bytes
     }
 
+    /// Where a rendition inside the catalogue lives: `area/ab/ID-PARAMS8-INPUT8.ext`. The name changes with the
+    /// parameters and with the input, so a new rendering never replaces a recorded file in place (a crash between
+    /// the rename and the row's commit cannot leave a row describing other bytes); `album gc` removes old ones.
+    static func path(in folder: String, area: String, photo: String, parametersHash: String, inputHash: String,
+                     extension ext: String) -> String {
+        "\(folder)/\(area)/\(photo.prefix(2))/\(photo)-\(parametersHash.prefix(8))-\(inputHash.prefix(8)).\(ext)"
+    }
+
     /// Writes encoded bytes atomically and describes the result as a rendition to record.
-    static func write(_ bytes: [UInt8], to path: String, kind: Rendition.Kind, photo: String, image: Image,
+    static func write(_ rendered: LookRenderer.Rendered, to path: String, kind: Rendition.Kind, photo: String,
                       parametersHash: String, inputHash: String, context: StageContext) throws -> Rendition {
-        try AtomicFile.write(bytes, to: path)
-        return describe(bytes, at: path, kind: kind, photo: photo, image: image, parametersHash: parametersHash,
+        try AtomicFile.write(rendered.bytes, to: path)
+        return describe(rendered, at: path, kind: kind, photo: photo, parametersHash: parametersHash,
                         inputHash: inputHash, context: context)
     }
 
     /// Describes bytes already at `path` (written now, or found there byte-identical) as a rendition to record.
-    static func describe(_ bytes: [UInt8], at path: String, kind: Rendition.Kind, photo: String, image: Image,
+    static func describe(_ rendered: LookRenderer.Rendered, at path: String, kind: Rendition.Kind, photo: String,
                          parametersHash: String, inputHash: String, context: StageContext) -> Rendition {
         Rendition(photo: photo, kind: kind, parametersHash: parametersHash, inputHash: inputHash, path: path,
-                  fileHash: SHA256.hex(bytes), width: image.width, height: image.height, bytes: bytes.count,
-                  run: context.run)
+                  fileHash: SHA256.hex(rendered.bytes), width: rendered.width, height: rendered.height,
+                  bytes: rendered.bytes.count, run: context.run)
     }
 }

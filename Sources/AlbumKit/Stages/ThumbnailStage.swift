@@ -62,10 +62,11 @@ public struct ThumbnailStage: PhotoStage {
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-        let image = try LookRenderer.thumbnail(of: bytes, recipe: work.recipe, geometry: geometry, failOn: context.failOn)
-        let encoded = try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip)
-        let path = "\(context.catalogueFolder)/thumbnails/\(photoID.prefix(2))/\(photoID)-\(parametersHash.prefix(8)).\(format.fileExtension)"
-        let rendition = try RenditionFile.write(encoded, to: path, kind: .thumbnail, photo: photoID, image: image,
+        let rendered = try LookRenderer.renderThumbnail(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
+                                                        quality: quality, failOn: context.failOn, reserve: context.withPixels)
+        let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
+                                      inputHash: input, extension: format.fileExtension)
+        let rendition = try RenditionFile.write(rendered, to: path, kind: .thumbnail, photo: photoID,
                                                 parametersHash: parametersHash, inputHash: input, context: context)
         try context.catalogue { try $0.record(rendition) }
         work.thumbnail = rendition

@@ -100,3 +100,8 @@ extension Image {
         return copy
     }
 }
+
+extension Image {
+    /// Whether the file is progressive (JPEG) or interlaced (PNG, GIF): its decoder holds whole-image buffers.
+    public var isInterlaced: Bool { (int("interlaced") ?? 0) != 0 }
+}

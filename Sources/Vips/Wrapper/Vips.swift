@@ -67,8 +67,12 @@ public enum Vips {
 /// GLib calls this for every message of the domains routed in `album_vips_set_log_handler`.
 private func vipsLogHandler(domain: UnsafePointer<gchar>?, level: GLogLevelFlags, message: UnsafePointer<gchar>?,
                             userData: gpointer?) {
+    // libvips' g_info/g_debug chatter ("selected loader is …") is for its own debugging: drop it.
+    let serious = G_LOG_LEVEL_ERROR.rawValue | G_LOG_LEVEL_CRITICAL.rawValue | G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue
+    guard level.rawValue & serious != 0 else { return }
     let domainText = domain.map { String(cString: $0) } ?? "GLib"
     let text = message.map { String(cString: $0) } ?? ""
+    WarningCapture.note(text)
     let handler = Vips.warningHandler.withLock { $0 }
     handler("\(domainText): \(text)")
 }
