@@ -8,10 +8,11 @@ public struct RunOptions: Sendable {
     public var failFast: Bool = false
     /// Stop starting new photos after this many failed ones (`--max-failures N`).
     public var maxFailures: Int? = nil
-    /// The most decoded pixels in flight at once, in megapixels (`--memory-budget`): a photo whose rendering needs
-    /// its whole image in memory waits until the others leave room. One photo larger than the budget still runs,
-    /// alone.
-    public var pixelBudgetMegapixels: Int = 200
+    /// The most decoded pixels in flight at once, in megapixels (`--memory-budget`): a rendering that holds its
+    /// whole image in memory (a rotation at full size; a progressive JPEG, whose decoder keeps every coefficient,
+    /// counted twice) waits until the others leave room. One photo larger than the budget still runs, alone.
+    /// 40 MP is about 120 MB of 8-bit RGB: two 17 MP progressive JPEGs decode one after the other.
+    public var pixelBudgetMegapixels: Int = 40
     /// After a first SIGINT or SIGTERM, how long photos in flight may take to finish before they are abandoned.
     public var graceSeconds: Double = 10
     public init() {}

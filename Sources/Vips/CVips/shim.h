@@ -6,6 +6,7 @@
  * every return code is checked by the Swift caller (Sources/Vips/Wrapper), which copies and clears the error buffer.
  */
 #include <vips/vips.h>
+#include <malloc.h>
 
 /* ---- Loading ------------------------------------------------------------------------------------------------- */
 
@@ -184,6 +185,13 @@ static inline int album_vips_tiffsave_buffer(VipsImage *in, void **bytes, size_t
  * ".png[palette]". For formats album reads but does not export, e.g. to build test fixtures. */
 static inline int album_vips_write_to_buffer(VipsImage *in, const char *suffix, void **bytes, size_t *length) {
     return vips_image_write_to_buffer(in, suffix, bytes, length, NULL);
+}
+
+/* glibc malloc tuning for libvips' threads: a few arenas, and a fixed mmap threshold so that large decode buffers
+ * are returned to the system when freed. Call before any thread starts. */
+static inline void album_malloc_tune(int arenas, int mmap_threshold) {
+    mallopt(M_ARENA_MAX, arenas);
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
 }
 
 /* ---- Setup -------------------------------------------------------------------------------------------------- */

@@ -14,6 +14,11 @@ public enum Vips {
         public var concurrency: Int = 1
         /// Blocks the loaders libvips marks untrusted (ImageMagick, among others) for the whole process.
         public var blockUntrustedLoaders: Bool = true
+        /// glibc malloc arenas. libvips' worker threads each get an arena by default, and memory freed in one is not
+        /// reused by another: on 133 real photos with 2 workers, peak RSS fell from 416 MB to 245 MB with 2 arenas
+        /// and a fixed 128 KiB mmap threshold (large decode buffers then go straight back to the system).
+        public var mallocArenas: Int = 2
+        public var mmapThresholdBytes: Int = 128 << 10
         public init() {}
     }
 
@@ -24,6 +29,8 @@ public enum Vips {
     public static func start(_ settings: Settings = Settings()) throws {
         try state.withLock { started in
             if !started {
+                // Before any thread exists: arenas are created per thread on first use.
+                album_malloc_tune(Int32(settings.mallocArenas), Int32(settings.mmapThresholdBytes))
                 // GLib warnings (e.g. "unknown EXIF resolution unit") must not reach the terminal: route them first.
                 album_vips_set_log_handler(vipsLogHandler)
                 guard album_vips_init("album") == 0 else {
@@ -44,10 +51,18 @@ public enum Vips {
 
     /// Receives libvips' and GLib's warnings. The default drops them; album's log installs its own.
     public static func setWarningHandler(_ handler: @escaping @Sendable (String) -> Void) {
-        warningHandler.withLock { $0 = handler }
+        warningHandler.withLock { $0 = WarningHandler(handler) }
     }
 
-    static let warningHandler = Mutex<@Sendable (String) -> Void>({ _ in })
+    /// The handler lives in a class box: a closure stored directly in a `Mutex` is re-wrapped in a reabstraction
+    /// thunk on every `withLock` access, and the wrappers piled up, one per libvips warning, until a long run spent
+    /// its time (and finally its stack) calling through thousands of thunks.
+    static let warningHandler = Mutex(WarningHandler { _ in })
+
+    final class WarningHandler: Sendable {
+        let call: @Sendable (String) -> Void
+        init(_ call: @escaping @Sendable (String) -> Void) { self.call = call }
+    }
 
     /// Copies libvips' process-global error buffer and clears it.
     ///
@@ -72,7 +87,14 @@ private func vipsLogHandler(domain: UnsafePointer<gchar>?, level: GLogLevelFlags
     guard level.rawValue & serious != 0 else { return }
     let domainText = domain.map { String(cString: $0) } ?? "GLib"
     let text = message.map { String(cString: $0) } ?? ""
-    WarningCapture.note(text)
-    let handler = Vips.warningHandler.withLock { $0 }
-    handler("\(domainText): \(text)")
+    Vips.deliver(domain: domainText, message: text)
+}
+
+extension Vips {
+    /// Hands one libvips or GLib warning to the capture of the current thread and to the installed handler.
+    static func deliver(domain: String, message: String) {
+        WarningCapture.note(message)
+        let handler = warningHandler.withLock { $0 }
+        handler.call("\(domain): \(message)")
+    }
 }
