@@ -31,6 +31,12 @@ extension Catalogue {
         try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(path)]) { _ in true }.first ?? false
     }
 
+    /// Forgets the rendition row of `photo`'s `kind` file at `path` (the file itself is the caller's).
+    public func forgetRendition(photo: String, kind: Rendition.Kind, path: String) throws {
+        try database.run("DELETE FROM renditions WHERE photo = ? AND kind = ? AND path = ?",
+                         [.text(photo), .text(kind.rawValue), .text(path)])
+    }
+
     /// Records a rendition, replacing the row for the same photo, kind and file.
     public func record(_ rendition: Rendition) throws {
         try database.run("""

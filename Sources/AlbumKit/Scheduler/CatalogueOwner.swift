@@ -45,6 +45,18 @@ final class CatalogueOwner: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` on the catalogue and commits at once, with everything batched before it: for a write that must
+    /// be durable before the caller touches the disk (forgetting a file's row before the file is replaced).
+    func syncCommitted<T>(_ body: (Catalogue) throws -> T) throws -> T {
+        try queue.sync {
+            guard !finished else { throw CatalogueError("the run has ended; the catalogue takes no more writes") }
+            let result = try batched { try body(catalogue) }
+            commitNow()
+            if let error = firstError { throw error }
+            return result
+        }
+    }
+
     /// Queues a write and returns at once.
     func async(_ body: @escaping @Sendable (Catalogue) throws -> Void) {
         queue.async { [self] in

@@ -135,6 +135,7 @@ public final class Scheduler: Sendable {
         let owner = self.owner, budget = self.budget
         return StageContext(catalogueFolder: job.catalogue, run: run, software: software,
                             catalogue: { body in try owner.sync(body) },
+                            catalogueCommitted: { body in try owner.syncCommitted(body) },
                             withPixels: { pixels, body in try budget.withReservation(pixels, body) },
                             failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
     }

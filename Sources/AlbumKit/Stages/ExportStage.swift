@@ -77,7 +77,9 @@ public struct ExportStage: PhotoStage {
             switch ifExists {
             case .overwrite: break
             case .skip, .rename:
-                if previous == nil {
+                // Not recorded, but tagged as written for this photo (a crash came between the file and its row).
+                // The tag is the original's hash: a photo re-imported after a crash gets a new id, not a new hash.
+                if previous == nil, AtomicFile.owner(of: path) != work.photo.hash {
                     // Not album's export of this photo: never replaced under skip or rename.
                     guard ifExists == .rename else {
                         throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
@@ -86,7 +88,13 @@ public struct ExportStage: PhotoStage {
                 }
             }
         }
-        let rendition = try RenditionFile.write(rendered, to: path, kind: .export, photo: photoID,
+        if let previous, previous.path == path {
+            // The recorded file is about to be replaced: forget its row first, durably, so that a crash between the
+            // rename and the new row leaves no row describing other bytes. The file's owner tag still says it is ours.
+            let replaced = path
+            try context.catalogueCommitted { try $0.forgetRendition(photo: photoID, kind: .export, path: replaced) }
+        }
+        let rendition = try RenditionFile.write(rendered, to: path, owner: work.photo.hash, kind: .export, photo: photoID,
                                                 parametersHash: parametersHash, inputHash: input, context: context)
         try context.catalogue { try $0.record(rendition) }
         return .done(input: input, output: rendition.fileHash)

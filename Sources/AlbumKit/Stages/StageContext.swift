@@ -10,6 +10,8 @@ public struct StageContext: Sendable {
     /// Runs `body` on the catalogue's serial owner and waits for it. Stages read, and make the few writes that must
     /// be atomic with a read (import's duplicate check), through this; step rows are the scheduler's.
     public var catalogue: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void
+    /// Like `catalogue`, but the write is committed before this returns.
+    public var catalogueCommitted: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void = { _ in }
     /// Runs `body` with `pixels` decoded pixels reserved from the run's memory budget: every rendering that holds a
     /// whole image in memory goes through it.
     public var withPixels: @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void = { _, body in try body() }

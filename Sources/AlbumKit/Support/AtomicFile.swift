@@ -1,12 +1,19 @@
 import Foundation
+import Vips
 
 /// Writes files so that a crash never leaves a half-written file under the final name.
 ///
 /// The bytes go to a temporary file in the same folder, are flushed with `fsync`, and the temporary file is
 /// renamed over the final name (atomic on POSIX file systems); the folder is then synced so the rename is durable.
 public enum AtomicFile {
+    /// The extended attribute that names the photo an export was written for, by its original's SHA-256.
+    static let ownerAttribute = "user.album.photo"
+
     /// Writes `bytes` to `path`, creating missing folders. Returns nothing on success; throws with the reason.
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    /// - Parameter owner: a photo's hash to tag the file with (`user.album.photo`), set before the rename, so album can
+    ///   recognise its own export even when a crash kept the catalogue from recording it. File systems without
+    ///   user attributes simply don't keep the tag.
+    public static func write(_ bytes: [UInt8], to path: String, owner: String? = nil) throws {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -36,6 +43,7 @@ public enum AtomicFile {
                 }
             }
             fchmod(fd, 0o644)
+            if let owner { FileTag.set(ownerAttribute, to: owner, descriptor: fd) }
             guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
         }
         guard rename(temporary, path) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
@@ -45,6 +53,11 @@ public enum AtomicFile {
             fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// The photo hash an export at `path` was tagged with, if any.
+    public static func owner(of path: String) -> String? {
+        FileTag.get(ownerAttribute, path: path)
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }
