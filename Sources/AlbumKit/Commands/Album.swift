@@ -11,6 +11,8 @@ public enum Album {
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        // Over a file-size limit (ulimit -f), a write must fail with EFBIG and fail its step, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
         var arguments = arguments
         guard let first = arguments.first else {
             Console.err(help)
