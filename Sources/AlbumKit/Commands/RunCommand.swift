@@ -80,7 +80,9 @@ struct RunCommand: Command {
         var job = job
         let verbose = output.verbose
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
-        try Vips.start()
+        var settings = Vips.Settings()
+        settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
+        try Vips.start(settings)
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
         job = try job.resolvingSelections(in: catalogue)

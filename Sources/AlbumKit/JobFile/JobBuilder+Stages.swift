@@ -44,7 +44,7 @@ extension JobBuilder {
     private mutating func readImport(_ node: Node) -> ImportStage? {
         guard let entries = reader.mapping(node, "import") else { return nil }
         reader.checkKeys(entries, allowed: ["from", "recursive", "include", "exclude", "limit", "mode", "follow-symlinks",
-                                            "on-damaged", "max-pixels"], in: "import")
+                                            "on-damaged", "max-pixels", "untrusted-loaders"], in: "import")
         var stage = ImportStage()
         for (key, _, value) in entries {
             switch key {
@@ -56,6 +56,11 @@ extension JobBuilder {
             case "mode": stage.mode = reader.choice(value, "import.mode", ImportStage.Mode.self) ?? stage.mode
             case "follow-symlinks": stage.followSymlinks = reader.bool(value, "import.follow-symlinks") ?? stage.followSymlinks
             case "on-damaged": stage.onDamaged = reader.choice(value, "import.on-damaged", ImportStage.OnDamaged.self) ?? stage.onDamaged
+            case "untrusted-loaders":
+                if let choice = reader.string(value, "import.untrusted-loaders (allow or block)") {
+                    if ["allow", "block"].contains(choice) { stage.allowUntrustedLoaders = choice == "allow" }
+                    else { reader.error(value, "import.untrusted-loaders must be allow or block, found '\(choice)'") }
+                }
             case "max-pixels": stage.maxMegapixels = reader.int(value, "import.max-pixels (megapixels)", in: 1...10_000) ?? stage.maxMegapixels
             default: break
             }

@@ -65,16 +65,22 @@ extension Scheduler {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e6
         let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters.text,
                               inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
-                              status: result.status, error: result.message)
+                              status: result.status, error: result.message.map(Scheduler.oneLine))
         owner.async { try $0.record(step) }
         state.withLock { state in
             state.summary.counts[stage, default: [:]][result.status, default: 0] += 1
             state.summary.stageSeconds[stage, default: 0] += ms / 1000
             if result.status == .failed {
-                state.summary.failures.append(.init(path: path, stage: stage, reason: result.message ?? "unknown"))
+                state.summary.failures.append(.init(path: path, stage: stage, reason: step.error ?? "unknown"))
             }
         }
         observer.step(step)
+    }
+
+    /// A message on one line: events are JSON Lines and summaries are tables.
+    static func oneLine(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: .newlines)
+            .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 
     /// A sentence for a step's failure, from any error a stage throws. The path is reported beside it.

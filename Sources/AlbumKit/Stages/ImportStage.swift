@@ -29,6 +29,9 @@ public struct ImportStage: Sendable {
     /// What damaged data does (`on-damaged`): `fail` (the default) makes truncated or corrupt data an error for
     /// the photo, never a grey half-image; `warn` lets libvips decode what it can.
     public var onDamaged: OnDamaged = .fail
+    /// Let libvips use the loaders it marks untrusted (`untrusted-loaders: allow`): ImageMagick and others that
+    /// parse many formats and are not hardened against hostile files. Blocked by default.
+    public var allowUntrustedLoaders: Bool = false
     /// The most pixels one photo may have (`max-pixels`, in megapixels), checked from the header before decoding.
     public var maxMegapixels: Int = 100
 
@@ -52,6 +55,7 @@ public struct ImportStage: Sendable {
             ("include", .array(include.map { .string($0) })), ("exclude", .array(exclude.map { .string($0) })),
             ("limit", .int(limit)), ("mode", .string(mode.rawValue)), ("follow-symlinks", .bool(followSymlinks)),
             ("on-damaged", .string(onDamaged.rawValue)), ("max-pixels", .int(maxMegapixels)),
+            ("untrusted-loaders", .string(allowUntrustedLoaders ? "allow" : "block")),
         ])
     }
 

@@ -21,6 +21,7 @@ public enum WarningCapture {
     }
 
     static func note(_ message: String) {
+        let message = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: "; ")
         let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
         active.withLock { if $0[thread] != nil { $0[thread]!.append(message) } }
     }

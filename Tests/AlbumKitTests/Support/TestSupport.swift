@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import AlbumKit
 import Vips
@@ -43,10 +44,18 @@ enum TestSupport {
             try input.fileHandleForWriting.close()
         }
         try process.run()
+        // Drain stderr alongside stdout: a full pipe would block album mid-run.
+        let errData = Mutex(Data())
+        let drained = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            drained.signal()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        drained.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.withLock { $0 }, as: UTF8.self))
     }
 
     /// Writes `text` to `folder/name` and returns the path.
