@@ -1,4 +1,5 @@
 # album's two commands: `make demo` and `make test`. Both install what is missing first.
+# `make bench` (QUICK=1 for a small subset) runs the benchmarks of issue 7 and writes Benchmarks/RESULTS.md.
 SWIFT ?= swift
 # Build and link: libvips, SQLite and libcrypto headers, and pkg-config to find them.
 PACKAGES := pkg-config libvips-dev libsqlite3-dev libssl-dev
@@ -7,7 +8,7 @@ DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
 ALBUM := .build/release/album
 
-.PHONY: deps demo test build release clean
+.PHONY: deps demo test build release bench clean
 
 deps:
 	@scripts/ensure-packages.sh $(PACKAGES)
@@ -31,6 +32,15 @@ demo: deps
 	@echo
 	@echo "Thumbnails: demo/out/ ($$(ls demo/out | wc -l) files). The two photos taken in April 2008 are sepia."
 	@echo "Try: $(ALBUM) ls --catalogue demo/album --json, or run 'make demo' again: everything is up to date."
+
+# The benchmark's peers and tools: vips/vipsthumbnail, ImageMagick, djpeg, Debian's Pillow, GNU time.
+BENCH_PACKAGES := libvips-tools imagemagick libjpeg-turbo-progs python3-pil time
+
+bench: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	$(SWIFT) build -c release
+	Benchmarks/corpus.sh
+	/usr/bin/python3 Benchmarks/run.py $(if $(QUICK),--quick)
 
 clean:
 	rm -rf .build demo

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Builds the benchmark corpus in Benchmarks/corpus/photos from Debian's wallpaper packages. Nothing is committed.
+#
+#   1. `apt-get download` the packages (no root needed) and `dpkg -x` them into corpus/extract/;
+#   2. keep only JPEG files (by their magic bytes, not their names), one file per distinct SHA-256;
+#   3. add crops of each photo re-encoded at quality 90 with `vips crop`: 90 % of each side, at three offsets
+#      (top-left, centre, bottom-right), so that the corpus reaches a few hundred distinct photos.
+#
+# Usage: Benchmarks/corpus.sh            (idempotent: a finished corpus is kept)
+set -euo pipefail
+export VIPS_WARNING=0  # "unknown EXIF resolution unit" on many of these photos: harmless
+cd "$(dirname "$0")"
+PACKAGES=(mate-backgrounds plasma-workspace-wallpapers ukui-wallpapers lomiri-wallpapers-16.04 lomiri-wallpapers-20.04)
+CORPUS=corpus
+STAMP="$CORPUS/photos/.complete"
+[ -f "$STAMP" ] && exit 0
+
+mkdir -p "$CORPUS/debs" "$CORPUS/extract"
+rm -rf "$CORPUS/photos" && mkdir -p "$CORPUS/photos"
+(
+    cd "$CORPUS/debs"
+    for package in "${PACKAGES[@]}"; do
+        ls "${package}"_*.deb >/dev/null 2>&1 || apt-get download -q "$package" >&2
+    done
+)
+for deb in "$CORPUS"/debs/*.deb; do
+    name=$(basename "$deb" .deb)
+    [ -d "$CORPUS/extract/$name" ] || dpkg -x "$deb" "$CORPUS/extract/$name"
+done
+
+# Originals: JPEG by magic bytes (FF D8 FF), one per SHA-256, named after their package and file.
+declare -A seen=()
+count=0
+while IFS= read -r -d '' file; do
+    [ "$(head -c 3 "$file" | od -An -tx1 | tr -d ' \n')" = "ffd8ff" ] || continue
+    hash=$(sha256sum "$file" | cut -c1-64)
+    [ -n "${seen[$hash]:-}" ] && continue
+    seen[$hash]=1
+    package=$(echo "$file" | cut -d/ -f3 | cut -d_ -f1)
+    base=$(basename "$file"); base=${base%.*}; base=$(echo "$base" | tr -c 'A-Za-z0-9._\n-' '_')
+    count=$((count + 1))
+    cp "$file" "$CORPUS/photos/$(printf '%03d' $count)-$package-$base.jpg"
+done < <(find "$CORPUS/extract" -type f -print0 | sort -z)
+echo "corpus: $count distinct JPEG originals" >&2
+
+# Crops: 90 % of each side at three offsets, re-encoded at Q=90. Each is new content.
+for photo in "$CORPUS"/photos/[0-9]*.jpg; do
+    read -r width height < <(vipsheader -f width "$photo" | tr '\n' ' '; vipsheader -f height "$photo")
+    cw=$((width * 9 / 10)); ch=$((height * 9 / 10))
+    base=${photo%.jpg}
+    i=0
+    for offset in "0 0" "$(((width - cw) / 2)) $(((height - ch) / 2))" "$((width - cw)) $((height - ch))"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        vips crop "$photo" "${base}-crop$i.jpg[Q=90]" $offset "$cw" "$ch"
+    done
+done
+# A crop could in principle equal another file: keep one file per SHA-256 over the whole corpus.
+sha256sum "$CORPUS"/photos/*.jpg | sort | awk 'seen[$1]++ { print $2 }' | xargs -r rm -f
+echo "corpus: $(ls "$CORPUS"/photos/*.jpg | wc -l) distinct photos in Benchmarks/$CORPUS/photos" >&2
+touch "$STAMP"

@@ -1,0 +1,540 @@
+#!/usr/bin/python3
+"""`make bench`: album against vipsthumbnail, Pillow, ImageMagick and the djpeg decode floor (issue 7).
+
+Runs every comparison on the same files, alternating the order of the tools from round to round, at 1 worker and
+at as many workers as the machine has cores; prints a table and writes Benchmarks/RESULTS.md.
+
+Every timed command runs under /usr/bin/time (GNU time) for its peak RSS; wall time is taken around it here.
+For a multi-process peer (xargs, a Python pool) GNU time reports the largest single process of the tree
+(the rusage of waited-for descendants), never their sum: the table says so.
+
+Usage: Benchmarks/run.py [--quick] [--rounds N]
+"""
+import argparse
+import datetime
+import os
+import platform
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+WORK = os.path.join(BENCH, "work")
+PHOTOS = os.path.join(BENCH, "corpus", "photos")
+ALBUM = os.path.join(ROOT, ".build", "release", "album")
+CORES = os.cpu_count() or 1
+PYTHON = "/usr/bin/python3"  # Debian's, with python3-pil
+CONVERT = "/usr/bin/convert"  # ImageMagick itself, never a wrapper earlier on the PATH
+
+# What a run measured, in order: one dict per timed command.
+SAMPLES = []
+COMMANDS = {}
+
+
+def short(text):
+    """A command or path as shown in RESULTS.md: relative to the repository root."""
+    return text.replace(ROOT + "/", "")
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def fresh(path):
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+
+
+def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None, size=None):
+    """Runs argv under /usr/bin/time -f '%M'; records wall seconds and peak RSS (MB)."""
+    stats = os.path.join(WORK, "time.txt")
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    logfile = os.path.join(WORK, "logs", f"{label}-{workers}.log".replace(" ", "_").replace("/", "_"))
+    with open(logfile, "w") as out:
+        start = time.perf_counter()
+        status = subprocess.call(["/usr/bin/time", "-f", "%M", "-o", stats] + argv, cwd=cwd, env=full_env,
+                                 stdout=out, stderr=subprocess.STDOUT)
+        seconds = time.perf_counter() - start
+    with open(stats) as f:
+        rss_kb = int(f.read().strip().splitlines()[-1])
+    made = None
+    if outputs is not None:
+        made = len([n for n in os.listdir(outputs) if n.endswith(".jpg")])
+        if size is not None:  # every output checked, outside the timing: a tool that cheats on the task shows
+            from PIL import Image
+            for n in os.listdir(outputs):
+                with Image.open(os.path.join(outputs, n)) as im:
+                    if im.size != size or im.format != "JPEG":
+                        made -= 1
+                        log(f"  !! {label}: {n} is {im.format} {im.size[0]}x{im.size[1]}, not JPEG {size[0]}x{size[1]}")
+    sample = {"label": label, "workers": workers, "seconds": seconds, "rss_mb": rss_kb / 1024, "status": status,
+              "outputs": made, "expected": expected}
+    SAMPLES.append(sample)
+    envtext = " ".join(f"{k}={v}" for k, v in (env or {}).items())
+    where = "" if cwd == ROOT else f"(cd {short(cwd)} && "
+    command = (where + (envtext + " " if envtext else "") + " ".join(argv) + (")" if where else ""))
+    COMMANDS.setdefault(label, short(command).replace(f" {workers} ", " N ").replace(f"-P {workers}", "-P N"))
+    flag = "" if status == 0 and (made is None or made == expected) else f"  !! status {status}, outputs {made}/{expected}"
+    log(f"  {label:<24} workers {workers}: {seconds:7.2f} s  {rss_kb / 1024:7.1f} MB{flag}")
+    return sample
+
+
+def median(label, workers, key="seconds"):
+    values = [s[key] for s in SAMPLES if s["label"] == label and s["workers"] == workers]
+    return statistics.median(values) if values else None
+
+
+# ---- the corpus ---------------------------------------------------------------------------------------------------
+
+def corpus_files(quick):
+    names = sorted(n for n in os.listdir(PHOTOS) if n.endswith(".jpg"))
+    if quick:
+        names = names[::max(1, len(names) // 40)][:40]
+    return names
+
+
+def link_set(name, files, source=PHOTOS):
+    """Hard-links the chosen files into work/NAME: album imports a folder, and rejects symbolic links."""
+    folder = os.path.join(WORK, name)
+    fresh(folder)
+    for f in files:
+        os.link(os.path.join(source, f), os.path.join(folder, f))
+    listfile = os.path.join(WORK, name + ".list")
+    with open(listfile, "wb") as out:
+        out.write(b"".join(f.encode() + b"\0" for f in files))
+    for f in files:  # warm the page cache once, so that no tool pays for the first read
+        with open(os.path.join(folder, f), "rb") as fh:
+            while fh.read(1 << 20):
+                pass
+    return folder, listfile
+
+
+def corpus_stats(folder, files):
+    from PIL import Image
+    mps, progressive, icc, rotated, grey = [], 0, 0, 0, 0
+    for f in files:
+        with Image.open(os.path.join(folder, f)) as im:
+            mps.append(im.width * im.height / 1e6)
+            progressive += 1 if im.info.get("progressive") or im.info.get("progression") else 0
+            icc += 1 if im.info.get("icc_profile") else 0
+            rotated += 1 if im.getexif().get(274, 1) not in (1, None) else 0
+            grey += 1 if im.mode == "L" else 0
+    return {"count": len(files), "mp_min": min(mps), "mp_max": max(mps), "mp_median": statistics.median(mps),
+            "mp_total": sum(mps), "progressive": progressive, "baseline": len(files) - progressive, "icc": icc,
+            "rotated": rotated, "grey": grey,
+            "bytes": sum(os.path.getsize(os.path.join(folder, f)) for f in files)}
+
+
+# ---- the comparisons ----------------------------------------------------------------------------------------------
+
+def thumbnail_tools(folder, listfile, count):
+    """Each tool: a label and a function running it once at `workers`."""
+    out = lambda tool: os.path.join(WORK, "out", tool)
+
+    def album(workers):
+        catalogue = os.path.join(WORK, "catalogue-thumbnail")
+        shutil.rmtree(catalogue, ignore_errors=True)
+        fresh(out("album"))
+        return timed("album", workers, [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--workers", str(workers),
+                                        "--catalogue", catalogue],
+                     env={"BENCH_SRC": folder, "BENCH_OUT": out("album")}, outputs=out("album"), expected=count, size=(240, 240))
+
+    def vipsthumbnail(workers):
+        fresh(out("vipsthumbnail"))
+        return timed("vipsthumbnail", workers,
+                     ["xargs", "-0", "-a", listfile, "-P", str(workers), "-n", "8", "vipsthumbnail", "-s", "240x240",
+                      "--smartcrop", "centre", "-o", out("vipsthumbnail") + "/%s.jpg[Q=70]"],
+                     cwd=folder, env={"VIPS_CONCURRENCY": "1"}, outputs=out("vipsthumbnail"), expected=count, size=(240, 240))
+
+    def pillow(workers):
+        fresh(out("pillow"))
+        return timed("pillow-draft", workers,
+                     [PYTHON, os.path.join(BENCH, "pillow_thumbs.py"), str(workers), out("pillow")] + files_of(listfile),
+                     cwd=folder, outputs=out("pillow"), expected=count, size=(240, 240))
+
+    def magick(workers):
+        fresh(out("magick"))
+        return timed("imagemagick", workers,
+                     ["xargs", "-0", "-a", listfile, "-P", str(workers), "-I{}", CONVERT, "-define",
+                      "jpeg:size=480x480", "{}", "-auto-orient", "-thumbnail", "240x240^", "-gravity", "center",
+                      "-extent", "240x240", "-quality", "70", out("magick") + "/{}"],
+                     cwd=folder, env={"MAGICK_THREAD_LIMIT": "1"}, outputs=out("magick"), expected=count, size=(240, 240))
+
+    def djpeg(workers):
+        return timed("djpeg-floor", workers,
+                     ["xargs", "-0", "-a", listfile, "-P", str(workers), "-n", "1", "djpeg", "-scale", "1/8",
+                      "-outfile", "/dev/null"], cwd=folder)
+
+    return [album, vipsthumbnail, pillow, magick, djpeg]
+
+
+def files_of(listfile):
+    with open(listfile, "rb") as f:
+        return [p.decode() for p in f.read().split(b"\0") if p]
+
+
+def sepia_tools(folder, listfile, count):
+    out = lambda tool: os.path.join(WORK, "out", tool)
+
+    def album(workers):
+        catalogue = os.path.join(WORK, "catalogue-sepia")
+        shutil.rmtree(catalogue, ignore_errors=True)
+        fresh(out("album-sepia"))
+        return timed("album sepia", workers, [ALBUM, "run", os.path.join(BENCH, "sepia.yml"), "--workers",
+                                              str(workers), "--catalogue", catalogue],
+                     env={"BENCH_SRC": folder, "BENCH_OUT": out("album-sepia")}, outputs=out("album-sepia"),
+                     expected=count)
+
+    def vips(workers):
+        fresh(out("vips-sepia"))
+        return timed("vips CLI sepia", workers,
+                     ["xargs", "-0", "-a", listfile, "-P", str(workers), "-I{}", "vips", "recomb", "{}",
+                      out("vips-sepia") + "/{}[Q=90]", os.path.join(BENCH, "sepia.mat")],
+                     cwd=folder, env={"VIPS_CONCURRENCY": "1"}, outputs=out("vips-sepia"), expected=count)
+
+    return [album, vips]
+
+
+def alternate(tools, rounds, worker_counts):
+    for r in range(rounds):
+        order = tools if r % 2 == 0 else list(reversed(tools))
+        log(f"round {r + 1}/{rounds}: " + ", ".join(t.__name__ for t in order))
+        for workers in worker_counts:
+            for tool in order:
+                tool(workers)
+
+
+# ---- the 10 000-photo catalogue -----------------------------------------------------------------------------------
+
+def synthesise(count):
+    """`count` small distinct JPEGs (320x240, a flat colour that encodes the index, one pixel moved: a thumbnail
+    is a reduce, never an enlargement) in work/photos-N/dKK/, 1000 per subfolder."""
+    folder = os.path.join(WORK, f"photos-{count}")
+    stamp = os.path.join(folder, ".complete")
+    if os.path.exists(stamp):
+        return folder
+    from PIL import Image
+    fresh(folder)
+    for i in range(count):
+        sub = os.path.join(folder, f"d{i // 1000:02d}")
+        if i % 1000 == 0:
+            os.makedirs(sub)
+        r, g, b = i % 256, (i // 256) % 256, (i * 37) % 256
+        image = Image.new("RGB", (320, 240), (r, g, b))
+        image.putpixel((i % 320, (i // 320) % 240), (255 - r, 255 - g, 255 - b))
+        image.save(os.path.join(sub, f"p{i:05d}.jpg"), "JPEG", quality=90)
+    open(stamp, "w").close()
+    return folder
+
+
+def step_rows(catalogue):
+    """The step rows of the catalogue's latest run."""
+    db = sqlite3.connect(os.path.join(catalogue, "catalogue.db"))
+    try:
+        run = db.execute("SELECT MAX(id) FROM runs").fetchone()[0]
+        return db.execute("SELECT COUNT(*) FROM steps WHERE run = ?", (run,)).fetchone()[0]
+    finally:
+        db.close()
+
+
+def incremental(count, rounds):
+    """The no-op rerun of a finished job on a `count`-photo catalogue.
+
+    The catalogue is built by album itself, one run per 1000-photo subfolder (the same job, import from that
+    subfolder): album's first-run cost per photo grows with the length of a run (see INVESTIGATION.md), so one
+    10 000-photo first run alone would take most of the time budget. The timed rerun imports the whole folder."""
+    folder = synthesise(count)
+    catalogue = os.path.join(WORK, "catalogue-many")
+    out = os.path.join(WORK, "out", "many")
+    shutil.rmtree(catalogue, ignore_errors=True)
+    fresh(out)
+    argv = [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--workers", str(CORES), "--catalogue", catalogue]
+    for sub in sorted(n for n in os.listdir(folder) if n.startswith("d")):
+        # Run k imports 1000 new photos and checks the (k-1)*1000 already there (phase 2): only the first is a
+        # pure first run; the others show the cost of those checks growing with the catalogue.
+        sample = timed("album first run, 1000 per run", CORES, argv,
+                       env={"BENCH_SRC": os.path.join(folder, sub), "BENCH_OUT": out})
+        sample["rows"] = step_rows(catalogue)
+    made = len(os.listdir(out))
+    if made != count:
+        log(f"  !! the seeding runs made {made} of {count} exports")
+    env = {"BENCH_SRC": folder, "BENCH_OUT": out}
+    for _ in range(rounds):
+        sample = timed("album no-op rerun", CORES, argv, env=env)
+        sample["rows"] = step_rows(catalogue)
+    return folder, catalogue
+
+
+def sqlite_ceiling(catalogue, rows=30000, batch=500):
+    """SQLite alone on album's steps table: album's schema, PRAGMAs and INSERT, one prepare per row (as album's
+    Database.run does), transactions of `batch` rows (as CatalogueOwner), driven from Python."""
+    copy = os.path.join(WORK, "steps-ceiling.db")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(copy + suffix):
+            os.remove(copy + suffix)
+    source = sqlite3.connect(f"file:{catalogue}/catalogue.db?mode=ro", uri=True)
+    target = sqlite3.connect(copy)
+    source.backup(target)
+    source.close()
+    target.close()
+    template = sqlite3.connect(f"file:{copy}?mode=ro", uri=True).execute(
+        "SELECT run, photo, path, stage, params, input_hash, output_hash, ms, status, error FROM steps "
+        "ORDER BY id DESC LIMIT 3000").fetchall()
+    db = sqlite3.connect(copy, isolation_level=None, cached_statements=0)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA synchronous = NORMAL")
+    sql = ("INSERT INTO steps (run, photo, path, stage, params, input_hash, output_hash, ms, status, error) "
+           "VALUES (?,?,?,?,?,?,?,?,?,?)")
+    start = time.perf_counter()
+    for i in range(rows):
+        if i % batch == 0:
+            db.execute("BEGIN")
+        db.execute(sql, template[i % len(template)])
+        if i % batch == batch - 1:
+            db.execute("COMMIT")
+    if db.in_transaction:
+        db.execute("COMMIT")
+    seconds = time.perf_counter() - start
+    db.close()
+    return rows / seconds, seconds
+
+
+# ---- reporting ----------------------------------------------------------------------------------------------------
+
+def versions():
+    def first_line(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True).stdout.strip().splitlines()[0]
+        except Exception as error:  # a missing tool is reported, not fatal
+            return f"unavailable ({error})"
+
+    def deb(package):
+        return first_line(["dpkg-query", "-W", "-f=${Version}", package])
+
+    from PIL import __version__ as pillow
+    album = subprocess.run([ALBUM, "--version"], capture_output=True, text=True).stdout.strip().replace("\n", ", ")
+    return [
+        ("album", album),
+        ("album commit", first_line(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])),
+        ("libvips (vips, vipsthumbnail)", first_line(["vips", "--version"]) + f" (libvips-tools {deb('libvips-tools')})"),
+        ("ImageMagick", first_line([CONVERT, "-version"])),
+        ("libjpeg-turbo (djpeg)", f"libjpeg-turbo-progs {deb('libjpeg-turbo-progs')}"),
+        ("Pillow", f"{pillow} (python3-pil {deb('python3-pil')}), Python {platform.python_version()}"),
+        ("SQLite (Python's, for the ceiling)", sqlite3.sqlite_version),
+        ("Swift", first_line(["swift", "--version"])),
+    ]
+
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        ram = int(f.readline().split()[1]) / 1024 / 1024
+    return f"{CORES} cores ({model}), {ram:.1f} GiB RAM, Linux {platform.release()}"
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def ratio_text(peer, album):
+    return f"{peer / album:.2f}×" if peer and album else "—"
+
+
+def verdict(ok):
+    return "PASS" if ok else "MISS"
+
+
+def build_table(counts, sepia_count, many_count, ceiling, quick):
+    rows = []  # (measurement, workers, median s, photos/s, ratio, rss, target, result)
+    n = counts
+    for workers in WORKER_COUNTS:
+        a = median("album", workers)
+        for label in ("album", "vipsthumbnail", "pillow-draft", "imagemagick", "djpeg-floor"):
+            s = median(label, workers)
+            rss = median(label, workers, "rss_mb")
+            rss_text = f"{rss:.0f}" + ("" if label == "album" else " (largest process)")
+            target, result = "", ""
+            if label in ("vipsthumbnail", "pillow-draft"):
+                target, result = "album ≤ peer (ratio ≥ 1.00)", verdict(a <= s)
+            elif label == "djpeg-floor":
+                target, result = "album ≤ 1.5 × floor (ratio ≥ 0.67)", verdict(a <= 1.5 * s)
+            elif label == "album" and workers == 2:
+                target, result = "peak RSS ≤ 150 MB", verdict(rss <= 150)
+            rows.append((f"thumbnail: {label}", workers, f"{s:.2f}", f"{n / s:.1f}", ratio_text(s, a), rss_text,
+                         target, result))
+    for workers in WORKER_COUNTS:
+        a = median("album sepia", workers)
+        for label in ("album sepia", "vips CLI sepia"):
+            s = median(label, workers)
+            rss = median(label, workers, "rss_mb")
+            target, result = ("album ≤ vips CLI", verdict(a <= s)) if label != "album sepia" else ("", "")
+            rows.append((f"full-res sepia: {label}", workers, f"{s:.2f}", f"{sepia_count / s:.2f}", ratio_text(s, a),
+                         f"{rss:.0f}" + ("" if label == "album sepia" else " (largest process)"), target, result))
+    seeding = [s for s in SAMPLES if s["label"] == "album first run, 1000 per run"]
+    first, first_rows = seeding[0]["seconds"], seeding[0]["rows"]  # the first seeding run: an empty catalogue
+    rows.append(("album first run, 1000 small photos, empty catalogue", CORES, f"{first:.2f}",
+                 f"{1000 / first:.0f}", "", f"{seeding[0]['rss_mb']:.0f}", "", ""))
+    rerun = median("album no-op rerun", CORES)
+    judged = many_count >= 10000
+    rows.append((f"album no-op rerun, {many_count}-photo catalogue", CORES, f"{rerun:.2f}", f"{many_count / rerun:.0f}",
+                 "", f"{median('album no-op rerun', CORES, 'rss_mb'):.0f}", "≤ 2 s at 10 000 photos",
+                 verdict(rerun <= 2) if judged else "— (quick)"))
+    rerun_rows = median("album no-op rerun", CORES, "rows")
+    lower = rerun_rows / rerun
+    rows.append(("catalogue: step rows/s in the no-op rerun (whole run, a lower bound)", CORES, f"{rerun:.2f}",
+                 f"{lower:.0f} rows/s", "", "", "≥ 10 000 rows/s",
+                 "PASS" if lower >= 10000 else "MISS (run-level)"))
+    rows.append(("catalogue: step rows/s in the first run (whole run, a lower bound)", CORES, f"{first:.2f}",
+                 f"{first_rows / first:.0f} rows/s", "", "", "", ""))
+    rows.append(("catalogue: SQLite alone, album's INSERT, 500-row transactions", 1, f"{ceiling[1]:.2f}",
+                 f"{ceiling[0]:.0f} rows/s", "", "", "(ceiling, not album's code)", ""))
+    return rows
+
+
+def markdown_table(rows):
+    head = ("measurement", "workers", "median s", "photos/s", "peer ÷ album", "peak RSS MB", "target", "result")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def text_table(rows):
+    head = ("measurement", "N", "median s", "photos/s", "peer/album", "RSS MB", "target", "result")
+    cells = [head] + [tuple(str(c) for c in r) for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(head))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells)
+
+
+def write_results(args, started, load_start, stats, sepia_stats, rows, many_count, ceiling):
+    raw = ["| measurement | workers | seconds (in order) | peak RSS MB (in order) | outputs |", "|---|---|---|---|---|"]
+    seen = []
+    for s in SAMPLES:
+        key = (s["label"], s["workers"])
+        if key in seen:
+            continue
+        seen.append(key)
+        same = [x for x in SAMPLES if (x["label"], x["workers"]) == key]
+        outputs = same[-1]["outputs"]
+        seconds = ", ".join("%.2f" % x["seconds"] for x in same)
+        rss = ", ".join("%.0f" % x["rss_mb"] for x in same)
+        made = "" if outputs is None else "%d/%d" % (outputs, same[-1]["expected"])
+        raw.append(f"| {key[0]} | {key[1]} | {seconds} | {rss} | {made} |")
+
+    def corpus_line(c):
+        return (f"{c['count']} distinct JPEGs, {c['bytes'] / 1e6:.0f} MB, {c['mp_min']:.2f}–{c['mp_max']:.1f} MP "
+                f"(median {c['mp_median']:.1f}, total {c['mp_total']:.0f} MP); {c['progressive']} progressive, "
+                f"{c['baseline']} baseline; {c['icc']} with an ICC profile; {c['rotated']} with an EXIF orientation "
+                f"other than 1; {c['grey']} greyscale")
+
+    commands = "\n".join(f"- **{label}**: `{command}`" for label, command in COMMANDS.items())
+    investigation = ""
+    notes = os.path.join(BENCH, "INVESTIGATION.md")
+    if os.path.exists(notes):
+        with open(notes) as f:
+            investigation = f.read()
+    text = f"""# Benchmark results
+
+Written by `make bench{' QUICK=1' if args.quick else ''}` (Benchmarks/run.py). {'**QUICK run: a small subset, for checking the harness; not the numbers to quote.**' if args.quick else ''}
+
+- **Date:** {started:%Y-%m-%d %H:%M} UTC, {args.rounds} rounds per measurement (order of the tools alternating), medians reported.
+- **Machine:** {machine()}. Load average at the start {load_start}, at the end {load()}.
+  This machine is shared with other engineers' builds: absolute numbers taken under load are **indicative**; the
+  ratios, measured side by side in alternating order, are the point.
+- **Corpus** (Benchmarks/corpus.sh, Debian's mate-backgrounds, plasma-workspace-wallpapers, ukui-wallpapers,
+  lomiri-wallpapers-16.04 and -20.04; originals plus `vips crop` 90 % crops at Q=90): {corpus_line(stats)}.
+- **Sepia subset:** {corpus_line(sepia_stats)}.
+- **Incremental:** {many_count} synthesised 320×240 distinct JPEGs (Benchmarks/work/photos-{many_count}).
+
+## Versions
+
+{chr(10).join(f'- {name}: {value}' for name, value in versions())}
+
+## Results
+
+Peak RSS is GNU time's "Maximum resident set size". album is one process (all its workers are threads); for
+xargs pipelines and the Pillow pool it is the **largest single process** of the tree, and N of them run at once.
+"peer ÷ album" is the peer's median time over album's at the same workers: above 1.00, album is faster.
+
+{markdown_table(rows)}
+
+Every run, in the order taken:
+
+{chr(10).join(raw)}
+
+## Exact commands
+
+N is the workers column. Paths are relative to the repository root; Benchmarks/work/set holds hard links to the
+corpus files (album's import skips symbolic links), and .list files are the same names NUL-separated.
+
+{commands}
+- **catalogue: SQLite alone**: Benchmarks/run.py `sqlite_ceiling`: {30000} rows copied from the 10k run's steps,
+  inserted into a copy of its catalogue.db with album's PRAGMAs (WAL, synchronous=NORMAL, foreign_keys=ON) and
+  album's INSERT, prepared once per row (Python's statement cache off, like album's `Database.run`), 500 rows per
+  transaction like `CatalogueOwner`; measures SQLite's cost of album's writes, not album's Swift around it.
+
+{investigation}
+"""
+    with open(os.path.join(BENCH, "RESULTS.md"), "w") as f:
+        f.write(text)
+
+
+WORKER_COUNTS = sorted({1, CORES})
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
+    parser.add_argument("--rounds", type=int, default=None)
+    args = parser.parse_args()
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    started, load_start = datetime.datetime.utcnow(), load()
+    os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
+
+    files = corpus_files(args.quick)
+    folder, listfile = link_set("set", files)
+    stats = corpus_stats(folder, files)
+    log(f"thumbnails: {len(files)} photos, workers {WORKER_COUNTS}, {args.rounds} round(s)")
+    alternate(thumbnail_tools(folder, listfile, len(files)), args.rounds, WORKER_COUNTS)
+
+    # Sepia at full size: originals only (no crops), colour (3-band) ones, spread over the sorted corpus.
+    originals = [f for f in corpus_files(False) if "-crop" not in f]
+    from PIL import Image
+    colour = []
+    for f in originals:
+        with Image.open(os.path.join(PHOTOS, f)) as im:
+            if im.mode == "RGB":
+                colour.append(f)
+    take = 4 if args.quick else 16
+    subset = colour[::max(1, len(colour) // take)][:take]
+    sepia_folder, sepia_list = link_set("sepia-set", subset)
+    sepia_stats = corpus_stats(sepia_folder, subset)
+    log(f"full-res sepia: {len(subset)} photos")
+    alternate(sepia_tools(sepia_folder, sepia_list, len(subset)), args.rounds, WORKER_COUNTS)
+
+    many_count = 1000 if args.quick else 10000
+    log(f"incremental: {many_count} small photos")
+    _, catalogue = incremental(many_count, args.rounds)
+    ceiling = sqlite_ceiling(catalogue)
+    log(f"catalogue: SQLite alone {ceiling[0]:.0f} rows/s")
+
+    rows = build_table(len(files), len(subset), many_count, ceiling, args.quick)
+    print()
+    print(text_table(rows))
+    write_results(args, started, load_start, stats, sepia_stats, rows, many_count, ceiling)
+    print(f"\nwritten: {short(os.path.join(BENCH, 'RESULTS.md'))}")
+
+
+if __name__ == "__main__":
+    main()
