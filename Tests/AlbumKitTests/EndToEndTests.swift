@@ -135,3 +135,28 @@ final class EndToEndTests: XCTestCase {
         XCTAssert(missing.stderr.contains("no catalogue at"), missing.stderr)
     }
 }
+
+final class FilteredExportTests: XCTestCase {
+    /// A full-size export encoded like the filter stage's own rendition is that file, copied: the look is decoded,
+    /// filtered and encoded once per photo, not twice.
+    func testAnExportOfTheFilteredLookReusesTheFilterStagesFile() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/a.jpg", width: 400, height: 300, orientation: 6)
+        try TestSupport.write("""
+            version: 1
+            stages:
+              - import: {from: photos}
+              - filter: {preset: sepia}
+              - export: {from: image, to: "out/{name}.jpg"}
+              - export: {from: image, to: "small/{name}.jpg", max-size: 100}
+            """, to: "job.yml", in: folder)
+        XCTAssertEqual(try TestSupport.album(["run", "job.yml"], in: folder).status, 0)
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        defer { catalogue.close() }
+        let filtered = try XCTUnwrap(try catalogue.renditions(kind: .filtered).first)
+        XCTAssertEqual(try TestSupport.hash("\(folder)/out/a.jpg"), filtered.fileHash, "the same bytes")
+        XCTAssertEqual([filtered.width, filtered.height], [400, 300], "upright")
+        let small = try Image.open(FileBytes(path: "\(folder)/small/a.jpg"), sequential: false, failOn: .error)
+        XCTAssertEqual([small.width, small.height], [100, 75], "another encoding is rendered anew")
+    }
+}

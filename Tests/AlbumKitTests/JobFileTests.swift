@@ -119,3 +119,14 @@ final class JobFileTests: XCTestCase {
         XCTAssert(after.stdout.contains("  thumbnail        0           2         0"), after.stdout)
     }
 }
+
+final class ArgumentsTests: XCTestCase {
+    func testEveryRepeatedOptionIsKeptInOrder() throws {
+        var arguments = Arguments(["run", "--set", "A=1", "job.yml", "--set=B=2", "--set", "A=3", "--workers", "2"])
+        XCTAssertEqual(try arguments.options("--set"), ["A=1", "B=2", "A=3"])
+        XCTAssertEqual(try arguments.option("--workers"), "2")
+        XCTAssertEqual(try arguments.positionals(), ["run", "job.yml"])
+        var missing = Arguments(["--set"])
+        XCTAssertThrowsError(try missing.options("--set"))
+    }
+}

@@ -27,10 +27,22 @@ struct Arguments {
         return found
     }
 
-    /// Every `--name VALUE` occurrence, in order.
+    /// Every `--name VALUE` (or `--name=VALUE`) occurrence, in order.
     mutating func options(_ name: String) throws -> [String] {
         var values: [String] = []
-        while let value = try option(name) { values.append(value) }
+        var index = 0
+        while index < items.count {
+            if items[index] == name {
+                guard index + 1 < items.count else { throw UsageError("\(name) needs a value") }
+                values.append(items[index + 1])
+                items.removeSubrange(index...(index + 1))
+            } else if items[index].hasPrefix(name + "=") {
+                values.append(String(items[index].dropFirst(name.count + 1)))
+                items.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
         return values
     }
 

@@ -125,6 +125,13 @@ public struct ExportStage: PhotoStage {
     private func render(_ work: inout PhotoWork, context: StageContext) throws -> LookRenderer.Rendered {
         switch from {
         case .image:
+            // The filter stage already encoded this look at full size the same way: copy its file (one decode and one
+            // encode per photo instead of two).
+            if let (filtered, filteredQuality) = work.filtered, format == .jpeg, quality == filteredQuality, metadata == .stripGPS,
+               maxSize.map({ max(filtered.width, filtered.height) <= $0 }) ?? true, RenditionFile.isIntact(filtered),
+               let bytes = try? FileBytes(path: filtered.path), bytes.count == filtered.bytes {
+                return LookRenderer.Rendered(width: filtered.width, height: filtered.height, bytes: bytes.withBytes { Array($0) })
+            }
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
             return try LookRenderer.renderFullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, format: format, quality: quality,
                                                    metadata: metadata, failOn: context.failOn, reserve: context.withPixels)

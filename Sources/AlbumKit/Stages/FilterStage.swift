@@ -46,6 +46,7 @@ public struct FilterStage: PhotoStage {
         work.photo.filterRecipe = recipeText
         if !context.force, let existing {
             if needsRecord { try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) } }
+            work.filtered = (existing, quality)
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
@@ -59,6 +60,7 @@ public struct FilterStage: PhotoStage {
             try catalogue.record(rendition)
             try catalogue.setFilter(photo: photoID, name: name, recipe: recipeText)
         }
+        work.filtered = (rendition, quality)
         return .done(input: input, output: rendition.fileHash)
     }
 

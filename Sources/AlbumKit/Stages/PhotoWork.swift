@@ -10,6 +10,9 @@ public struct PhotoWork: Sendable {
     public var recipe: Recipe
     /// The thumbnail made by a `thumbnail` stage in this chain, for `export: {from: thumbnail}`.
     public var thumbnail: Rendition?
+    /// The full-size filtered image a `filter` stage in this chain made or found up to date: an export with the same
+    /// encoding copies it instead of rendering the look again.
+    public var filtered: (rendition: Rendition, quality: Int)?
 
     public init(photo: PhotoRecord, original: FileBytes? = nil, recipe: Recipe) {
         self.photo = photo

@@ -37,6 +37,7 @@ public final class Database: @unchecked Sendable {
 
     /// Closes the connection; statements still alive are finalized when they go away (`sqlite3_close_v2`).
     public func close() {
+        statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -65,15 +66,25 @@ public final class Database: @unchecked Sendable {
         try Statement(database: self, sql: sql)
     }
 
+    /// Statements `run` and `query` prepared once and kept: album's SQL is a fixed set of strings, and preparing
+    /// each anew cost a no-op rerun of 10 000 photos more than the queries themselves (Benchmarks/INVESTIGATION.md).
+    private var statements: [String: Statement] = [:]
+
+    func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
     /// Runs one statement with `arguments`, discarding rows.
     public func run(_ sql: String, _ arguments: [Value] = []) throws {
-        let statement = try prepare(sql)
-        try statement.run(arguments)
+        try cachedStatement(sql).run(arguments)
     }
 
     /// Runs a query and maps each row.
     public func query<T>(_ sql: String, _ arguments: [Value] = [], _ map: (Row) throws -> T) throws -> [T] {
-        try prepare(sql).query(arguments, map)
+        try cachedStatement(sql).query(arguments, map)
     }
 
     /// Runs `body` in a transaction: commits when it returns, rolls back and rethrows when it throws.

@@ -3,7 +3,8 @@ import CSQLite
 /// A prepared statement, finalized in `deinit`. Used by one thread at a time, like its `Database`.
 public final class Statement {
     private let handle: OpaquePointer
-    private let database: Database
+    /// Unowned: the database keeps its cached statements, and a statement never outlives its database's use.
+    private unowned let database: Database
     /// The SQL text, for messages.
     public let sql: String
 
