@@ -13,16 +13,7 @@ import SQLite
 /// old bytes, and an export written just before a kill was later refused as not album's.)
 final class CrashSafetyTests: XCTestCase {
     /// SplitMix64: small, seeded, and the same on every machine.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     let photoCount = 40
 

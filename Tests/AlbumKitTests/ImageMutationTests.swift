@@ -6,13 +6,6 @@ import Vips
 /// Truncated and bit-flipped images, many of them: each ends as a photo or a failure that explains itself, and the
 /// process never crashes or hangs. `ALBUM_SOAK=1` makes a thousand mutants instead of eighty.
 final class ImageMutationTests: XCTestCase {
-    struct Seeded {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(max(bound, 1)))
-        }
-    }
 
     func testMutatedImagesNeverCrashTheRun() throws {
         let folder = try TestSupport.temporaryFolder(self)
@@ -23,16 +16,16 @@ final class ImageMutationTests: XCTestCase {
             Data(try Image.fromPixels(Fixture.quadrantPixels(width: 120, height: 90), width: 120, height: 90, bands: 3).encoded(as: .webp, quality: 80, strip: true)),
         ]
         try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
-        var random = Seeded(state: 0x5EED_2008)
+        var random = SplitMix64(state: 0x5EED_2008)
         let count = soak ? 1000 : 80
         for i in 0..<count {
             var bytes = [UInt8](seeds[i % seeds.count])
-            switch random.next(3) {
-            case 0: bytes = Array(bytes.prefix(random.next(bytes.count)))             // truncated anywhere
-            case 1: for _ in 0...random.next(20) { bytes[random.next(bytes.count)] ^= UInt8(1 << random.next(8)) }  // bit flips
+            switch random.below(3) {
+            case 0: bytes = Array(bytes.prefix(random.below(bytes.count)))             // truncated anywhere
+            case 1: for _ in 0...random.below(20) { bytes[random.below(bytes.count)] ^= UInt8(1 << random.below(8)) }  // bit flips
             default:                                                                   // a run of bytes overwritten
-                let start = random.next(bytes.count), length = min(1 + random.next(64), bytes.count - start)
-                for j in start..<start + length { bytes[j] = UInt8(random.next(256)) }
+                let start = random.below(bytes.count), length = min(1 + random.below(64), bytes.count - start)
+                for j in start..<start + length { bytes[j] = UInt8(random.below(256)) }
             }
             let ext = ["jpg", "png", "webp"][i % seeds.count]
             try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/photos/m\(i).\(ext)"))

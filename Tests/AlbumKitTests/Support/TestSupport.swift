@@ -151,3 +151,21 @@ enum Fixture {
         return (w, h, (0..<4).map { q in sums[q].map { $0 / max(counts[q], 1) } })
     }
 }
+
+/// SplitMix64: a small, seeded generator that gives the same numbers on every machine, for fuzz and crash tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in 0..<bound (0 when bound is 0).
+    mutating func below(_ bound: Int) -> Int {
+        bound > 0 ? Int(next() % UInt64(bound)) : 0
+    }
+}
