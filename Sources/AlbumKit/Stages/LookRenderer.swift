@@ -21,7 +21,7 @@ public enum LookRenderer {
             var rendered: Rendered?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
             try reserve(header.isInterlaced ? 2 * header.width * header.height : 0) {
-                let image = try thumbnail(of: bytes, recipe: recipe, geometry: geometry, failOn: failOn)
+                let image = try thumbnail(of: bytes, header: header, recipe: recipe, geometry: geometry, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: .strip))
             }
@@ -39,7 +39,7 @@ public enum LookRenderer {
             let cost = (header.orientation == 1 ? 0 : pixels) + (header.isInterlaced ? 2 * pixels : 0)
             var rendered: Rendered?
             try reserve(cost) {
-                let image = try fullSize(of: bytes, recipe: recipe, maxSize: maxSize, failOn: failOn)
+                let image = try fullSize(of: bytes, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: metadata))
             }
@@ -69,8 +69,9 @@ public enum LookRenderer {
     ///
     /// The colour transform is the full-size path's (`srgb8(colourManaged: true)`: lcms, embedded profile to sRGB,
     /// relative intent), so a thumbnail and an export of the same photo have the same colours.
-    public static func thumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
-        let header = try Image.open(bytes, sequential: true, failOn: failOn)
+    public static func thumbnail(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, geometry: ThumbnailGeometry,
+                                 failOn: FailOn) throws -> Image {
+        let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
         let small = header.isCMYK || header.loader?.hasPrefix("jpegload") == true
             ? try shrinkOnLoadThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
             : try Image.thumbnail(bytes, geometry: geometry, failOn: failOn, toSRGB: false)
@@ -101,10 +102,16 @@ public enum LookRenderer {
     }
 
     /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).
-    public static func fullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
-        let header = try Image.open(bytes, sequential: true, failOn: failOn)
+    public static func fullSize(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
+        let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
+        // A JPEG bound for `maxSize` decodes smaller (DCT scaling), keeping at least twice the target for Lanczos3.
+        let long = max(header.width, header.height)
+        let shrink = maxSize.map { limit in
+            header.loader?.hasPrefix("jpegload") == true ? [8, 4, 2].first { long / $0 >= 2 * limit } ?? 1 : 1
+        } ?? 1
         // Rotations and vertical flips read the image out of order, which a sequential load cannot do.
-        let image = header.orientation == 1 ? header : try Image.open(bytes, sequential: false, failOn: failOn)
+        let image = header.orientation == 1 && shrink == 1
+            ? header : try Image.open(bytes, sequential: header.orientation == 1, failOn: failOn, jpegShrink: shrink)
         var pixels = try image.autorotated().srgb8(colourManaged: true)
         if let maxSize, max(pixels.width, pixels.height) > maxSize {
             pixels = try pixels.resized(by: Double(maxSize) / Double(max(pixels.width, pixels.height)))
