@@ -21,6 +21,8 @@ public final class Scheduler: Sendable {
     let observer: any RunObserver
     let budget: PixelBudget
     let state: Mutex<State>
+    /// The catalogue as the run began (set once in `runAll`, before any worker starts).
+    let snapshot = Mutex<CatalogueSnapshot?>(nil)
 
     struct State {
         var summary: RunSummary
@@ -50,7 +52,8 @@ public final class Scheduler: Sendable {
         let signals = SignalWatch { [self] number in requestStop(.signal(number)) }
         defer { signals.cancel() }
         let files = job.importStage?.scan() ?? []
-        let knownPhotos = job.stages.isEmpty ? [] : try owner.sync { try $0.allPhotos() }
+        let (knownPhotos, renditions) = try owner.sync { (try $0.allPhotos(), try $0.renditions(kind: nil)) }
+        snapshot.withLock { $0 = CatalogueSnapshot(photos: knownPhotos, renditions: renditions) }
         let scannedPaths = Set(files)
         let expected = files.count + knownPhotos.filter { !scannedPaths.contains($0.path) }.count
         state.withLock { $0.total = expected }
@@ -132,11 +135,13 @@ public final class Scheduler: Sendable {
     }
 
     var context: StageContext {
-        let owner = self.owner, budget = self.budget
+        let owner = self.owner, budget = self.budget, snap = snapshot.withLock { $0 }
         return StageContext(catalogueFolder: job.catalogue, run: run, software: software,
                             catalogue: { body in try owner.sync(body) },
                             catalogueCommitted: { body in try owner.syncCommitted(body) },
                             withPixels: { pixels, body in try budget.withReservation(pixels, body) },
-                            failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
+                            failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force,
+                            knownPhoto: snap.map { snap in { @Sendable path in snap.photosByPath[path] } },
+                            recordedRenditions: snap.map { snap in { @Sendable photo in snap.renditionsByPhoto[photo] ?? [] } })
     }
 }

@@ -116,7 +116,7 @@ public struct ExportStage: PhotoStage {
     /// This photo's earlier export to `target`: at the target itself, or (rename) beside it as name-N.ext.
     private func previousExport(of photo: String, at target: String, context: StageContext) throws -> Rendition? {
         let ifExists = self.ifExists
-        let earlier = try context.read { try $0.renditions(photo: photo).filter { $0.kind == .export } }
+        let earlier = try context.renditions(of: photo).filter { $0.kind == .export }
         return earlier.first { $0.path == target }
             ?? (ifExists == .rename ? earlier.first { ExportStage.isRename($0.path, of: target) } : nil)
     }

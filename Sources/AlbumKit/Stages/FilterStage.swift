@@ -78,7 +78,8 @@ public struct FilterStage: PhotoStage {
     private func upToDate(_ work: PhotoWork, context: StageContext) throws -> Rendition? {
         let photoID = work.photo.id, input = work.photo.hash
         let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
-        let existing = try context.read { try $0.rendition(photo: photoID, kind: .filtered, parametersHash: parametersHash, inputHash: input) }
+        let existing = try context.renditions(of: photoID)
+            .last { $0.kind == .filtered && $0.parametersHash == parametersHash && $0.inputHash == input }
         return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
     }
 }

@@ -27,7 +27,7 @@ extension ImportStage {
         let size = Int(info.st_size)
         do {
             // Fast path: the same file, unchanged since it was hashed, is not read again.
-            if !context.force, let known = try context.read({ try $0.latestPhoto(path: path) }),
+            if !context.force, let known = try context.photo(atPath: path),
                known.bytes == size, known.mtimeNanoseconds == mtime, known.inode == inode {
                 return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
                         .skipped("unchanged since it was imported", input: known.hash, output: known.hash))

@@ -20,6 +20,24 @@ public struct StageContext: Sendable {
     /// Redo steps even when they are up to date (`--force`).
     public var force: Bool = false
 
+    /// The newest photo recorded for `path` (import's fast path). The scheduler answers from the snapshot it took
+    /// when the run began; elsewhere the catalogue is asked.
+    public var knownPhoto: (@Sendable (_ path: String) throws -> PhotoRecord?)? = nil
+    /// Every recorded rendition of a photo, oldest first; answered like `knownPhoto`.
+    public var recordedRenditions: (@Sendable (_ photo: String) throws -> [Rendition])? = nil
+
+    /// The newest photo recorded for `path`.
+    public func photo(atPath path: String) throws -> PhotoRecord? {
+        if let knownPhoto { return try knownPhoto(path) }
+        return try read { try $0.latestPhoto(path: path) }
+    }
+
+    /// Every recorded rendition of `photo`, oldest first.
+    public func renditions(of photo: String) throws -> [Rendition] {
+        if let recordedRenditions { return try recordedRenditions(photo) }
+        return try read { try $0.renditions(photo: photo) }
+    }
+
     /// Reads a value from the catalogue on its serial owner.
     public func read<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
         let box = ResultBox<T>()

@@ -82,7 +82,8 @@ public struct ThumbnailStage: PhotoStage {
     private func upToDate(_ work: PhotoWork, context: StageContext) throws -> Rendition? {
         let photoID = work.photo.id, input = work.lookHash
         let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
-        let existing = try context.read { try $0.rendition(photo: photoID, kind: .thumbnail, parametersHash: parametersHash, inputHash: input) }
+        let existing = try context.renditions(of: photoID)
+            .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == input }
         return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
     }
 }
