@@ -8,7 +8,7 @@ DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
 ALBUM := .build/release/album
 
-.PHONY: deps demo test build release bench clean
+.PHONY: deps demo test build release bench bench-confirm clean
 
 deps:
 	@scripts/ensure-packages.sh $(PACKAGES)
@@ -41,6 +41,14 @@ bench: deps
 	$(SWIFT) build -c release
 	Benchmarks/corpus.sh
 	/usr/bin/python3 Benchmarks/run.py $(if $(QUICK),--quick)
+
+# The confirming run: the thumbnail comparison and the memory floor again, on a second corpus built the same way.
+bench-confirm: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	$(SWIFT) build -c release
+	Benchmarks/corpus.sh b
+	/usr/bin/python3 Benchmarks/run.py --corpus Benchmarks/corpus-b/photos --only thumbnails \
+		--results Benchmarks/RESULTS-confirm.md $(if $(QUICK),--quick)
 
 clean:
 	rm -rf .build demo

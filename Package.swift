@@ -51,6 +51,12 @@ let package = Package(
             name: "album",
             dependencies: ["AlbumKit"]
         ),
+        /// `make bench`'s catalogue write throughput (issue 7): step rows through the scheduler's `CatalogueOwner`.
+        .executableTarget(
+            name: "album-catalogue-bench",
+            dependencies: ["AlbumKit"],
+            path: "Benchmarks/CatalogueBench"
+        ),
         .testTarget(
             name: "AlbumKitTests",
             dependencies: ["AlbumKit", "Vips", "SQLite"],

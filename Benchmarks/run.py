@@ -8,7 +8,7 @@ Every timed command runs under /usr/bin/time (GNU time) for its peak RSS; wall t
 For a multi-process peer (xargs, a Python pool) GNU time reports the largest single process of the tree
 (the rusage of waited-for descendants), never their sum: the table says so.
 
-Usage: Benchmarks/run.py [--quick] [--rounds N]
+Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails] [--results FILE]
 """
 import argparse
 import datetime
@@ -26,6 +26,7 @@ ROOT = os.path.dirname(BENCH)
 WORK = os.path.join(BENCH, "work")
 PHOTOS = os.path.join(BENCH, "corpus", "photos")
 ALBUM = os.path.join(ROOT, ".build", "release", "album")
+CATALOGUE_BENCH = os.path.join(ROOT, ".build", "release", "album-catalogue-bench")
 CORES = os.cpu_count() or 1
 PYTHON = "/usr/bin/python3"  # Debian's, with python3-pil
 CONVERT = "/usr/bin/convert"  # ImageMagick itself, never a wrapper earlier on the PATH
@@ -91,8 +92,8 @@ def median(label, workers, key="seconds"):
 
 # ---- the corpus ---------------------------------------------------------------------------------------------------
 
-def corpus_files(quick):
-    names = sorted(n for n in os.listdir(PHOTOS) if n.endswith(".jpg"))
+def corpus_files(folder, quick):
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".jpg"))
     if quick:
         names = names[::max(1, len(names) // 40)][:40]
     return names
@@ -170,7 +171,94 @@ def thumbnail_tools(folder, listfile, count):
                      ["xargs", "-0", "-a", listfile, "-P", str(workers), "-n", "1", "djpeg", "-scale", "1/8",
                       "-outfile", "/dev/null"], cwd=folder)
 
-    return [album, vipsthumbnail, pillow, magick, djpeg]
+    scaled = shrink_on_load_lists(folder, listfile)
+
+    def djpeg_matched(workers):
+        # The same decode at the DCT scale each thumbnailer here uses (libvips' shrink-on-load, Pillow's draft,
+        # ImageMagick's jpeg:size): one xargs per scale, in turn.
+        script = " && ".join(f"xargs -0 -a {path} -P {workers} -n 1 djpeg -scale 1/{scale} -outfile /dev/null"
+                           for scale, path in scaled)
+        return timed("djpeg-matched", workers, ["sh", "-c", script], cwd=folder)
+
+    return [album, vipsthumbnail, pillow, magick, djpeg, djpeg_matched]
+
+
+def shrink_on_load_scale(width, height, box=240):
+    """The JPEG DCT scale (1, 2, 4 or 8) libvips 8.14's thumbnail picks for a `box`² cover crop: the largest that
+    leaves at least twice the box on the short side for the final resize (Pillow's draft to 2x and ImageMagick's
+    jpeg:size=480x480 pick the same)."""
+    for scale in (8, 4, 2):
+        if min(width, height) // scale >= 2 * box:
+            return scale
+    return 1
+
+
+def shrink_on_load_lists(folder, listfile):
+    """NUL-separated file lists, one per DCT scale, relative to `folder`; returns [(scale, list path)]."""
+    from PIL import Image
+    groups = {}
+    for name in files_of(listfile):
+        with Image.open(os.path.join(folder, name)) as im:
+            groups.setdefault(shrink_on_load_scale(*im.size), []).append(name)
+    lists = []
+    for scale in sorted(groups, reverse=True):
+        path = listfile + f".scale{scale}"
+        with open(path, "wb") as out:
+            out.write(b"".join(n.encode() + b"\0" for n in groups[scale]))
+        lists.append((scale, os.path.abspath(path)))
+    log("  shrink-on-load scales: " + ", ".join(f"1/{s}: {len(groups[s])}" for s in sorted(groups, reverse=True)))
+    return lists
+
+
+def heaviest_progressive(folder, files):
+    """The progressive JPEG whose decoder needs the most memory: libjpeg keeps every DCT coefficient of a
+    progressive file (2 bytes per sample at full size, whatever the output scale)."""
+    from PIL import Image
+    best, best_samples = None, 0
+    for f in files:
+        with Image.open(os.path.join(folder, f)) as im:
+            if not (im.info.get("progressive") or im.info.get("progression")):
+                continue
+            samples = im.width * im.height * len(im.getbands())  # subsampled chroma would be less; an upper bound
+            if samples > best_samples:
+                best, best_samples = f, samples
+    return best, best_samples
+
+
+def memory_floor(folder, files):
+    """Peak RSS of one process on nothing, and on the heaviest progressive photo alone: what any 2-worker run of
+    this corpus needs at least, whoever runs it."""
+    photo, samples = heaviest_progressive(folder, files)
+    rows = []
+    empty = os.path.join(WORK, "memory-empty")
+    one = os.path.join(WORK, "memory-one")
+    fresh(empty)
+    fresh(one)
+    out = os.path.join(WORK, "out", "memory")
+    catalogue = os.path.join(WORK, "catalogue-memory")
+
+    def album(source, label):
+        shutil.rmtree(catalogue, ignore_errors=True)
+        fresh(out)
+        return timed(label, 1, [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--workers", "1",
+                                "--catalogue", catalogue], env={"BENCH_SRC": source, "BENCH_OUT": out})
+
+    rows.append(("album, a folder with no photos (its libraries and the catalogue)", album(empty, "memory: album, no photos")))
+    if photo is None:
+        return None, rows
+    os.link(os.path.join(folder, photo), os.path.join(one, photo))
+    rows.append((f"album, {photo} alone", album(one, "memory: album, one photo")))
+    fresh(out)
+    rows.append((f"vipsthumbnail, the same photo", timed(
+        "memory: vipsthumbnail, one photo", 1,
+        ["vipsthumbnail", "-s", "240x240", "--smartcrop", "centre", "-o", out + "/%s.jpg[Q=70]", photo],
+        cwd=one, env={"VIPS_CONCURRENCY": "1"})))
+    rows.append((f"Pillow draft, the same photo", timed(
+        "memory: pillow-draft, one photo", 1, [PYTHON, os.path.join(BENCH, "pillow_thumbs.py"), "1", out, photo],
+        cwd=one)))
+    rows.append((f"djpeg -scale 1/8, the same photo", timed(
+        "memory: djpeg 1/8, one photo", 1, ["djpeg", "-scale", "1/8", "-outfile", "/dev/null", photo], cwd=one)))
+    return (photo, samples), rows
 
 
 def files_of(listfile):
@@ -270,6 +358,31 @@ def incremental(count, rounds):
     return folder, catalogue
 
 
+def catalogue_throughput(catalogue, rounds):
+    """Step rows per second through album's own write path (Benchmarks/CatalogueBench: `StepRecord`s queued to the
+    scheduler's `CatalogueOwner` from 2 producer threads, 500-row transactions), on a copy of the 10 000-photo
+    catalogue; the rows are counted back before a round counts."""
+    copy = os.path.join(WORK, "catalogue-bench")
+    fresh(copy)
+    source = sqlite3.connect(f"file:{catalogue}/catalogue.db?mode=ro", uri=True)
+    target = sqlite3.connect(os.path.join(copy, "catalogue.db"))
+    source.backup(target)
+    source.close()
+    target.close()
+    argv = [CATALOGUE_BENCH, copy, "--rounds", str(rounds), "--producers", str(CORES)]
+    COMMANDS.setdefault("catalogue: album's CatalogueOwner", short(" ".join(argv)))
+    result = subprocess.run(argv, capture_output=True, text=True)
+    if result.returncode != 0:
+        log(f"  !! album-catalogue-bench failed: {result.stderr.strip()}")
+        return []
+    import json
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    for line in lines:
+        log(f"  catalogue-bench round {line['round']}: {line['rows']} rows in {line['seconds']:.2f} s, "
+            f"{line['rows_per_second']} rows/s")
+    return lines
+
+
 def sqlite_ceiling(catalogue, rows=30000, batch=500):
     """SQLite alone on album's steps table: album's schema, PRAGMAs and INSERT, one prepare per row (as album's
     Database.run does), transactions of `batch` rows (as CatalogueOwner), driven from Python."""
@@ -356,12 +469,12 @@ def verdict(ok):
     return "PASS" if ok else "MISS"
 
 
-def build_table(counts, sepia_count, many_count, ceiling, quick):
+def build_table(counts, sepia_count, many_count, ceiling, throughput, quick):
     rows = []  # (measurement, workers, median s, photos/s, ratio, rss, target, result)
     n = counts
     for workers in WORKER_COUNTS:
         a = median("album", workers)
-        for label in ("album", "vipsthumbnail", "pillow-draft", "imagemagick", "djpeg-floor"):
+        for label in ("album", "vipsthumbnail", "pillow-draft", "imagemagick", "djpeg-floor", "djpeg-matched"):
             s = median(label, workers)
             rss = median(label, workers, "rss_mb")
             rss_text = f"{rss:.0f}" + ("" if label == "album" else " (largest process)")
@@ -370,10 +483,14 @@ def build_table(counts, sepia_count, many_count, ceiling, quick):
                 target, result = "album ≤ peer (ratio ≥ 1.00)", verdict(a <= s)
             elif label == "djpeg-floor":
                 target, result = "album ≤ 1.5 × floor (ratio ≥ 0.67)", verdict(a <= 1.5 * s)
+            elif label == "djpeg-matched":
+                target = "(informative: the same decode at the thumbnailers' DCT scale)"
             elif label == "album" and workers == 2:
                 target, result = "peak RSS ≤ 150 MB", verdict(rss <= 150)
             rows.append((f"thumbnail: {label}", workers, f"{s:.2f}", f"{n / s:.1f}", ratio_text(s, a), rss_text,
                          target, result))
+    if sepia_count is None:
+        return rows
     for workers in WORKER_COUNTS:
         a = median("album sepia", workers)
         for label in ("album sepia", "vips CLI sepia"):
@@ -394,8 +511,16 @@ def build_table(counts, sepia_count, many_count, ceiling, quick):
     rerun_rows = median("album no-op rerun", CORES, "rows")
     lower = rerun_rows / rerun
     rows.append(("catalogue: step rows/s in the no-op rerun (whole run, a lower bound)", CORES, f"{rerun:.2f}",
-                 f"{lower:.0f} rows/s", "", "", "≥ 10 000 rows/s",
-                 "PASS" if lower >= 10000 else "MISS (run-level)"))
+                 f"{lower:.0f} rows/s", "", "", "", ""))
+    if throughput:
+        rates = [line["rows_per_second"] for line in throughput]
+        rate, seconds = statistics.median(rates), statistics.median(line["seconds"] for line in throughput)
+        rows.append((f"catalogue: step rows/s through album's CatalogueOwner ({throughput[0]['rows']} rows, "
+                     f"{throughput[0]['producers']} producers; rounds: {', '.join(str(r) for r in rates)})", CORES,
+                     f"{seconds:.2f}", f"{rate:.0f} rows/s", "", "", "≥ 10 000 rows/s", verdict(rate >= 10000)))
+    else:
+        rows.append(("catalogue: step rows/s through album's CatalogueOwner", CORES, "—", "—", "", "",
+                     "≥ 10 000 rows/s", "MISS (the benchmark failed: see its log)"))
     rows.append(("catalogue: step rows/s in the first run (whole run, a lower bound)", CORES, f"{first:.2f}",
                  f"{first_rows / first:.0f} rows/s", "", "", "", ""))
     rows.append(("catalogue: SQLite alone, album's INSERT, 500-row transactions", 1, f"{ceiling[1]:.2f}",
@@ -417,7 +542,14 @@ def text_table(rows):
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells)
 
 
-def write_results(args, started, load_start, stats, sepia_stats, rows, many_count, ceiling):
+def memory_table(memory):
+    (photo_info, rows) = memory
+    head = "| process | peak RSS MB |\n|---|---|"
+    lines = [f"| {what} | {sample['rss_mb']:.0f} |" for what, sample in rows]
+    return head + "\n" + "\n".join(lines)
+
+
+def write_results(args, started, load_start, stats, sepia_stats, rows, many_count, memory):
     raw = ["| measurement | workers | seconds (in order) | peak RSS MB (in order) | outputs |", "|---|---|---|---|---|"]
     seen = []
     for s in SAMPLES:
@@ -439,23 +571,47 @@ def write_results(args, started, load_start, stats, sepia_stats, rows, many_coun
                 f"other than 1; {c['grey']} greyscale")
 
     commands = "\n".join(f"- **{label}**: `{command}`" for label, command in COMMANDS.items())
+    full = args.only is None
     investigation = ""
     notes = os.path.join(BENCH, "INVESTIGATION.md")
-    if os.path.exists(notes):
+    if full and os.path.exists(notes):
         with open(notes) as f:
             investigation = f.read()
-    text = f"""# Benchmark results
+    photo_info = memory[0]
+    memory_text = ""
+    if memory[1]:
+        about = (f"{photo_info[0]}: progressive, {photo_info[1] / 1e6:.1f} M samples, so libjpeg's coefficient buffer "
+                 f"alone is {photo_info[1] * 2 / 1e6:.0f} MB") if photo_info else "no progressive photo in this corpus"
+        memory_text = f"""
+### What one photo needs (peak RSS, 1 worker, one process each)
 
-Written by `make bench{' QUICK=1' if args.quick else ''}` (Benchmarks/run.py). {'**QUICK run: a small subset, for checking the harness; not the numbers to quote.**' if args.quick else ''}
+The heaviest progressive JPEG of the corpus ({about}). A 2-worker run needs at least album's base plus this
+photo's decode while it is in flight, whatever the other worker does.
 
+{memory_table(memory)}
+"""
+    sepia_line = f"\n- **Sepia subset:** {corpus_line(sepia_stats)}." if sepia_stats else ""
+    many_line = (f"\n- **Incremental:** {many_count} synthesised 320×240 distinct JPEGs (Benchmarks/work/photos-{many_count})."
+                 if many_count else "")
+    ceiling_text = ("""- **catalogue: SQLite alone**: Benchmarks/run.py `sqlite_ceiling`: 30000 rows copied from the 10k run's steps,
+  inserted into a copy of its catalogue.db with album's PRAGMAs (WAL, synchronous=NORMAL, foreign_keys=ON) and
+  album's INSERT, prepared once per row (Python's statement cache off), 500 rows per transaction like
+  `CatalogueOwner`; measures SQLite's own cost of album's writes, not album's Swift around it.""" if full else "")
+    scope = "" if full else (f"\n**A confirming run** (`--only {args.only}`): the thumbnail comparison and the memory "
+                             f"floor only, on a second corpus built the same way; Benchmarks/RESULTS.md holds the full run "
+                             f"and the investigation.\n")
+    quick = " QUICK=1" if args.quick else ""
+    text = f"""# Benchmark results{'' if full else ': confirming run'}
+
+Written by `make bench{quick}` (Benchmarks/run.py{'' if full else ' ' + ' '.join(sys.argv[1:])}). {'**QUICK run: a small subset, for checking the harness; not the numbers to quote.**' if args.quick else ''}
+{scope}
 - **Date:** {started:%Y-%m-%d %H:%M} UTC, {args.rounds} rounds per measurement (order of the tools alternating), medians reported.
 - **Machine:** {machine()}. Load average at the start {load_start}, at the end {load()}.
   This machine is shared with other engineers' builds: absolute numbers taken under load are **indicative**; the
   ratios, measured side by side in alternating order, are the point.
-- **Corpus** (Benchmarks/corpus.sh, Debian's mate-backgrounds, plasma-workspace-wallpapers, ukui-wallpapers,
-  lomiri-wallpapers-16.04 and -20.04; originals plus `vips crop` 90 % crops at Q=90): {corpus_line(stats)}.
-- **Sepia subset:** {corpus_line(sepia_stats)}.
-- **Incremental:** {many_count} synthesised 320×240 distinct JPEGs (Benchmarks/work/photos-{many_count}).
+- **Corpus** ({short(args.corpus)}, built by Benchmarks/corpus.sh{' ' + args.variant_note if args.variant_note else ''} from Debian's
+  mate-backgrounds, plasma-workspace-wallpapers, ukui-wallpapers, lomiri-wallpapers-16.04 and -20.04: originals
+  plus `vips crop` crops re-encoded at Q=90): {corpus_line(stats)}.{sepia_line}{many_line}
 
 ## Versions
 
@@ -468,7 +624,7 @@ xargs pipelines and the Pillow pool it is the **largest single process** of the 
 "peer ÷ album" is the peer's median time over album's at the same workers: above 1.00, album is faster.
 
 {markdown_table(rows)}
-
+{memory_text}
 Every run, in the order taken:
 
 {chr(10).join(raw)}
@@ -479,14 +635,11 @@ N is the workers column. Paths are relative to the repository root; Benchmarks/w
 corpus files (album's import skips symbolic links), and .list files are the same names NUL-separated.
 
 {commands}
-- **catalogue: SQLite alone**: Benchmarks/run.py `sqlite_ceiling`: {30000} rows copied from the 10k run's steps,
-  inserted into a copy of its catalogue.db with album's PRAGMAs (WAL, synchronous=NORMAL, foreign_keys=ON) and
-  album's INSERT, prepared once per row (Python's statement cache off, like album's `Database.run`), 500 rows per
-  transaction like `CatalogueOwner`; measures SQLite's cost of album's writes, not album's Swift around it.
+{ceiling_text}
 
 {investigation}
 """
-    with open(os.path.join(BENCH, "RESULTS.md"), "w") as f:
+    with open(args.results, "w") as f:
         f.write(text)
 
 
@@ -497,43 +650,57 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--corpus", default=PHOTOS, help="the folder of photos (default: Benchmarks/corpus/photos)")
+    parser.add_argument("--only", choices=["thumbnails"], default=None,
+                        help="only the thumbnail comparison and the memory floor (a confirming run)")
+    parser.add_argument("--results", default=os.path.join(BENCH, "RESULTS.md"), help="where to write the results")
     args = parser.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
+    args.corpus = os.path.abspath(args.corpus)
+    args.results = os.path.abspath(args.results)
+    note = os.path.join(args.corpus, ".variant")
+    args.variant_note = open(note).read().strip() if os.path.exists(note) else ""
     started, load_start = datetime.datetime.utcnow(), load()
     os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
 
-    files = corpus_files(args.quick)
-    folder, listfile = link_set("set", files)
+    files = corpus_files(args.corpus, args.quick)
+    folder, listfile = link_set("set", files, source=args.corpus)
     stats = corpus_stats(folder, files)
-    log(f"thumbnails: {len(files)} photos, workers {WORKER_COUNTS}, {args.rounds} round(s)")
+    log(f"thumbnails: {len(files)} photos from {short(args.corpus)}, workers {WORKER_COUNTS}, {args.rounds} round(s)")
     alternate(thumbnail_tools(folder, listfile, len(files)), args.rounds, WORKER_COUNTS)
+    log("memory: one process on no photos, and on the heaviest progressive photo alone")
+    memory = memory_floor(folder, files)
 
-    # Sepia at full size: originals only (no crops), colour (3-band) ones, spread over the sorted corpus.
-    originals = [f for f in corpus_files(False) if "-crop" not in f]
-    from PIL import Image
-    colour = []
-    for f in originals:
-        with Image.open(os.path.join(PHOTOS, f)) as im:
-            if im.mode == "RGB":
-                colour.append(f)
-    take = 4 if args.quick else 16
-    subset = colour[::max(1, len(colour) // take)][:take]
-    sepia_folder, sepia_list = link_set("sepia-set", subset)
-    sepia_stats = corpus_stats(sepia_folder, subset)
-    log(f"full-res sepia: {len(subset)} photos")
-    alternate(sepia_tools(sepia_folder, sepia_list, len(subset)), args.rounds, WORKER_COUNTS)
+    subset, sepia_stats, many_count, ceiling, throughput = None, None, 0, None, []
+    if args.only is None:
+        # Sepia at full size: originals only (no crops), colour (3-band) ones, spread over the sorted corpus.
+        originals = [f for f in corpus_files(args.corpus, False) if "-crop" not in f]
+        from PIL import Image
+        colour = []
+        for f in originals:
+            with Image.open(os.path.join(args.corpus, f)) as im:
+                if im.mode == "RGB":
+                    colour.append(f)
+        take = 4 if args.quick else 16
+        subset = colour[::max(1, len(colour) // take)][:take]
+        sepia_folder, sepia_list = link_set("sepia-set", subset, source=args.corpus)
+        sepia_stats = corpus_stats(sepia_folder, subset)
+        log(f"full-res sepia: {len(subset)} photos")
+        alternate(sepia_tools(sepia_folder, sepia_list, len(subset)), args.rounds, WORKER_COUNTS)
 
-    many_count = 1000 if args.quick else 10000
-    log(f"incremental: {many_count} small photos")
-    _, catalogue = incremental(many_count, args.rounds)
-    ceiling = sqlite_ceiling(catalogue)
-    log(f"catalogue: SQLite alone {ceiling[0]:.0f} rows/s")
+        many_count = 1000 if args.quick else 10000
+        log(f"incremental: {many_count} small photos")
+        _, catalogue = incremental(many_count, args.rounds)
+        log("catalogue: step rows through album's CatalogueOwner")
+        throughput = catalogue_throughput(catalogue, args.rounds)
+        ceiling = sqlite_ceiling(catalogue)
+        log(f"catalogue: SQLite alone {ceiling[0]:.0f} rows/s")
 
-    rows = build_table(len(files), len(subset), many_count, ceiling, args.quick)
+    rows = build_table(len(files), len(subset) if subset else None, many_count, ceiling, throughput, args.quick)
     print()
     print(text_table(rows))
-    write_results(args, started, load_start, stats, sepia_stats, rows, many_count, ceiling)
-    print(f"\nwritten: {short(os.path.join(BENCH, 'RESULTS.md'))}")
+    write_results(args, started, load_start, stats, sepia_stats, rows, many_count, memory)
+    print(f"\nwritten: {short(args.results)}")
 
 
 if __name__ == "__main__":

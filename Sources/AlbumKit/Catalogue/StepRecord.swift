@@ -16,6 +16,20 @@ public struct StepRecord: Sendable, Equatable {
     public var status: Status
     /// Why the step failed or was skipped, as a sentence.
     public var error: String?
+
+    public init(run: Int64, photo: String?, path: String, stage: StageName, parameters: String, inputHash: String?,
+                outputHash: String?, milliseconds: Double, status: Status, error: String?) {
+        self.run = run
+        self.photo = photo
+        self.path = path
+        self.stage = stage
+        self.parameters = parameters
+        self.inputHash = inputHash
+        self.outputHash = outputHash
+        self.milliseconds = milliseconds
+        self.status = status
+        self.error = error
+    }
 }
 
 /// The four stages, in their canonical order.

@@ -9,8 +9,10 @@ import Synchronization
 /// that fails to record stops the run (`firstError`), since provenance that cannot be written must not be lost
 /// silently.
 ///
+/// `package`, not internal, so that Benchmarks/CatalogueBench measures this very path (issue 7's step rows/s).
+///
 /// @unchecked Sendable: `catalogue` and the batch state are touched only on `queue`.
-final class CatalogueOwner: @unchecked Sendable {
+package final class CatalogueOwner: @unchecked Sendable {
     private let queue = DispatchQueue(label: "album.catalogue")
     private let catalogue: Catalogue
     private var inTransaction = false
@@ -21,12 +23,12 @@ final class CatalogueOwner: @unchecked Sendable {
     private let error = Mutex<Error?>(nil)
 
     /// The first write that failed, if any; read from any thread.
-    var firstError: Error? { error.withLock { $0 } }
+    package var firstError: Error? { error.withLock { $0 } }
 
-    let batchSize = 500
+    package let batchSize = 500
     let batchSeconds = 0.5
 
-    init(_ catalogue: Catalogue) {
+    package init(_ catalogue: Catalogue) {
         self.catalogue = catalogue
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + batchSeconds, repeating: batchSeconds)
@@ -58,7 +60,7 @@ final class CatalogueOwner: @unchecked Sendable {
     }
 
     /// Queues a write and returns at once.
-    func async(_ body: @escaping @Sendable (Catalogue) throws -> Void) {
+    package func async(_ body: @escaping @Sendable (Catalogue) throws -> Void) {
         queue.async { [self] in
             guard !finished else { return }  // a photo abandoned after the grace period: its steps are not recorded
             do { try batched { try body(catalogue) } } catch { keep(error) }
@@ -66,7 +68,7 @@ final class CatalogueOwner: @unchecked Sendable {
     }
 
     /// Commits what is pending and stops the timer. Returns the first write error of the run, if any.
-    func finish() -> Error? {
+    package func finish() -> Error? {
         queue.sync {
             timer?.cancel()
             timer = nil
