@@ -210,6 +210,18 @@ def shrink_on_load_lists(folder, listfile):
     return lists
 
 
+def coefficient_samples(image):
+    """DCT coefficients libjpeg holds for a whole JPEG: each component at its own sampling, in whole 8x8 blocks."""
+    layers = getattr(image, "layer", None) or [(0, 1, 1, 0)] * len(image.getbands())
+    hmax, vmax = max(l[1] for l in layers), max(l[2] for l in layers)
+    total = 0
+    for _, h, v, _ in layers:
+        blocks_x = -(-image.width * h // (8 * hmax))
+        blocks_y = -(-image.height * v // (8 * vmax))
+        total += blocks_x * blocks_y * 64
+    return total
+
+
 def heaviest_progressive(folder, files):
     """The progressive JPEG whose decoder needs the most memory: libjpeg keeps every DCT coefficient of a
     progressive file (2 bytes per sample at full size, whatever the output scale)."""
@@ -219,7 +231,7 @@ def heaviest_progressive(folder, files):
         with Image.open(os.path.join(folder, f)) as im:
             if not (im.info.get("progressive") or im.info.get("progression")):
                 continue
-            samples = im.width * im.height * len(im.getbands())  # subsampled chroma would be less; an upper bound
+            samples = coefficient_samples(im)
             if samples > best_samples:
                 best, best_samples = f, samples
     return best, best_samples
@@ -580,8 +592,8 @@ def write_results(args, started, load_start, stats, sepia_stats, rows, many_coun
     photo_info = memory[0]
     memory_text = ""
     if memory[1]:
-        about = (f"{photo_info[0]}: progressive, {photo_info[1] / 1e6:.1f} M samples, so libjpeg's coefficient buffer "
-                 f"alone is {photo_info[1] * 2 / 1e6:.0f} MB") if photo_info else "no progressive photo in this corpus"
+        about = (f"{photo_info[0]}: progressive, {photo_info[1] / 1e6:.1f} M DCT coefficients of 2 bytes: libjpeg's "
+                 f"coefficient buffer alone is {photo_info[1] * 2 / 1e6:.0f} MB, whatever the output scale") if photo_info else "no progressive photo in this corpus"
         memory_text = f"""
 ### What one photo needs (peak RSS, 1 worker, one process each)
 
