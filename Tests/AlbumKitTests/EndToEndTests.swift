@@ -82,6 +82,22 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(rerun[.thumbnail], [.skipped: 6])
         XCTAssertEqual(rerun[.export], [.skipped: 6])
         XCTAssertEqual(try originals.map(TestSupport.hash), before, "originals are never written")
+
+        // `album plan` hashes each stage's parameters itself; the scheduler hashes them once per run: they agree.
+        let plan = try TestSupport.album(["plan", "job.yml"], in: folder)
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        for (stage, upToDate) in [("filter", 2), ("thumbnail", 6), ("export", 6)] {
+            XCTAssertNotNil(plan.stdout.range(of: "\(stage) +0 +\(upToDate) ", options: .regularExpression),
+                            "\(stage): nothing to do, \(upToDate) up to date\n\(plan.stdout)")
+        }
+    }
+
+    func testOneLineKeepsOneLineMessagesAndJoinsTheRest() {
+        XCTAssertEqual(Scheduler.oneLine("up to date"), "up to date")
+        XCTAssertEqual(Scheduler.oneLine("  padded\t"), "padded")
+        XCTAssertEqual(Scheduler.oneLine("first\nsecond\r\n\nthird"), "first; second; third")
+        XCTAssertEqual(Scheduler.oneLine("form\u{0C}feed"), "form; feed", "vertical whitespace is a line break too")
+        XCTAssertEqual(Scheduler.oneLine("café\u{2028}crème"), "café; crème")
     }
 
     func testOneBadPhotoFailsItselfAndTheRestOfTheRunGoesOn() throws {

@@ -13,7 +13,7 @@ extension Scheduler {
         case .file(let path):
             let clock = DispatchTime.now()
             let (imported, result) = job.importStage!.importFile(path, context: context)
-            record(.import, path: path, photo: imported?.photo.id, parameters: job.importStage!.parameters,
+            record(.import, path: path, photo: imported?.photo.id, parameters: preparedImport!.text,
                    result: result, since: clock)
             guard let imported else { failed = result.status == .failed; return }
             // Two files with the same bytes are one photo: only the first goes on through the chain.
@@ -25,22 +25,25 @@ extension Scheduler {
                 work = PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))
             } catch {
                 let stage = job.stages.first.map { type(of: $0).stage } ?? .filter
-                record(stage, path: photo.path, photo: photo.id, parameters: .null, result: .failed("\(error)"), since: .now())
+                record(stage, path: photo.path, photo: photo.id, parameters: JSONValue.null.text,
+                       result: .failed("\(error)"), since: .now())
                 failed = true
                 return
             }
         }
         guard job.select?.matches(work.photo) ?? true else { return }
-        for stage in job.stages {
+        for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             let clock = DispatchTime.now()
+            var stageContext = context
+            stageContext.prepared = prepared
             let result: StepResult
             do {
-                result = try stage.run(&work, context: context)
+                result = try stage.run(&work, context: stageContext)
             } catch {
                 result = .failed(Scheduler.reason(error))
             }
-            record(type(of: stage).stage, path: work.photo.path, photo: work.photo.id, parameters: stage.parameters,
+            record(prepared.stage, path: work.photo.path, photo: work.photo.id, parameters: prepared.text,
                    result: result, since: clock)
             if result.status == .failed {
                 failed = true
@@ -60,10 +63,10 @@ extension Scheduler {
         if let limit = options.maxFailures, failures >= limit { requestStop(.maxFailures(limit)) }
     }
 
-    private func record(_ stage: StageName, path: String, photo: String?, parameters: JSONValue, result: StepResult,
+    private func record(_ stage: StageName, path: String, photo: String?, parameters: String, result: StepResult,
                         since clock: DispatchTime) {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e6
-        let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters.text,
+        let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters,
                               inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
                               status: result.status, error: result.message.map(Scheduler.oneLine))
         owner.async { try $0.record(step) }
@@ -79,7 +82,13 @@ extension Scheduler {
 
     /// A message on one line: events are JSON Lines and summaries are tables.
     static func oneLine(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: .newlines)
+        // Most messages ("up to date", …) are one line already: answered without Foundation's character sets.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first > 0x20, last > 0x20,
+           !utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 >= 0x80 }) {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: .newlines)
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }
 

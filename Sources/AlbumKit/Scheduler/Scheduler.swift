@@ -23,6 +23,9 @@ public final class Scheduler: Sendable {
     let state: Mutex<State>
     /// The catalogue as the run began (set once in `runAll`, before any worker starts).
     let snapshot = Mutex<CatalogueSnapshot?>(nil)
+    /// Each stage's parameters, serialised and hashed once for the whole run: `job.stages`' in order, and import's.
+    let preparedStages: [StageParameters]
+    let preparedImport: StageParameters?
 
     struct State {
         var summary: RunSummary
@@ -43,6 +46,10 @@ public final class Scheduler: Sendable {
         self.observer = observer
         self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels)
         self.state = Mutex(State(summary: RunSummary(run: run)))
+        self.preparedStages = job.stages.map {
+            StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
+        }
+        self.preparedImport = job.importStage.map { StageParameters(stage: .import, parameters: $0.parameters, software: software) }
     }
 
     /// Runs the job until every photo is through or a stop is requested, and returns what happened.

@@ -45,9 +45,28 @@ public struct StageContext: Sendable {
         return box.value!
     }
 
+    /// The running stage's parameters, serialised and hashed once per run by the scheduler (set for each stage it
+    /// runs); `parametersHash` answers from it rather than serialising the same parameters again for every photo.
+    public var prepared: StageParameters? = nil
+
     /// The hash that identifies a stage's parameters together with the software that applies them.
     public func parametersHash(stage: StageName, parameters: JSONValue) -> String {
-        SHA256.hex(Array("\(stage.rawValue)\n\(parameters.text)\nalbum \(software.album)\nlibvips \(software.vips)".utf8))
+        if let prepared, prepared.stage == stage { return prepared.hash }
+        return StageParameters(stage: stage, parameters: parameters, software: software).hash
+    }
+}
+
+/// A stage's parameters as a step row records them (canonical JSON) and as renditions are keyed by them (their
+/// hash, with the album and libvips versions that apply them).
+public struct StageParameters: Sendable, Equatable {
+    public let stage: StageName
+    public let text: String
+    public let hash: String
+
+    public init(stage: StageName, parameters: JSONValue, software: Software) {
+        self.stage = stage
+        text = parameters.text
+        hash = SHA256.hex(Array("\(stage.rawValue)\n\(text)\nalbum \(software.album)\nlibvips \(software.vips)".utf8))
     }
 }
 
