@@ -9,6 +9,7 @@ For a multi-process peer (xargs, a Python pool) GNU time reports the largest sin
 (the rusage of waited-for descendants), never their sum: the table says so.
 
 Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails] [--results FILE]
+       Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
 """
 import argparse
 import datetime
@@ -613,17 +614,19 @@ photo's decode while it is in flight, whatever the other worker does.
                              f"floor only, on a second corpus built the same way; Benchmarks/RESULTS.md holds the full run "
                              f"and the investigation.\n")
     quick = " QUICK=1" if args.quick else ""
+    target = "bench" if full else "bench-confirm"
+    variant = f" ({args.variant_note})" if args.variant_note else ""
     text = f"""# Benchmark results{'' if full else ': confirming run'}
 
-Written by `make bench{quick}` (Benchmarks/run.py{'' if full else ' ' + ' '.join(sys.argv[1:])}). {'**QUICK run: a small subset, for checking the harness; not the numbers to quote.**' if args.quick else ''}
+Written by `make {target}{quick}` (Benchmarks/run.py{'' if full else ' ' + ' '.join(sys.argv[1:])}). {'**QUICK run: a small subset, for checking the harness; not the numbers to quote.**' if args.quick else ''}
 {scope}
 - **Date:** {started:%Y-%m-%d %H:%M} UTC, {args.rounds} rounds per measurement (order of the tools alternating), medians reported.
 - **Machine:** {machine()}. Load average at the start {load_start}, at the end {load()}.
   This machine is shared with other engineers' builds: absolute numbers taken under load are **indicative**; the
   ratios, measured side by side in alternating order, are the point.
-- **Corpus** ({short(args.corpus)}, built by Benchmarks/corpus.sh{' ' + args.variant_note if args.variant_note else ''} from Debian's
-  mate-backgrounds, plasma-workspace-wallpapers, ukui-wallpapers, lomiri-wallpapers-16.04 and -20.04: originals
-  plus `vips crop` crops re-encoded at Q=90): {corpus_line(stats)}.{sepia_line}{many_line}
+- **Corpus** ({short(args.corpus)}, built by Benchmarks/corpus.sh{variant} from Debian's mate-backgrounds,
+  plasma-workspace-wallpapers, ukui-wallpapers, lomiri-wallpapers-16.04 and -20.04: originals plus `vips crop` crops
+  re-encoded at Q=90): {corpus_line(stats)}.{sepia_line}{many_line}
 
 ## Versions
 
@@ -658,6 +661,21 @@ corpus files (album's import skips symbolic links), and .list files are the same
 WORKER_COUNTS = sorted({1, CORES})
 
 
+def refresh_investigation(results):
+    """Replaces the copy of INVESTIGATION.md at the end of `results` with the file as it is now: the measured tables
+    are kept as they were taken."""
+    with open(results) as f:
+        text = f.read()
+    marker = "## Investigation:"
+    if marker not in text:
+        sys.exit(f"{short(results)} holds no investigation to refresh")
+    with open(os.path.join(BENCH, "INVESTIGATION.md")) as f:
+        investigation = f.read()
+    with open(results, "w") as f:
+        f.write(text[:text.index(marker)] + investigation + "\n")
+    print(f"refreshed the investigation in {short(results)}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
@@ -666,7 +684,12 @@ def main():
     parser.add_argument("--only", choices=["thumbnails"], default=None,
                         help="only the thumbnail comparison and the memory floor (a confirming run)")
     parser.add_argument("--results", default=os.path.join(BENCH, "RESULTS.md"), help="where to write the results")
+    parser.add_argument("--refresh-investigation", action="store_true",
+                        help="measure nothing: copy INVESTIGATION.md anew into the end of the results file")
     args = parser.parse_args()
+    if args.refresh_investigation:
+        refresh_investigation(os.path.abspath(args.results))
+        return
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.corpus = os.path.abspath(args.corpus)
     args.results = os.path.abspath(args.results)
