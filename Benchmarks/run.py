@@ -134,17 +134,24 @@ def corpus_stats(folder, files):
 
 # ---- the comparisons ----------------------------------------------------------------------------------------------
 
+def album_run(label, workers, job, source, name, expected=None, size=None):
+    """album's whole job (Benchmarks/JOB) on `source`, into a fresh catalogue and output folder named `name`."""
+    catalogue = os.path.join(WORK, "catalogue-" + name)
+    out = os.path.join(WORK, "out", name)
+    shutil.rmtree(catalogue, ignore_errors=True)
+    fresh(out)
+    return timed(label, workers, [ALBUM, "run", os.path.join(BENCH, job), "--workers", str(workers),
+                                  "--catalogue", catalogue],
+                 env={"BENCH_SRC": source, "BENCH_OUT": out}, outputs=out if expected is not None else None,
+                 expected=expected, size=size)
+
+
 def thumbnail_tools(folder, listfile, count):
     """Each tool: a label and a function running it once at `workers`."""
     out = lambda tool: os.path.join(WORK, "out", tool)
 
     def album(workers):
-        catalogue = os.path.join(WORK, "catalogue-thumbnail")
-        shutil.rmtree(catalogue, ignore_errors=True)
-        fresh(out("album"))
-        return timed("album", workers, [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--workers", str(workers),
-                                        "--catalogue", catalogue],
-                     env={"BENCH_SRC": folder, "BENCH_OUT": out("album")}, outputs=out("album"), expected=count, size=(240, 240))
+        return album_run("album", workers, "thumbnail.yml", folder, "thumbnail", expected=count, size=(240, 240))
 
     def vipsthumbnail(workers):
         fresh(out("vipsthumbnail"))
@@ -248,13 +255,9 @@ def memory_floor(folder, files):
     fresh(empty)
     fresh(one)
     out = os.path.join(WORK, "out", "memory")
-    catalogue = os.path.join(WORK, "catalogue-memory")
 
     def album(source, label):
-        shutil.rmtree(catalogue, ignore_errors=True)
-        fresh(out)
-        return timed(label, 1, [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--workers", "1",
-                                "--catalogue", catalogue], env={"BENCH_SRC": source, "BENCH_OUT": out})
+        return album_run(label, 1, "thumbnail.yml", source, "memory")
 
     rows.append(("album, a folder with no photos (its libraries and the catalogue)", album(empty, "memory: album, no photos")))
     if photo is None:
@@ -283,13 +286,7 @@ def sepia_tools(folder, listfile, count):
     out = lambda tool: os.path.join(WORK, "out", tool)
 
     def album(workers):
-        catalogue = os.path.join(WORK, "catalogue-sepia")
-        shutil.rmtree(catalogue, ignore_errors=True)
-        fresh(out("album-sepia"))
-        return timed("album sepia", workers, [ALBUM, "run", os.path.join(BENCH, "sepia.yml"), "--workers",
-                                              str(workers), "--catalogue", catalogue],
-                     env={"BENCH_SRC": folder, "BENCH_OUT": out("album-sepia")}, outputs=out("album-sepia"),
-                     expected=count)
+        return album_run("album sepia", workers, "sepia.yml", folder, "sepia", expected=count)
 
     def vips(workers):
         fresh(out("vips-sepia"))
