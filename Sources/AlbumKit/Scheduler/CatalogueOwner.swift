@@ -25,7 +25,7 @@ package final class CatalogueOwner: @unchecked Sendable {
     /// The first write that failed, if any; read from any thread.
     package var firstError: Error? { error.withLock { $0 } }
 
-    package let batchSize = 500
+    let batchSize = 500
     let batchSeconds = 0.5
 
     package init(_ catalogue: Catalogue) {
