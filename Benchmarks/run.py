@@ -15,6 +15,7 @@ import argparse
 import datetime
 import os
 import platform
+import shlex
 import shutil
 import sqlite3
 import statistics
@@ -51,7 +52,7 @@ def fresh(path):
     os.makedirs(path)
 
 
-def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None, size=None):
+def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None, size=None, varies=True):
     """Runs argv under /usr/bin/time -f '%M'; records wall seconds and peak RSS (MB)."""
     stats = os.path.join(WORK, "time.txt")
     full_env = dict(os.environ)
@@ -79,8 +80,11 @@ def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None,
     SAMPLES.append(sample)
     envtext = " ".join(f"{k}={v}" for k, v in (env or {}).items())
     where = "" if cwd == ROOT else f"(cd {short(cwd)} && "
-    command = (where + (envtext + " " if envtext else "") + " ".join(argv) + (")" if where else ""))
-    COMMANDS.setdefault(label, short(command).replace(f" {workers} ", " N ").replace(f"-P {workers}", "-P N"))
+    command = (where + (envtext + " " if envtext else "") + shlex.join(argv) + (")" if where else ""))
+    if varies:  # measured at every worker count: the worker count's own places become N, nothing else
+        for flag in ("--workers", "-P", "pillow_thumbs.py"):
+            command = command.replace(f"{flag} {workers} ", f"{flag} N ")
+    COMMANDS.setdefault(label, short(command))
     flag = "" if status == 0 and (made is None or made == expected) else f"  !! status {status}, outputs {made}/{expected}"
     log(f"  {label:<24} workers {workers}: {seconds:7.2f} s  {rss_kb / 1024:7.1f} MB{flag}")
     return sample
@@ -134,7 +138,7 @@ def corpus_stats(folder, files):
 
 # ---- the comparisons ----------------------------------------------------------------------------------------------
 
-def album_run(label, workers, job, source, name, expected=None, size=None):
+def album_run(label, workers, job, source, name, expected=None, size=None, varies=True):
     """album's whole job (Benchmarks/JOB) on `source`, into a fresh catalogue and output folder named `name`."""
     catalogue = os.path.join(WORK, "catalogue-" + name)
     out = os.path.join(WORK, "out", name)
@@ -143,7 +147,7 @@ def album_run(label, workers, job, source, name, expected=None, size=None):
     return timed(label, workers, [ALBUM, "run", os.path.join(BENCH, job), "--workers", str(workers),
                                   "--catalogue", catalogue],
                  env={"BENCH_SRC": source, "BENCH_OUT": out}, outputs=out if expected is not None else None,
-                 expected=expected, size=size)
+                 expected=expected, size=size, varies=varies)
 
 
 def thumbnail_tools(folder, listfile, count):
@@ -257,7 +261,7 @@ def memory_floor(folder, files):
     out = os.path.join(WORK, "out", "memory")
 
     def album(source, label):
-        return album_run(label, 1, "thumbnail.yml", source, "memory")
+        return album_run(label, 1, "thumbnail.yml", source, "memory", varies=False)
 
     rows.append(("album, a folder with no photos (its libraries and the catalogue)", album(empty, "memory: album, no photos")))
     if photo is None:
@@ -268,12 +272,13 @@ def memory_floor(folder, files):
     rows.append((f"vipsthumbnail, the same photo", timed(
         "memory: vipsthumbnail, one photo", 1,
         ["vipsthumbnail", "-s", "240x240", "--smartcrop", "centre", "-o", out + "/%s.jpg[Q=70]", photo],
-        cwd=one, env={"VIPS_CONCURRENCY": "1"})))
+        cwd=one, env={"VIPS_CONCURRENCY": "1"}, varies=False)))
     rows.append((f"Pillow draft, the same photo", timed(
         "memory: pillow-draft, one photo", 1, [PYTHON, os.path.join(BENCH, "pillow_thumbs.py"), "1", out, photo],
-        cwd=one)))
+        cwd=one, varies=False)))
     rows.append((f"djpeg -scale 1/8, the same photo", timed(
-        "memory: djpeg 1/8, one photo", 1, ["djpeg", "-scale", "1/8", "-outfile", "/dev/null", photo], cwd=one)))
+        "memory: djpeg 1/8, one photo", 1, ["djpeg", "-scale", "1/8", "-outfile", "/dev/null", photo], cwd=one,
+        varies=False)))
     return (photo, samples), rows
 
 
