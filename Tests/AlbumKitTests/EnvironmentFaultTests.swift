@@ -79,7 +79,11 @@ final class EnvironmentFaultTests: XCTestCase {
         try TestSupport.write("version: 1\nstages:\n  - import: {from: photos}\n  - thumbnail: {size: 32x32}\n  - export: {from: thumbnail, to: \"out/{name}.jpg\"}\n",
                               to: "job.yml", in: folder)
         // 40 descriptors: enough for the runtime, the catalogue and two workers, far too few if any leaked per photo.
-        XCTAssertEqual(try run("/usr/bin/prlimit", ["--nofile=40", TestSupport.albumBinary, "run", "job.yml", "--workers", "2"], in: folder), 0)
+        let log = folder + "/stderr.txt"
+        let status = try run("/usr/bin/prlimit", ["--nofile=40", TestSupport.albumBinary, "run", "job.yml", "--workers", "2"],
+                             in: folder, stderr: log)
+        let stderr = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(status, 0, "album's status (a signal's number if one ended it); its stderr ends:\n\(stderr.suffix(3000))")
         let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
         defer { catalogue.close() }
         let photos = try catalogue.allPhotos().count
@@ -87,14 +91,20 @@ final class EnvironmentFaultTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").count, photos, "every photo exported")
     }
 
+    /// Runs `tool` and returns its exit status; its standard error goes to the file `stderr`, or nowhere.
     @discardableResult
-    func run(_ tool: String, _ arguments: [String], in folder: String? = nil) throws -> Int32 {
+    func run(_ tool: String, _ arguments: [String], in folder: String? = nil, stderr: String? = nil) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let stderr {
+            FileManager.default.createFile(atPath: stderr, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         process.waitUntilExit()
         return process.terminationStatus
