@@ -104,6 +104,26 @@ final class HostileAlbumTests: XCTestCase {
         database.close()
     }
 
+    func testAFolderThatCannotBeListedFailsItsImportAndTheRunSaysSo() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/open/a.jpg", variant: 1)
+        try Fixture.jpeg(at: "\(folder)/photos/closed/b.jpg", variant: 2)
+        try TestSupport.write("version: 1\nstages:\n  - import: {from: photos}\n", to: "job.yml", in: folder)
+        // Root lists any folder, so as root album runs as nobody (setpriv), who may write the test's folder and
+        // read its photos but not list a folder with mode 000.
+        XCTAssertEqual(chmod(folder, 0o777), 0)
+        XCTAssertEqual(chmod("\(folder)/photos/closed", 0o000), 0)
+        addTeardownBlock { _ = chmod("\(folder)/photos/closed", 0o755) }
+        let wrapper = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let result = try TestSupport.album(["run", "job.yml"], in: folder, through: wrapper)
+        XCTAssertEqual(result.status, 1, "a folder left out is a failure, never an empty folder: \(result.stderr)")
+        XCTAssert(result.stderr.contains("\(folder)/photos/closed: cannot read this folder: Permission denied; nothing in it was imported"),
+                  result.stderr)
+        let listed = try TestSupport.album(["ls", "--catalogue", "album", "--json"], in: folder)
+        let photos = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(photos.map { ($0["path"] as? String) ?? "" }, ["\(folder)/photos/open/a.jpg"], "the readable folder's photo is in")
+    }
+
     func testFollowedLinksAreImportedAndLoopsAndDanglingLinksExplained() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try Fixture.jpeg(at: "\(folder)/elsewhere/real.jpg", variant: 1)

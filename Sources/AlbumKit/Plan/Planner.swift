@@ -37,7 +37,7 @@ public struct Planner {
                                    catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force)
         var plan = Plan(job: job)
         var seen = Set<String>()
-        for path in job.importStage?.scan() ?? [] {
+        for path in job.importStage?.scan().files ?? [] {
             var info = stat()
             let known = try catalogue?.latestPhoto(path: path)
             let unchanged = known.map { known in

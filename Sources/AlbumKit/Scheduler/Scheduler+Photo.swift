@@ -20,6 +20,11 @@ extension Scheduler {
             let first = state.withLock { $0.claimed.insert(imported.photo.id).inserted }
             guard first else { return }
             work = imported
+        case .unreadableFolder(let folder):
+            record(.import, path: folder.path, photo: nil, parameters: preparedImport!.text,
+                   result: .failed("cannot read this folder: \(folder.reason); nothing in it was imported"), since: .now())
+            failed = true
+            return
         case .photo(let photo):
             do {
                 work = PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))

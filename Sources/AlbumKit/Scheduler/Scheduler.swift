@@ -10,7 +10,7 @@ import Vips
 /// worker runs one photo's whole chain, and libvips' own pool is set to one thread per pipeline (`Vips.Settings`).
 public final class Scheduler: Sendable {
     /// A unit of work: a file to import, or a catalogue photo for the stages after import.
-    enum Item: Sendable { case file(String), photo(PhotoRecord) }
+    enum Item: Sendable { case file(String), photo(PhotoRecord), unreadableFolder(UnreadableFolder) }
 
     let job: Job
     let options: RunOptions
@@ -58,18 +58,20 @@ public final class Scheduler: Sendable {
         let started = DispatchTime.now()
         let signals = SignalWatch { [self] number in requestStop(.signal(number)) }
         defer { signals.cancel() }
-        let files = job.importStage?.scan() ?? []
+        let scan = job.importStage?.scan() ?? ImportScan()
+        let files = scan.files
         let (knownPhotos, renditions) = try owner.sync { (try $0.allPhotos(), try $0.renditions(kind: nil)) }
         snapshot.withLock { $0 = CatalogueSnapshot(photos: knownPhotos, renditions: renditions) }
         let scannedPaths = Set(files)
-        let expected = files.count + knownPhotos.filter { !scannedPaths.contains($0.path) }.count
+        let expected = scan.unreadableFolders.count + files.count
+            + knownPhotos.filter { !scannedPaths.contains($0.path) }.count
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)
         let ticker = startProgressTimer(started: started)
         defer { ticker.cancel() }
 
         // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
-        var finished = perform(files.map(Item.file))
+        var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map(Item.file))
         // Phase 2: the catalogue's other photos, for the stages after import.
         if finished, !job.stages.isEmpty {
             let claimed = state.withLock { $0.claimed }

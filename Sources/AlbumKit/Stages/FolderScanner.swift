@@ -6,6 +6,9 @@ import Vips
 struct FolderScanner {
     let stage: ImportStage
     private(set) var found: [String] = []
+    /// Folders that could not be listed (permissions, too many open files, I/O errors): nothing in them is imported,
+    /// and the run says so instead of finishing as if they were empty.
+    private(set) var unreadable: [UnreadableFolder] = []
     /// Folders visited, by device and inode, so that followed links cannot loop.
     private var visited: Set<[UInt64]> = []
 
@@ -46,12 +49,22 @@ struct FolderScanner {
         }
     }
 
-    /// The names in a folder, raw bytes carried through `NativePath`; an unreadable folder has none.
-    private func entries(of folder: String) -> [String] {
-        guard let directory = NativePath.withCString(folder, { opendir($0) }) else { return [] }
+    /// The names in a folder, raw bytes carried through `NativePath`. A folder that cannot be listed, or stops being
+    /// listable half way, is recorded in `unreadable` with the system's reason.
+    private mutating func entries(of folder: String) -> [String] {
+        let (opened, openError) = NativePath.withCString(folder) { path in (opendir(path), errno) }
+        guard let directory = opened else {
+            unreadable.append(UnreadableFolder(path: folder, reason: String(cString: strerror(openError))))
+            return []
+        }
         defer { closedir(directory) }
         var names: [String] = []
-        while let entry = readdir(directory) {
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { unreadable.append(UnreadableFolder(path: folder, reason: String(cString: strerror(errno)))) }
+                break
+            }
             let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 NativePath.string(Array(raw.prefix { $0 != 0 }))
             }
@@ -59,4 +72,10 @@ struct FolderScanner {
         }
         return names.sorted()
     }
+}
+
+/// A folder import could not list, and why (`strerror`): none of its photos were imported.
+public struct UnreadableFolder: Sendable, Equatable {
+    public var path: String
+    public var reason: String
 }

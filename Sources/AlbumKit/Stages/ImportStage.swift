@@ -68,12 +68,21 @@ public struct ImportStage: Sendable {
     }
 
     /// The entries to import, sorted by path, at most `limit`: every name that passes `include`/`exclude`,
-    /// whatever it is (files, and the links, FIFOs, sockets and devices that `importFile` explains and skips).
-    public func scan() -> [String] {
+    /// whatever it is (files, and the links, FIFOs, sockets and devices that `importFile` explains and skips);
+    /// and the folders that could not be listed.
+    public func scan() -> ImportScan {
         var scanner = FolderScanner(stage: self)
         for root in from { scanner.visit(root: root) }
         var found = scanner.found.sorted()
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
-        return found
+        return ImportScan(files: found, unreadableFolders: scanner.unreadable)
     }
+}
+
+/// What import's scan found.
+public struct ImportScan: Sendable, Equatable {
+    /// The entries to import, sorted by path.
+    public var files: [String] = []
+    /// Folders that could not be listed: each is a failed import step, so a run never passes over them silently.
+    public var unreadableFolders: [UnreadableFolder] = []
 }

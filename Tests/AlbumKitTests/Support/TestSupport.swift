@@ -29,10 +29,13 @@ enum TestSupport {
 
     /// Runs `album` with `arguments` in `folder` and returns its exit status and output.
     @discardableResult
-    static func album(_ arguments: [String], in folder: String? = nil, stdin: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the built `album`, through `wrapper` when given (a command and its arguments, e.g. setpriv).
+    static func album(_ arguments: [String], in folder: String? = nil, stdin: String? = nil,
+                      through wrapper: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: albumBinary)
-        process.arguments = arguments
+        let command = wrapper + [albumBinary] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
