@@ -188,6 +188,12 @@ static inline int album_vips_write_to_buffer(VipsImage *in, const char *suffix, 
     return vips_image_write_to_buffer(in, suffix, bytes, length, NULL);
 }
 
+/* liborc's run-time SIMD code generation on or off (vips/vector.h is not part of vips/vips.h in 8.14). */
+#include <vips/vector.h>
+static inline void album_vips_set_vector_enabled(int enabled) {
+    vips_vector_set_enabled(enabled ? TRUE : FALSE);
+}
+
 /* glibc malloc tuning for libvips' threads: a few arenas, and a fixed mmap threshold so that large decode buffers
  * are returned to the system when freed. Call before any thread starts. */
 static inline void album_malloc_tune(int arenas, int mmap_threshold) {

@@ -19,6 +19,11 @@ public enum Vips {
         /// and a fixed 128 KiB mmap threshold (large decode buffers then go straight back to the system).
         public var mallocArenas: Int = 2
         public var mmapThresholdBytes: Int = 128 << 10
+        /// liborc's run-time generated SIMD code. Off: Debian 12's liborc 0.4.33 crashes now and then when two
+        /// threads compile and free ORC programs at once, and libvips 8.14 compiles one for every resize. Measured
+        /// here: 2 of ~420 runs of 150 photos on 2 workers ended in a segfault inside liborc, none of 150 with ORC
+        /// off; libvips' C loops cost about 10 % more time on thumbnails (Benchmarks/INVESTIGATION.md).
+        public var vectorCode: Bool = false
         public init() {}
     }
 
@@ -39,6 +44,7 @@ public enum Vips {
                 started = true
             }
             vips_concurrency_set(Int32(max(1, settings.concurrency)))
+            album_vips_set_vector_enabled(settings.vectorCode ? 1 : 0)
             vips_cache_set_max(0)
             vips_block_untrusted_set(settings.blockUntrustedLoaders ? 1 : 0)
         }
