@@ -21,7 +21,7 @@ public enum Vips {
         public var mmapThresholdBytes: Int = 128 << 10
         /// liborc's run-time generated SIMD code. Off: Debian 12's liborc 0.4.33 crashes now and then when two
         /// threads compile and free ORC programs at once, and libvips 8.14 compiles one for every resize. Measured
-        /// here: 2 of ~420 runs of 150 photos on 2 workers ended in a segfault inside liborc, none of 150 with ORC
+        /// here: 2 of 270 runs of 150 photos on 2 workers ended in a segfault inside liborc, none of 150 with ORC
         /// off; libvips' C loops cost about 10 % more time on thumbnails (Benchmarks/INVESTIGATION.md).
         public var vectorCode: Bool = false
         public init() {}
