@@ -13,15 +13,33 @@ final class VipsWrapperTests: XCTestCase {
         XCTAssertEqual(seen.withLock { $0 }, 200_000)
     }
 
-    func testWarningsAreCapturedPerThread() {
-        let (value, warnings) = WarningCapture.collecting { () -> Int in
-            Vips.deliver(domain: "VIPS", message: "read gave 1 warnings")
-            return 7
+    /// A damage warning raised anywhere while a rendering runs sends it to run again alone, and what it meets alone
+    /// is its own; a rendering beside which nothing warned runs once.
+    func testARenderingBesideADamageWarningRunsAgainAloneAndKeepsOnlyItsOwnWarnings() throws {
+        var calls = 0
+        let (quiet, quietAlone) = try Attribution.attributed { () -> Int in calls += 1; return 7 }
+        XCTAssertEqual(quiet, 7)
+        XCTAssertNil(quietAlone, "nothing warned: one run")
+        XCTAssertEqual(calls, 1)
+
+        calls = 0
+        let (value, alone) = try Attribution.attributed { () -> Int in
+            calls += 1
+            // The first run meets another photo's damage (raised from another thread); the second meets its own.
+            if calls == 1 {
+                let delivered = DispatchSemaphore(value: 0)
+                Thread { Vips.deliver(domain: "VIPS", message: "read gave 1 warnings"); delivered.signal() }.start()
+                delivered.wait()
+            } else {
+                Vips.deliver(domain: "VIPS", message: "unknown EXIF resolution unit")
+            }
+            return 8
         }
-        XCTAssertEqual(value, 7)
-        XCTAssertEqual(warnings, ["read gave 1 warnings"])
-        XCTAssertTrue(WarningCapture.isDamage(warnings[0]))
-        XCTAssertFalse(WarningCapture.isDamage("unknown EXIF resolution unit"))
+        XCTAssertEqual(value, 8)
+        XCTAssertEqual(calls, 2, "run again alone after a damage warning")
+        XCTAssertEqual(alone?.warnings, ["unknown EXIF resolution unit"], "only the warnings of the run alone")
+        XCTAssertTrue(Attribution.isDamage("read gave 1 warnings"))
+        XCTAssertFalse(Attribution.isDamage("unknown EXIF resolution unit"))
     }
 
     func testNamesThatAreNotUTF8SurviveTheRoundTrip() {

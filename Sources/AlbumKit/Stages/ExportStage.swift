@@ -142,12 +142,14 @@ public struct ExportStage: PhotoStage {
             if maxSize.map({ max(thumbnail.width, thumbnail.height) <= $0 }) ?? true, thumbnail.path.hasSuffix("." + format.fileExtension) {
                 return LookRenderer.Rendered(width: thumbnail.width, height: thumbnail.height, bytes: bytes.withBytes { Array($0) })
             }
-            var image = try Image.open(bytes, sequential: true, failOn: .error)
-            if let maxSize, max(image.width, image.height) > maxSize {
-                image = try image.resized(by: Double(maxSize) / Double(max(image.width, image.height)))
+            return try LookRenderer.guarded(failOn: .error) {
+                var image = try Image.open(bytes, sequential: true, failOn: .error)
+                if let maxSize, max(image.width, image.height) > maxSize {
+                    image = try image.resized(by: Double(maxSize) / Double(max(image.width, image.height)))
+                }
+                return LookRenderer.Rendered(width: image.width, height: image.height,
+                                             bytes: try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
             }
-            return LookRenderer.Rendered(width: image.width, height: image.height,
-                                         bytes: try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
         }
     }
 

@@ -35,9 +35,12 @@ extension ImportStage {
             let bytes = try FileBytes(path: path)
             let hash = bytes.sha256()
             let format = try ImportStage.sniff(bytes)
-            let header = try Image.open(bytes, sequential: true, failOn: failOn)
-            try checkLimits(header)
-            let metadata = PhotoMetadata(image: header)
+            // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`).
+            let (metadata, _) = try Attribution.attributed {
+                let header = try Image.open(bytes, sequential: true, failOn: failOn)
+                try checkLimits(header)
+                return PhotoMetadata(image: header)
+            }
             var photo = PhotoRecord(
                 id: UUID().uuidString.lowercased(), hash: hash, path: path, bytes: bytes.count, mtimeNanoseconds: mtime,
                 inode: inode, width: metadata.width, height: metadata.height, format: format.rawValue,

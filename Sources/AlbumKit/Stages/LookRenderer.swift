@@ -51,11 +51,11 @@ public enum LookRenderer {
     public typealias Reserve = @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void
     public static let unreserved: Reserve = { _, body in try body() }
 
-    /// Runs a rendering whose images all end inside `body`, and fails it when libvips warned of damaged data that
-    /// its `fail_on` let through (see `WarningCapture`).
+    /// Runs a rendering whose images all end inside `body` so that its failure and warnings are its own (see
+    /// `Attribution`), and fails it when libvips warned of damaged data that its `fail_on` let through.
     static func guarded<T>(failOn: FailOn, _ body: () throws -> T) throws -> T {
-        let (result, warnings) = try WarningCapture.collecting(body)
-        let damage = warnings.filter(WarningCapture.isDamage)
+        let (result, alone) = try Attribution.attributed(body)
+        let damage = (alone?.warnings ?? []).filter(Attribution.isDamage)
         if failOn == .warning, !damage.isEmpty {
             // The decoder's own words when they reached this thread, else libvips' summary ("read gave 1 warnings").
             let words = damage.first { !$0.hasPrefix("read gave") } ?? damage[0]

@@ -73,7 +73,8 @@ public enum Vips {
     /// Copies libvips' process-global error buffer and clears it.
     ///
     /// The buffer is one for the whole process, so messages of two workers failing at once can mix; the lock keeps
-    /// each copy-and-clear whole, and every caller adds its own context (file, operation) to what it copies.
+    /// each copy-and-clear whole, `Attribution` makes the text of a rendering run alone its own, and every caller adds
+    /// its own context (file, operation) to what it copies.
     static func takeErrorBuffer() -> String {
         errorLock.withLock { _ in
             let text = String(cString: vips_error_buffer())
@@ -97,9 +98,9 @@ private func vipsLogHandler(domain: UnsafePointer<gchar>?, level: GLogLevelFlags
 }
 
 extension Vips {
-    /// Hands one libvips or GLib warning to the capture of the current thread and to the installed handler.
+    /// Hands one libvips or GLib warning to `Attribution` and to the installed handler.
     static func deliver(domain: String, message: String) {
-        WarningCapture.note(message)
+        Attribution.note(message)
         let handler = warningHandler.withLock { $0 }
         handler.call("\(domain): \(message)")
     }

@@ -1,0 +1,102 @@
+import CVips
+import Synchronization
+
+/// Makes every libvips error and damage warning belong to exactly one photo, whatever the number of workers,
+/// libvips threads or CPU load.
+///
+/// libvips 8.14 gives a failure's text no owner (checked in its `jpeg2vips.c` and `error.c`):
+/// - the error buffer is one for the whole process; libjpeg's warnings are appended to it with `vips_error` on the
+///   thread that decodes, which is one of libvips' own worker threads during a save, so a failing photo's text can
+///   hold another photo's words, and another worker's copy-and-clear can leave it empty ("libvips gave no reason");
+/// - with `fail_on=warning`, jpegload fails on the strip *after* the one that warned, so damage in a JPEG's last
+///   strip fails nothing; it is only reported when the image closes, by `g_warning("read gave N warnings")` followed
+///   by a dump of the whole shared buffer, on whichever thread drops the last reference.
+///
+/// So attribution is made by exclusion, not by threads or timing. Every rendering of a photo runs inside
+/// `attributed`, which holds a readers-writer gate shared, so renderings run in parallel as before, and counts the
+/// damage warnings raised anywhere in the process meanwhile. A rendering that failed, or during which any damage
+/// warning was raised by anyone, is run again alone: the gate held exclusively, the error buffer cleared first, every
+/// warning raised by any thread collected as its own. Nothing else touches libvips then, so the second run's error
+/// text and warnings are that photo's and no other's, and they are the ones a run with one worker gives. Good photos
+/// pay one uncontended lock; a damaged photo, and those rendered beside it, are rendered twice.
+public enum Attribution {
+    /// What a rendering met when it was run alone: every libvips and GLib warning, in order.
+    public struct Alone: Sendable {
+        public var warnings: [String]
+    }
+
+    /// Runs `body`, one rendering whose libvips images all end inside it, so that its failure and its damage warnings
+    /// are its own.
+    ///
+    /// `body` may run twice, so it must not have effects outside what it returns. Calls nested inside an attributed
+    /// rendering on the same thread run `body` directly, as part of the outer one.
+    /// - Returns: `body`'s result, and the warnings of the run alone when it had to be run alone (nil when it was
+    ///   not: then no damage warning was raised anywhere while it ran).
+    /// - Throws: `body`'s error from the run alone: a `VipsError`'s text is then exactly this rendering's.
+    public static func attributed<T>(_ body: () throws -> T) throws -> (T, Alone?) {
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        if nested.withLock({ $0.contains(thread) }) { return (try body(), nil) }
+        nested.withLock { _ = $0.insert(thread) }
+        defer { nested.withLock { _ = $0.remove(thread) } }
+
+        gate.lockShared()
+        let before = damageWarnings.load(ordering: .acquiring)
+        let first = Result { try body() }
+        let clean = damageWarnings.load(ordering: .acquiring) == before
+        gate.unlockShared()
+        if clean, case .success(let value) = first { return (value, nil) }
+
+        gate.lockExclusive()
+        defer { gate.unlockExclusive() }
+        _ = Vips.takeErrorBuffer()
+        alone.withLock { $0 = [] }
+        defer { alone.withLock { $0 = nil } }
+        let value = try body()
+        return (value, Alone(warnings: alone.withLock { $0 ?? [] }))
+    }
+
+    /// Whether a warning reports damaged image data (as opposed to harmless metadata quirks such as
+    /// "unknown EXIF resolution unit").
+    public static func isDamage(_ message: String) -> Bool {
+        ["read gave", "Corrupt JPEG data", "Premature end", "premature end", "truncated", "invalid distance", "CRC error"]
+            .contains { message.contains($0) }
+    }
+
+    /// Called for every warning libvips or GLib raises, on any thread.
+    static func note(_ message: String) {
+        if isDamage(message) { damageWarnings.add(1, ordering: .releasing) }
+        alone.withLock { collected in
+            guard collected != nil else { return }
+            collected!.append(message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }.joined(separator: "; "))
+        }
+    }
+
+    private static let gate = ReadersWriterGate()
+    private static let damageWarnings = Atomic<Int>(0)
+    /// The warnings of the rendering that runs alone, or nil when none does.
+    private static let alone = Mutex<[String]?>(nil)
+    /// Threads inside an attributed rendering, so that nested calls do not take the gate again.
+    private static let nested = Mutex<Set<UInt>>([])
+}
+
+/// A readers-writer lock that prefers writers (glibc's `PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP`): a rendering
+/// waiting to run alone is not starved by the other workers taking the gate again and again.
+final class ReadersWriterGate: @unchecked Sendable {
+    // Sendable: the pthread lock is the synchronisation itself; the pointer is allocated once and never moves.
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    init() {
+        lock = .allocate(capacity: 1)
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        precondition(pthread_rwlock_init(lock, &attributes) == 0, "pthread_rwlock_init cannot fail with valid attributes")
+        pthread_rwlockattr_destroy(&attributes)
+    }
+
+    func lockShared() { precondition(pthread_rwlock_rdlock(lock) == 0, "rdlock: only EDEADLK, which nesting rules out") }
+    func unlockShared() { pthread_rwlock_unlock(lock) }
+    func lockExclusive() { precondition(pthread_rwlock_wrlock(lock) == 0, "wrlock: only EDEADLK, which nesting rules out") }
+    func unlockExclusive() { pthread_rwlock_unlock(lock) }
+}
