@@ -97,7 +97,7 @@ struct RunCommand: Command {
         // A failed write to the run's own output stops it as a first SIGINT would (`StopReason.outputClosed`).
         let mainStreams = output.mainStreams
         Console.onFailure { failure in
-            if mainStreams.contains(failure.stream) { scheduler.requestStopSoon(.outputClosed(failure.description)) }
+            if mainStreams.contains(failure.stream) { scheduler.requestStop(.outputClosed(failure.description), announceLater: true) }
         }
         defer { Console.onFailure(nil) }
         if let failure = RunCommand.outputFailure(mainStreams) { scheduler.requestStop(.outputClosed(failure.description)) }

@@ -95,19 +95,22 @@ public final class Scheduler: Sendable {
     }
 
     /// Asks the run to start no new photos. The first reason wins.
-    public func requestStop(_ reason: StopReason) {
+    ///
+    /// `announceLater` is for a caller that may be inside an observer's own output lock (a failed write, reported
+    /// by `Console` on the writing thread): the stop takes effect at once, and its `stopping` event is written from
+    /// another thread.
+    public func requestStop(_ reason: StopReason, announceLater: Bool = false) {
         let first = state.withLock { state -> Bool in
             guard state.stop == nil, !state.ended else { return false }
             state.stop = reason
             return true
         }
-        if first { observer.stopping(reason) }
-    }
-
-    /// `requestStop` from a caller that may be inside an observer's own output lock (a failed write, reported by
-    /// `Console` on the writing thread): the stop, and its `stopping` event, happen on another thread.
-    public func requestStopSoon(_ reason: StopReason) {
-        DispatchQueue.global().async { [self] in requestStop(reason) }
+        guard first else { return }
+        if announceLater {
+            DispatchQueue.global().async { [self] in observer.stopping(reason) }
+        } else {
+            observer.stopping(reason)
+        }
     }
 
     private var stopRequested: Bool { state.withLock { $0.stop != nil } }
