@@ -124,7 +124,8 @@ struct RunCommand: Command {
             if case .outputClosed? = summary.stop {
                 Console.err("album: stopped: \(failure.description); the run is recorded as interrupted. Run the job again to resume.")
             } else {
-                Console.err("album: error: output closed: \(failure.description) after the run ended; the run is recorded as \(summary.status).")
+                // The failed write came after the last photo (the summary), or after another stop.
+                Console.err("album: error: output closed: \(failure.description); the run is recorded as \(summary.status).")
             }
             return .environment
         }
