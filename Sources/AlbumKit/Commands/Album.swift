@@ -10,9 +10,28 @@ public enum Album {
     ]
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
+    ///
+    /// Call `Console.prepareStandardStreams()` first, as `main.swift` does. A command that only prints exits 3 when
+    /// a write to stdout or stderr failed (`checkingOutput`); `album run` and `album import` decide it themselves.
     public static func main(_ arguments: [String]) -> Int32 {
         // Over a file-size limit (ulimit -f), a write must fail with EFBIG and fail its step, not kill the process.
         signal(SIGXFSZ, SIG_IGN)
+        var checked = false
+        let status = dispatch(arguments, checked: &checked)
+        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
+    }
+
+    /// `status`, or 3 when a write to stdout or stderr failed (said on stderr when stderr still works). A usage
+    /// or environment error keeps its own status.
+    static func checkingOutput(_ status: ExitCode) -> ExitCode {
+        let failures = Console.Stream.allCases.compactMap(Console.failure(of:))
+        guard let first = failures.first else { return status }
+        if Console.failure(of: .standardError) == nil { Console.error("output closed: \(first.description)") }
+        return status == .ok || status == .failures ? .environment : status
+    }
+
+    /// Runs the command; sets `checked` when the command has decided itself what a failed write means.
+    private static func dispatch(_ arguments: [String], checked: inout Bool) -> Int32 {
         var arguments = arguments
         guard let first = arguments.first else {
             Console.err(help)
@@ -44,7 +63,9 @@ public enum Album {
         }
         do {
             let command = try type.init(arguments: &reader)
-            return try command.run().rawValue
+            let status = try command.run()
+            checked = type.checksItsOutput
+            return status.rawValue
         } catch let error as UsageError {
             Console.error("\(error.message)\nusage: \(type.configuration.usage)\nRun 'album \(type.configuration.name) --help' for more.")
             return ExitCode.usage.rawValue
@@ -88,7 +109,8 @@ public enum Album {
               --version   show album's, libvips' and SQLite's versions
 
             exit status: 0 ok, 1 some photos failed (verify: problems found), 2 usage or job-file error,
-            3 catalogue or environment error (catalogue in use, damaged, missing), 130/143 interrupted. See README.md and docs/ for job files.
+            3 catalogue or environment error (catalogue in use, damaged, missing; output closed, full or broken),
+            130/143 interrupted. See README.md and docs/ for job files.
             """
     }
 

@@ -6,6 +6,13 @@ protocol Command: Sendable {
     init(arguments: inout Arguments) throws
     /// Does the work and says how album exits.
     func run() throws -> ExitCode
+    /// Whether `run()` decides itself what a failed write to stdout or stderr means (`album run` stops on its own
+    /// output only). When false, any failed write makes the exit status 3 (`Album.checkingOutput`).
+    static var checksItsOutput: Bool { get }
+}
+
+extension Command {
+    static var checksItsOutput: Bool { false }
 }
 
 struct CommandConfiguration {

@@ -2,21 +2,118 @@ import Foundation
 import Synchronization
 
 /// Where album's words go: results on stdout, messages on stderr. Lines are written whole, from any thread.
+///
+/// Every write is `write(2)`, looped over partial writes and `EINTR`, and its result is checked: a stream that is
+/// closed, full or broken (`EBADF`, `ENOSPC`, `EPIPE`; SIGPIPE is ignored) never crashes album. The first failure
+/// of each stream is kept (`failure(of:)`), later writes to it are dropped, and the handler a run installs
+/// (`onFailure`) hears of it once, so the run can stop as a first SIGINT would. (Foundation's `FileHandle.write`
+/// traps on such an error, which ended album with SIGILL.)
+///
+/// ```
+/// Console.prepareStandardStreams()        // at start: closed 0–2 reopened on /dev/null, SIGPIPE ignored
+/// Console.out("a line")                   // never traps
+/// if let failure = Console.failure(of: .standardOutput) { … exit 3 … }
+/// ```
 public enum Console {
-    private static let lock = Mutex<Void>(())
+    /// stdout or stderr.
+    public enum Stream: Int32, Sendable, CaseIterable {
+        case standardOutput = 1
+        case standardError = 2
 
-    public static func out(_ text: String) { write(text + "\n", to: FileHandle.standardOutput) }
-    public static func err(_ text: String) { write(text + "\n", to: FileHandle.standardError) }
+        /// "standard output", for messages.
+        public var name: String { self == .standardOutput ? "standard output" : "standard error" }
+    }
+
+    /// Why a stream stopped taking album's output.
+    public struct Failure: Sendable, Equatable {
+        public var stream: Stream
+        /// The `errno` of the failed write.
+        public var code: Int32
+
+        /// "standard output closed (Broken pipe)": the words of album's stop message.
+        public var description: String { "\(stream.name) closed (\(String(cString: strerror(code))))" }
+    }
+
+    private struct State {
+        var failures: [Stream: Failure] = [:]
+        /// Descriptors that were closed when album started: now /dev/null, but album's output to them is lost.
+        var closedAtStart: Set<Stream> = []
+    }
+
+    private static let state = Mutex(State())
+    private static let handler = Mutex<(@Sendable (Failure) -> Void)?>(nil)
+
+    public static func out(_ text: String) { write(text + "\n", to: .standardOutput) }
+    public static func err(_ text: String) { write(text + "\n", to: .standardError) }
 
     /// Text as it is, with no newline added (the progress line).
     public static func raw(_ text: String, toStandardError: Bool) {
-        write(text, to: toStandardError ? FileHandle.standardError : FileHandle.standardOutput)
+        write(text, to: toStandardError ? .standardError : .standardOutput)
     }
 
     /// `album: error: …` on stderr.
     public static func error(_ text: String) { err("album: error: \(text)") }
 
-    private static func write(_ text: String, to handle: FileHandle) {
-        lock.withLock { _ in handle.write(Data(text.utf8)) }
+    /// Makes descriptors 0–2 safe to use, once at start, before anything else opens a file.
+    ///
+    /// A descriptor among 0–2 that is closed is reopened on `/dev/null`, so that no file album opens later (the
+    /// catalogue's lock, the database) takes its number and receives album's output. Output to stdout or stderr
+    /// that was closed still counts as failed (`EBADF`), as it would have without the reopening. SIGPIPE is
+    /// ignored, so a reader that goes away (`album … | head -1`) is a write error (`EPIPE`), not a silent death.
+    public static func prepareStandardStreams() {
+        signal(SIGPIPE, SIG_IGN)
+        var closed: Set<Stream> = []
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            // open(2) returns the lowest free descriptor, which is this one, since those below it are open by now.
+            let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                _ = dup2(opened, descriptor)
+                close(opened)
+            }
+            if let stream = Stream(rawValue: descriptor) { closed.insert(stream) }
+        }
+        state.withLock { $0.closedAtStart = closed }
+    }
+
+    /// The first write to `stream` that failed, if any.
+    public static func failure(of stream: Stream) -> Failure? { state.withLock { $0.failures[stream] } }
+
+    /// Called once per stream, on the writing thread, after its first failed write (outside Console's lock, so
+    /// the handler may write to the other stream). nil to remove it.
+    public static func onFailure(_ body: (@Sendable (Failure) -> Void)?) { handler.withLock { $0 = body } }
+
+    private static func write(_ text: String, to stream: Stream) {
+        let failure: Failure? = state.withLock { state in
+            guard state.failures[stream] == nil else { return nil }
+            let code = state.closedAtStart.contains(stream) ? EBADF : writeAll(Array(text.utf8), to: stream.rawValue)
+            guard code != 0 else { return nil }
+            let failure = Failure(stream: stream, code: code)
+            state.failures[stream] = failure
+            return failure
+        }
+        if let failure, let body = handler.withLock({ $0 }) { body(failure) }
+    }
+
+    /// Writes every byte, or returns the `errno` of the write that failed (0 when all were written).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written >= 0 {
+                    offset += written
+                    continue
+                }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN:
+                    // A non-blocking descriptor inherited from the caller: wait until it takes more.
+                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&ready, 1, -1)
+                default: return errno
+                }
+            }
+            return 0
+        }
     }
 }

@@ -6,7 +6,8 @@ public enum ExitCode: Int32, Sendable {
     case failures = 1
     /// A usage or job-file error.
     case usage = 2
-    /// A catalogue or environment error: catalogue locked, unwritable or damaged; libvips missing.
+    /// A catalogue or environment error: catalogue locked, unwritable or damaged; libvips missing; stdout or
+    /// stderr closed, full or broken (for `album run`, the stream its output goes to).
     case environment = 3
     /// Interrupted by SIGINT.
     case interrupted = 130

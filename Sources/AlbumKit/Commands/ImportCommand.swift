@@ -20,8 +20,10 @@ struct ImportCommand: Command {
               --verbose         print every step, and libvips' warnings
 
             exit status: 0 every file imported or skipped, 1 some files failed (each with its reason),
-            2 usage error, 3 catalogue or environment error.
+            2 usage error, 3 catalogue or environment error, or standard error could not be written.
             """)
+
+    static let checksItsOutput = true
 
     var paths: [String]
     var catalogue: String

@@ -25,8 +25,12 @@ struct RunCommand: Command {
               --verbose             print every step, and libvips' warnings
 
             The first SIGINT or SIGTERM lets the photos in flight finish (for up to 10 s), records them and exits
-            130 or 143; a second one stops at once. Running the job again resumes: finished steps are skipped.
+            130 or 143; a second one stops at once. When the run's output cannot be written (JSON events or
+            annotations on stdout, text on stderr: closed, full, or a reader that went away), the run stops the same
+            way, is recorded as interrupted and exits 3. Running the job again resumes: finished steps are skipped.
             """)
+
+    static let checksItsOutput = true
 
     var jobPath: String
     var catalogue: String?
@@ -68,7 +72,7 @@ struct RunCommand: Command {
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
         if dryRun {
             PlanCommand.print(try Planner(job: job, force: options.force).plan(), verbose: output.verbose)
-            return .ok
+            return Album.checkingOutput(.ok)
         }
         return try RunCommand.execute(job, options: options, output: output)
     }
@@ -90,6 +94,13 @@ struct RunCommand: Command {
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software,
                                   observer: output.reporters(for: job))
+        // A failed write to the run's own output stops it as a first SIGINT would (`StopReason.outputClosed`).
+        let mainStreams = output.mainStreams
+        Console.onFailure { failure in
+            if mainStreams.contains(failure.stream) { scheduler.requestStop(.outputClosed(failure.description), announceLater: true) }
+        }
+        defer { Console.onFailure(nil) }
+        if let failure = RunCommand.outputFailure(mainStreams) { scheduler.requestStop(.outputClosed(failure.description)) }
         let summary: RunSummary
         do {
             summary = try scheduler.runAll()
@@ -98,16 +109,32 @@ struct RunCommand: Command {
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")
         }
         try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
+        var status = summary.exitCode
         if let report = job.report {
             do {
                 try ReportCommand.writePage(try RunReport.load(from: catalogue, run: run), catalogueFolder: catalogue.folder, to: report)
                 if output.logFormat != .json { Console.err("report: \(report)") }
             } catch {
                 Console.error("the run finished, but its report could not be written to \(report): \(error)")
-                return summary.exitCode == .ok ? .failures : summary.exitCode
+                status = summary.exitCode == .ok ? .failures : summary.exitCode
             }
         }
-        return summary.exitCode
+        if let failure = RunCommand.outputFailure(mainStreams) {
+            // Said on stderr where stderr still works; the catalogue has the whole truth either way.
+            if case .outputClosed? = summary.stop {
+                Console.err("album: stopped: \(failure.description); the run is recorded as interrupted. Run the job again to resume.")
+            } else {
+                // The failed write came after the last photo (the summary), or after another stop.
+                Console.err("album: error: output closed: \(failure.description); the run is recorded as \(summary.status).")
+            }
+            return .environment
+        }
+        return status
+    }
+
+    /// The first failed write to one of `streams`, if any.
+    static func outputFailure(_ streams: Set<Console.Stream>) -> Console.Failure? {
+        Console.Stream.allCases.lazy.filter(streams.contains).compactMap(Console.failure(of:)).first
     }
 
     static func number(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {

@@ -9,6 +9,11 @@ import Synchronization
 /// that fails to record stops the run (`firstError`), since provenance that cannot be written must not be lost
 /// silently.
 ///
+/// A write may carry an `afterCommit` action: it runs on the queue, in the order the writes were queued, right
+/// after the transaction that holds the write commits, and never when the write or its commit failed. The
+/// scheduler announces a step's `done` or `failed` event that way, so an event promises a row that a crash
+/// cannot take back (docs/events.md).
+///
 /// `package`, not internal, so that Benchmarks/CatalogueBench measures this very path (issue 7's step rows/s).
 ///
 /// @unchecked Sendable: `catalogue` and the batch state are touched only on `queue`.
@@ -20,6 +25,8 @@ package final class CatalogueOwner: @unchecked Sendable {
     private var batchStarted = DispatchTime.now()
     private var timer: DispatchSourceTimer?
     private var finished = false
+    /// The `afterCommit` actions of the writes in the open transaction, in order.
+    private var pending: [@Sendable () -> Void] = []
     private let error = Mutex<Error?>(nil)
 
     /// The first write that failed, if any; read from any thread.
@@ -59,11 +66,18 @@ package final class CatalogueOwner: @unchecked Sendable {
         }
     }
 
-    /// Queues a write and returns at once.
-    package func async(_ body: @escaping @Sendable (Catalogue) throws -> Void) {
+    /// Queues a write and returns at once; `afterCommit` runs once the write is committed (not if it fails).
+    package func async(_ body: @escaping @Sendable (Catalogue) throws -> Void, afterCommit: (@Sendable () -> Void)? = nil) {
         queue.async { [self] in
             guard !finished else { return }  // a photo abandoned after the grace period: its steps are not recorded
-            do { try batched { try body(catalogue) } } catch { keep(error) }
+            do {
+                try batched {
+                    try body(catalogue)
+                    if let afterCommit { pending.append(afterCommit) }
+                }
+            } catch {
+                keep(error)
+            }
         }
     }
 
@@ -93,8 +107,16 @@ package final class CatalogueOwner: @unchecked Sendable {
 
     private func commitNow() {
         guard inTransaction else { return }
-        do { try catalogue.commit() } catch { keep(error) }
+        let actions = pending
+        pending = []
         inTransaction = false
+        do {
+            try catalogue.commit()
+        } catch {
+            keep(error)
+            return  // what the actions would announce was not written
+        }
+        for action in actions { action() }
     }
 
     private func keep(_ failure: Error) {

@@ -9,7 +9,7 @@ public protocol RunObserver: Sendable {
     func step(_ step: StepRecord)
     /// About once a second while photos are in flight.
     func progress(_ progress: RunProgress)
-    /// The first SIGINT/SIGTERM, `--fail-fast` or `--max-failures`: no new photos start.
+    /// The first SIGINT/SIGTERM, `--fail-fast`, `--max-failures`, or the run's output closed: no new photos start.
     func stopping(_ reason: StopReason)
     /// After the last photo, with the counts that were recorded.
     func runFinished(_ summary: RunSummary)
@@ -37,18 +37,24 @@ public enum StopReason: Sendable, Equatable {
     case signal(Int32)
     case failFast
     case maxFailures(Int)
+    /// A write to the output the run was asked for failed (closed, full or broken: "standard output closed
+    /// (Broken pipe)"). Handled as a first SIGINT, with its own exit status.
+    case outputClosed(String)
 
     /// The exit status this stop leads to.
     public var exitCode: ExitCode {
         switch self {
         case .signal(let number): number == 15 ? .terminated : .interrupted
         case .failFast, .maxFailures: .failures
+        case .outputClosed: .environment
         }
     }
 
     /// The run's status in the catalogue and the `run-finished` event.
     public var status: String {
-        if case .signal = self { return "interrupted" }
-        return "failed"
+        switch self {
+        case .signal, .outputClosed: "interrupted"
+        case .failFast, .maxFailures: "failed"
+        }
     }
 }

@@ -34,6 +34,8 @@ public final class Scheduler: Sendable {
         var photosDone = 0
         var photosFailed = 0
         var stop: StopReason?
+        /// The summary is taken: a stop asked for now changes nothing.
+        var ended = false
     }
 
     public init(job: Job, options: RunOptions, catalogue: Catalogue, run: Int64, software: Software, observer: any RunObserver) {
@@ -85,6 +87,7 @@ public final class Scheduler: Sendable {
             state.summary.status = state.stop?.status ?? (state.summary.failedCount > 0 ? "failed" : "ok")
             state.summary.stop = state.stop
             state.summary.abandoned = !finished
+            state.ended = true
             return state.summary
         }
         observer.runFinished(summary)
@@ -92,13 +95,22 @@ public final class Scheduler: Sendable {
     }
 
     /// Asks the run to start no new photos. The first reason wins.
-    public func requestStop(_ reason: StopReason) {
+    ///
+    /// `announceLater` is for a caller that may be inside an observer's own output lock (a failed write, reported
+    /// by `Console` on the writing thread): the stop takes effect at once, and its `stopping` event is written from
+    /// another thread.
+    public func requestStop(_ reason: StopReason, announceLater: Bool = false) {
         let first = state.withLock { state -> Bool in
-            guard state.stop == nil else { return false }
+            guard state.stop == nil, !state.ended else { return false }
             state.stop = reason
             return true
         }
-        if first { observer.stopping(reason) }
+        guard first else { return }
+        if announceLater {
+            DispatchQueue.global().async { [self] in observer.stopping(reason) }
+        } else {
+            observer.stopping(reason)
+        }
     }
 
     private var stopRequested: Bool { state.withLock { $0.stop != nil } }

@@ -27,6 +27,7 @@ extension StopReason {
             "\(number == 15 ? "SIGTERM" : "SIGINT") received: finishing the photos in flight, starting no new ones (send it again to stop at once)"
         case .failFast: "a photo failed and --fail-fast is set: finishing the photos in flight, starting no new ones"
         case .maxFailures(let n): "\(n) photo\(n == 1 ? "" : "s") failed (--max-failures \(n)): finishing the photos in flight, starting no new ones"
+        case .outputClosed(let what): "\(what): finishing the photos in flight, starting no new ones"
         }
     }
 }

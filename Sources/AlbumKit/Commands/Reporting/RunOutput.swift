@@ -9,6 +9,17 @@ struct RunOutput: Sendable {
     /// `--progress`: the progress line even when stderr is not a terminal.
     var forceProgress = false
 
+    /// The streams that carry what the run was asked for: a failed write to one of them stops the run (exit 3).
+    /// JSON events and annotations on stdout; for text, and for github's summary, stderr. A failure on another
+    /// stream (stderr's failure lines beside JSON events) loses those lines only.
+    var mainStreams: Set<Console.Stream> {
+        switch logFormat {
+        case .text: [.standardError]
+        case .json: [.standardOutput]
+        case .github: [.standardOutput, .standardError]
+        }
+    }
+
     /// The observers for these flags: text on stderr always (summary off for JSON), plus JSON or annotations.
     func reporters(for job: Job) -> any RunObserver {
         let terminal = isatty(STDERR_FILENO) == 1
