@@ -1,8 +1,16 @@
 /// Literal (`|`) and folded (`>`) block scalars with chomping (`-`, `+`)
 /// and indentation (`1`-`9`) indicators.
 ///
-/// The content algorithm mirrors the reference implementation's
-/// (PyYAML/ruamel `scan_block_scalar`), which follows the YAML 1.2 rules.
+/// The content algorithm mirrors PyYAML/ruamel's `scan_block_scalar`, with
+/// two YAML 1.2 rules that those readers miss:
+/// - The end of the input ends the last line as a line break would, as in
+///   the YAML 1.2 reference parser (it appends the missing break) and the
+///   yaml-test-suite (`foo: |\n  x\n   ` without a final break is
+///   `"x\n \n"`, L24T; `- |+\n   ` is `["\n"]`, JEF9). So `a: |\n  x` at
+///   the end of a file is `"x\n"`, as clip chomping promises.
+/// - A tab in the indentation of a line ends the scalar (productions
+///   `s-indent` and `l-empty` admit spaces only), and nothing but comments
+///   may follow it: see `checkTabEndingBlockScalar`.
 extension Parser {
     private enum Chomping { case strip, clip, keep }
 
@@ -45,41 +53,79 @@ extension Parser {
         let indent = try blockIndent(parentIndent: n, explicit: explicit)
         var out = String.UnicodeScalarView()
         var breaks = scanBlockBreaks(indent)
-        var lineBreak = false
-        while column(pos) == indent && cur != nil && !(indent == 0 && isDocumentMarker(pos)) {
-            out.append(contentsOf: Array(repeating: "\n", count: breaks))
+        var sawLine = false
+        while isBlockScalarLine(indent) {
+            out.append(contentsOf: repeatElement("\n", count: breaks))
             let leadingNonSpace = !isBlank(pos)
             let lineStart = pos
             while !isEOL(pos) { pos += 1 }
             out.append(contentsOf: chars[lineStart..<pos])
             contentEnd = pos
-            lineBreak = cur == "\n"
-            if lineBreak { pos += 1 }
+            sawLine = true
+            if cur == "\n" { pos += 1 }
             breaks = scanBlockBreaks(indent)
-            guard column(pos) == indent && cur != nil && !(indent == 0 && isDocumentMarker(pos)) else { break }
-            if folded && lineBreak && leadingNonSpace && !isBlank(pos) {
+            guard isBlockScalarLine(indent) else { break }
+            if folded && leadingNonSpace && !isBlank(pos) {
                 if breaks == 0 { out.append(" ") }
-            } else if lineBreak {
+            } else {
                 out.append("\n")
             }
         }
-        if chomping != .strip && lineBreak { out.append("\n") }
-        if chomping == .keep { out.append(contentsOf: Array(repeating: "\n", count: breaks)) }
+        // Every line read ended with a break, or with the input, which counts as one.
+        if chomping != .strip && sawLine { out.append("\n") }
+        if chomping == .keep { out.append(contentsOf: repeatElement("\n", count: breaks)) }
+        checkTabEndingBlockScalar(startedAt: start)
         pos = contentEnd
         return node(.string(String(out)), at: start)
     }
 
+    /// True if `pos` starts a content line of a block scalar indented by `indent`.
+    private func isBlockScalarLine(_ indent: Int) -> Bool {
+        column(pos) == indent && cur != nil && !(indent == 0 && isDocumentMarker(pos))
+    }
+
     /// Skips up to `indent` spaces on each line and counts the empty lines.
+    /// A last line of spaces without a line break counts too: the end of the
+    /// input ends it (`a: |+\n  x\n  ` is `"x\n\n"`, as with the break).
     private func scanBlockBreaks(_ indent: Int) -> Int {
         var breaks = 0
+        var lineStart = pos
         while column(pos) < indent && cur == " " { pos += 1 }
         while cur == "\n" {
             breaks += 1
             pos += 1
+            lineStart = pos
             if indent == 0 && isDocumentMarker(pos) { break }
             while column(pos) < indent && cur == " " { pos += 1 }
         }
+        if cur == nil && pos > lineStart { breaks += 1 }
         return breaks
+    }
+
+    /// Reports a tab in the indentation of the line that ended a block
+    /// scalar, when that line is blank or a comment (a line with content is
+    /// reported by the enclosing block). YAML 1.2 ends the scalar at such a
+    /// line and then admits only comments, so `a: |\n  x\n\t\nb: 1` is an
+    /// error while the same lines at the end of the document are not.
+    private func checkTabEndingBlockScalar(startedAt start: Int) {
+        guard cur == "\t" else { return }
+        let tab = pos
+        var i = pos
+        while isBlank(i) { i += 1 }
+        guard isEOL(i) || ch(i) == "#" else { return }
+        while !isEOL(i) { i += 1 }
+        while i < chars.count {
+            i += 1
+            if isDocumentMarker(i) { return }
+            while isBlank(i) { i += 1 }
+            if ch(i) == "#" || isEOL(i) {
+                while !isEOL(i) { i += 1 }
+                continue
+            }
+            let line = text.location(of: start).line
+            reportTab(at: tab, detail: "this tab ends the block scalar of line \(line), and YAML 1.2 allows only comments after it")
+            return
+        }
     }
 
     /// The content indentation: explicit (`n + k`) or detected from the first

@@ -57,11 +57,15 @@ extension Parser {
 
     /// The continuation line of a plain scalar whose text ended at `end`, with
     /// the number of line breaks crossed; `nil` when the scalar ends here.
+    /// A blank line crossed must not have a tab in its indentation (YAML 1.2's
+    /// `l-empty` in a flow scalar): `a: x\n\t\n  y` is an error, while the
+    /// same tab before a less indented line just ends the scalar.
     private func plainContinuation(after end: Int, parentIndent n: Int, flow: Bool) throws -> (index: Int, breaks: Int)? {
         var j = end
         while isBlank(j) { j += 1 }
         guard ch(j) == "\n" else { return nil }
         var breaks = 0
+        var blankLineTab: Int?
         while ch(j) == "\n" {
             j += 1
             breaks += 1
@@ -71,6 +75,7 @@ extension Parser {
             var t = spaces
             while isBlank(t) { t += 1 }
             if isEOL(t) {
+                if t != spaces && spaces - j <= n && blankLineTab == nil { blankLineTab = spaces }
                 j = t
                 continue
             }
@@ -83,8 +88,16 @@ extension Parser {
                 return nil
             }
             if t != spaces { reportTab(at: spaces) }
+            if let tab = blankLineTab { reportBlankLineTab(at: tab, scalarAt: end) }
             return (t, breaks)
         }
         return nil
+    }
+
+    /// Reports a tab in the indentation of a blank line inside the multi-line
+    /// plain or quoted scalar whose text includes position `scalarAt`.
+    func reportBlankLineTab(at tab: Int, scalarAt: Int) {
+        let line = text.location(of: scalarAt).line
+        reportTab(at: tab, detail: "this blank line is inside the multi-line scalar of line \(line), and YAML 1.2 allows no tab in its indentation")
     }
 }

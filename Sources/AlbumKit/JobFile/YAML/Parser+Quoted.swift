@@ -48,7 +48,9 @@ extension Parser {
     }
 
     /// At a line break inside a quoted scalar: consumes it, any empty lines
-    /// and the next line's leading blanks; returns the number of breaks.
+    /// and the next line's leading blanks; returns the number of breaks. An
+    /// empty line with a tab in its indentation is reported (YAML 1.2 reads
+    /// only spaces there: `a: "x\n\t\n  y"` is an error).
     private func skipQuotedBreaks(parentIndent n: Int, open: Int) throws -> Int {
         var breaks = 0
         while cur == "\n" {
@@ -60,9 +62,13 @@ extension Parser {
             var spaces = pos
             while ch(spaces) == " " { spaces += 1 }
             let indent = spaces - pos
+            let tab = ch(spaces) == "\t" ? spaces : nil
             while isBlank(spaces) { spaces += 1 }
             pos = spaces
-            if cur == "\n" || cur == nil { continue }
+            if cur == "\n" || cur == nil {
+                if let tab, indent <= n { reportBlankLineTab(at: tab, scalarAt: open) }
+                continue
+            }
             if indent <= n {
                 let kind = chars[open] == "\"" ? "double" : "single"
                 throw fail("unterminated \(kind)-quoted string, or its next line is not indented more than the enclosing block", at: open)

@@ -134,12 +134,13 @@ final class Parser {
         return nil
     }
 
-    /// Reports a tab used for indentation, once per line.
-    func reportTab(at i: Int) {
+    /// Reports a tab used for indentation, once per line; `detail`, when
+    /// given, says why this tab counts as indentation.
+    func reportTab(at i: Int, detail: String? = nil) {
         let line = text.lineIndex(of: i)
         if !tabLines.contains(line) {
             tabLines.insert(line)
-            report("tabs are not allowed for indentation; use spaces", at: i)
+            report("tabs are not allowed for indentation; use spaces" + (detail.map { " (\($0))" } ?? ""), at: i)
         }
     }
 
