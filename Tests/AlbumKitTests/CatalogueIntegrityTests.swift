@@ -43,7 +43,7 @@ final class CatalogueIntegrityTests: XCTestCase {
         try Fixture.jpeg(at: "\(folder)/photos/new.jpg", width: 96, height: 64, variant: 99)  // something to write
         let run = try TestSupport.album(["run", "job.yml"], in: folder)
         XCTAssertEqual(run.status, 3, run.stderr)
-        XCTAssert(run.stderr.contains("catalogue database \(database) is damaged (quick_check: "), run.stderr)
+        XCTAssert(run.stderr.contains("catalogue database \(database) is damaged or not an album catalogue (quick_check: "), run.stderr)
         XCTAssert(run.stderr.contains("album will not write to it"), run.stderr)
         XCTAssertEqual(try Tool.sha256(database), before, "run left the file byte for byte as it was")
 

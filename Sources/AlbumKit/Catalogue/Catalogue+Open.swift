@@ -128,7 +128,7 @@ extension Catalogue {
     /// The error for a damaged database: what was found, and that album leaves the file alone.
     static func damaged(_ file: String, _ problem: String, duringRun: Bool = false) -> CatalogueError {
         let folder = (file as NSString).deletingLastPathComponent
-        let what = duringRun ? "was found damaged during the run (\(problem)); the run stopped, and" : "is damaged (\(problem));"
+        let what = duringRun ? "was found damaged during the run (\(problem)); the run stopped, and" : "is damaged or not an album catalogue (\(problem));"
         return CatalogueError("catalogue database \(file) \(what) album will not write to it. Run `album verify --catalogue \(folder)` for details, then restore it from a backup or move it away")
     }
 
