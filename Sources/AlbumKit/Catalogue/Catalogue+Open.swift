@@ -116,13 +116,19 @@ extension Catalogue {
     /// costs several times as much (Benchmarks/RESULTS.md, "The pre-write check"); `album verify` runs that one.
     static func damage(of database: Database) throws -> String? {
         do {
-            let findings = try database.query("PRAGMA quick_check") { $0.text(0) ?? "" }
+            let findings = findingLines(try database.query("PRAGMA quick_check") { $0.text(0) ?? "" })
             guard findings != ["ok"] else { return nil }
             let more = findings.count > 1 ? " (and \(findings.count - 1) more)" : ""
             return "quick_check: " + (findings.first ?? "no answer") + more
         } catch let error as SQLiteError where error.isCorrupt {
             return error.message
         }
+    }
+
+    /// An integrity or quick check's answer as one finding a line: a row may hold several lines, and SQLite heads
+    /// them with "*** in database main ***", which says nothing here.
+    static func findingLines(_ rows: [String]) -> [String] {
+        rows.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** in database") }
     }
 
     /// The error for a damaged database: what was found, and that album leaves the file alone.

@@ -20,7 +20,7 @@ extension Catalogue {
     }
 
     private func verify(into problems: inout [CatalogueProblem], databasePath: String) throws {
-        for message in try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" }) where message != "ok" {
+        for message in Catalogue.findingLines(try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" })) where message != "ok" {
             problems.append(CatalogueProblem(path: databasePath, problem: "integrity check: \(message)"))
         }
         for (table, row, parent) in try database.query("PRAGMA foreign_key_check", [], { ($0.text(0) ?? "", $0.int(1) ?? 0, $0.text(2) ?? "") }) {
