@@ -6,6 +6,8 @@ album's: per photo one photos row, a thumbnail and an export rendition, and RUNS
 thumbnail, export) with album's parameter JSON and hashes. Then, on a warm page cache, it times a connection that
 opens the file and runs quick_check (what every writing command now does first), and integrity_check for
 comparison, with the same SQLite library album links (Python's sqlite3 module, checked to be the same version).
+Then it times `album import` of an empty folder three times: the first writer after the SQL fill finds no stamp
+and checks in full; the next ones find the file as the last writer left it (`catalogue.checked`) and skip it.
 
     python3 Benchmarks/quick_check_cost.py [--album .build/release/album] [--photos 10000 100000] [--runs 3]
 """
@@ -63,8 +65,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     print(f"SQLite {sqlite3.sqlite_version}; {args.runs} runs of 3 steps per photo; median (min-max) of {args.rounds}, warm page cache")
-    print("| photos | steps rows | file MB | quick_check s | integrity_check s |")
-    print("|---|---|---|---|---|")
+    print("| photos | steps rows | file MB | quick_check s | integrity_check s | album import of nothing: 1st (full check), 2nd, 3rd (stamp) s |")
+    print("|---|---|---|---|---|---|")
     for photos in args.photos:
         with tempfile.TemporaryDirectory() as folder:
             path = build(os.path.abspath(args.album), folder, photos, args.runs)
@@ -72,7 +74,14 @@ def main():
             quick = timed(path, "PRAGMA quick_check", args.rounds)
             full = timed(path, "PRAGMA integrity_check", args.rounds)
             size = os.path.getsize(path) / 1e6
-            print(f"| {photos} | {photos * 3 * args.runs} | {size:.0f} | {quick[0]:.3f} ({quick[1]:.3f}-{quick[2]:.3f}) | {full[0]:.3f} ({full[1]:.3f}-{full[2]:.3f}) |", flush=True)
+            imports = []
+            for _ in range(3):
+                start = time.perf_counter()
+                subprocess.run([os.path.abspath(args.album), "import", os.path.join(folder, "empty"), "--catalogue",
+                                os.path.dirname(path)], check=True, capture_output=True)
+                imports.append(time.perf_counter() - start)
+            print(f"| {photos} | {photos * 3 * args.runs} | {size:.0f} | {quick[0]:.3f} ({quick[1]:.3f}-{quick[2]:.3f}) | {full[0]:.3f} ({full[1]:.3f}-{full[2]:.3f}) | "
+                  + ", ".join(f"{t:.2f}" for t in imports) + " |", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AlbumKit
+import SQLite
 
 /// A damaged catalogue is never written: writers refuse it before their first write, and damage met during a
 /// run stops the run. Damage is made to real catalogues of real runs, and checked with the `sqlite3` tool.
@@ -81,5 +82,41 @@ final class CatalogueIntegrityTests: XCTestCase {
         XCTAssert(run.stderr.contains("the run stopped"), run.stderr)
         let runs = try Tool.sqlite(database, "SELECT id, status FROM runs ORDER BY id")
         XCTAssertEqual(runs, "1|ok\n2|running", "the damaged run's row is not written on after the damage")
+    }
+
+    func testTheCheckIsSkippedOnlyWhileTheFileIsAsTheLastWriterLeftIt() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let file = folder + "/" + Catalogue.databaseName
+        func writerCheckedInFull() throws -> Bool {
+            let catalogue = try Catalogue(folder: folder, create: true, writing: true)
+            defer { catalogue.close() }
+            return catalogue.checkedInFull
+        }
+        XCTAssertTrue(try writerCheckedInFull(), "a new catalogue")
+        XCTAssert(FileManager.default.fileExists(atPath: folder + "/" + CatalogueStamp.fileName), "its close stamps the file")
+        XCTAssertFalse(try writerCheckedInFull(), "unchanged since the last writer: skipped")
+        try Catalogue(folder: folder, readOnly: true).close()
+        XCTAssertFalse(try writerCheckedInFull(), "a reader changes nothing")
+
+        // Any write to the file changes its ctime, even one that writes the same byte and sets the mtime back.
+        let before = try FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: file))
+        let first = try XCTUnwrap(try handle.read(upToCount: 1))
+        try handle.seek(toOffset: 0)
+        handle.write(first)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: try XCTUnwrap(before)], ofItemAtPath: file)
+        XCTAssertTrue(try writerCheckedInFull(), "touched from outside: checked in full")
+        XCTAssertFalse(try writerCheckedInFull())
+
+        // A writer that closes while another connection is open leaves its commits in the -wal: no stamp.
+        let other = try Database(path: file, mode: .readWrite)
+        _ = try other.query("SELECT count(*) FROM runs") { $0.int(0) }
+        let catalogue = try Catalogue(folder: folder, create: false, writing: true)
+        _ = try catalogue.beginRun(job: "j", jobPath: nil, jobHash: nil, started: Timestamp.now(), software: Software(album: "t", vips: "8", sqlite: "3", host: "h"))
+        catalogue.close()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/" + CatalogueStamp.fileName))
+        other.close()
+        XCTAssertTrue(try writerCheckedInFull())
     }
 }

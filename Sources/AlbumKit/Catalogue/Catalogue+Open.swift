@@ -5,6 +5,7 @@ import SQLite
 ///
 /// A writer takes the lock, opens the file read-write and runs `PRAGMA quick_check` before anything that could
 /// write (`journal_mode`, migrations, the run rows): a damaged file is refused and left byte for byte as it was.
+/// The check is skipped when the file is provably unchanged since album's last clean close (`CatalogueStamp`).
 ///
 /// A reader that may write the folder and the file opens it read-write under `PRAGMA query_only`, so that its
 /// `-wal` and `-shm` files go away when it closes, as a writer's do. A reader that may not follows SQLite's rules for
@@ -19,6 +20,10 @@ extension Catalogue {
         var lock: CatalogueLock?
         var readOnly = false
         var damage: String?
+        /// The pre-write check passed (or was skipped for a file unchanged since): the writer's close may stamp it.
+        var sound = false
+        /// The pre-write check ran in full (false when the file was unchanged since album's last clean close).
+        var checkedInFull = false
     }
 
     /// Whether this process may write the catalogue in `folder`: the folder (for `-wal`, `-shm` and the lock) and
@@ -48,14 +53,15 @@ extension Catalogue {
         }
         let lock = locking ? try CatalogueLock(folder: folder) : nil
         // A log with commits in it is checkpointed into the file on close: not when the file turns out damaged.
-        let logHasFrames = size(of: file + "-wal") ?? 0 > 0
+        let log = size(of: file + "-wal"), logHasFrames = log ?? 0 > 0
+        let unchanged = exists && log == nil && locking && CatalogueStamp(file: file).map { $0 == CatalogueStamp.recorded(in: folder) } == true
         var opened: Database?
         do {
             let database = try Database(path: file, mode: create ? .readWriteCreate : .readWrite)
             opened = database
             database.setBusyTimeout(milliseconds: 5_000)
             // First, before anything that may write: even `journal_mode = WAL` rewrites the header of a file not in WAL.
-            if let problem = try damage(of: database) {
+            if !unchanged, let problem = try damage(of: database) {
                 if logHasFrames { try database.skipCheckpointOnClose() }
                 guard keepDamaged else { throw damaged(file, problem) }
                 return Opened(database: database, lock: lock, damage: problem)
@@ -65,7 +71,7 @@ extension Catalogue {
             try database.execute("PRAGMA synchronous = NORMAL")
             try Schema.migrate(database, folder: folder)
             if locking { try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'") }
-            return Opened(database: database, lock: lock)
+            return Opened(database: database, lock: lock, sound: true, checkedInFull: !unchanged)
         } catch {
             opened?.close()
             lock?.release()

@@ -26,6 +26,10 @@ public final class Catalogue {
     public let isReadOnly: Bool
     /// What the pre-write check found when `forVerifying` opened a damaged catalogue (then nothing was written).
     public let damage: String?
+    /// Whether the pre-write check ran in full at open (false: skipped, the file unchanged since the last writer).
+    let checkedInFull: Bool
+    /// Whether `close()` may stamp the file as album leaves it (`CatalogueStamp`): a writer whose check passed.
+    private let stampOnClose: Bool
 
     /// The database's file name inside the folder.
     public static let databaseName = "catalogue.db"
@@ -68,13 +72,24 @@ public final class Catalogue {
         lock = opened.lock
         isReadOnly = opened.readOnly
         damage = opened.damage
+        checkedInFull = opened.checkedInFull
+        stampOnClose = opened.lock != nil && opened.sound
     }
 
     /// Closes the database connection, then releases the lock when the catalogue was opened for writing.
+    /// A writer that met no damage and left no `-wal` (its checkpoint done: no other connection open) stamps the
+    /// file, so that the next writer may skip its check; any other writer forgets the stamp.
     public func close() {
         database.close()
-        lock?.release()
-        lock = nil
+        guard let lock else { return }
+        let file = folder + "/" + Catalogue.databaseName
+        if stampOnClose, !database.metDamage, access(file + "-wal", F_OK) != 0, let stamp = CatalogueStamp(file: file) {
+            stamp.record(in: folder)
+        } else {
+            CatalogueStamp.forget(in: folder)
+        }
+        lock.release()
+        self.lock = nil
     }
 
     /// Runs `body` in one transaction.

@@ -94,7 +94,7 @@ public final class Database: @unchecked Sendable {
         guard status == SQLITE_OK else {
             let message = errorText.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorText)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            throw failure(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
         }
     }
 
@@ -145,4 +145,14 @@ public final class Database: @unchecked Sendable {
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
     var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
+
+    /// True once any call on this connection has failed with SQLITE_CORRUPT or SQLITE_NOTADB.
+    public private(set) var metDamage = false
+
+    /// The error for a failed call, remembering damage in `metDamage`.
+    func failure(code: Int32, message: String, sql: String? = nil) -> SQLiteError {
+        let error = SQLiteError(code: code, message: message, sql: sql)
+        if error.isCorrupt { metDamage = true }
+        return error
+    }
 }
