@@ -6,11 +6,21 @@ extension Catalogue {
     /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
     /// checks, rows that point at missing photos or runs, every rendition's file (there, regular, its size and
     /// SHA-256), and every original (the user's file, or the catalogue's copy) against its recorded hash.
-    /// Files nobody records are not problems: `album gc` reports and removes those.
+    /// Files nobody records are not problems: `album gc` reports and removes those. A database too damaged to be
+    /// read to the end is one more problem, with SQLite's reason, after what could be checked.
     public func verify() throws -> [CatalogueProblem] {
         let databasePath = folder + "/" + Catalogue.databaseName
         var problems: [CatalogueProblem] = []
-        for message in try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" }) where message != "ok" {
+        do {
+            try verify(into: &problems, databasePath: databasePath)
+        } catch let error as SQLiteError where error.isCorrupt {
+            problems.append(CatalogueProblem(path: databasePath, problem: "the database cannot be read to the end: \(error.message)"))
+        }
+        return problems
+    }
+
+    private func verify(into problems: inout [CatalogueProblem], databasePath: String) throws {
+        for message in Catalogue.findingLines(try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" })) where message != "ok" {
             problems.append(CatalogueProblem(path: databasePath, problem: "integrity check: \(message)"))
         }
         for (table, row, parent) in try database.query("PRAGMA foreign_key_check", [], { ($0.text(0) ?? "", $0.int(1) ?? 0, $0.text(2) ?? "") }) {
@@ -38,7 +48,6 @@ extension Catalogue {
                 problems.append(CatalogueProblem(path: path, problem: problem + " (photo \(photo.id.prefix(8)))"))
             }
         }
-        return problems
     }
 
     /// What is wrong with the file at `path`, expected to hold `bytes` bytes hashing to `hash`, or nil when nothing.

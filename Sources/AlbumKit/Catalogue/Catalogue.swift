@@ -14,79 +14,82 @@ import SQLite
 /// A `Catalogue` is one connection and is not thread-safe: the scheduler gives it one serial owner.
 ///
 /// A catalogue opened for writing holds the folder's `CatalogueLock` until `close()`: a second writer stops at once
-/// with "catalogue DIR is in use by album pid N since TIME". Readers need no lock.
+/// with "catalogue DIR is in use by album pid N since TIME". A writer checks the database (`PRAGMA quick_check`)
+/// before its first write and refuses a damaged one. Readers need no lock, write nothing, and work on a catalogue
+/// they cannot write (`Catalogue+Open.swift` says how).
 public final class Catalogue {
     /// The catalogue folder, absolute.
     public let folder: String
     let database: Database
     private var lock: CatalogueLock?
+    /// True when the catalogue was opened only to read, without its lock, because this process cannot write it.
+    public let isReadOnly: Bool
+    /// What the pre-write check found when `forVerifying` opened a damaged catalogue (then nothing was written).
+    public let damage: String?
+    /// Whether the pre-write check ran in full at open (false: skipped, the file unchanged since the last writer).
+    let checkedInFull: Bool
+    /// Whether `close()` may stamp the file as album leaves it (`CatalogueStamp`): a writer whose check passed.
+    private let stampOnClose: Bool
 
     /// The database's file name inside the folder.
     public static let databaseName = "catalogue.db"
 
-    /// Opens the catalogue in `folder`, creating folder and database when `create` is true.
+    /// Opens the catalogue in `folder` to write it, creating folder and database when `create` is true.
     ///
     /// With `writing`, it first takes the catalogue's lock, and marks runs still recorded as `running` as
     /// `interrupted`: holding the lock proves that no process is running them any more.
-    /// - Throws: `CatalogueError` with a message naming the folder and what to do.
+    /// - Throws: `CatalogueError` with a message naming the folder and what to do: no catalogue, not writable,
+    ///   in use, damaged (the pre-write check failed; the file is left byte for byte as it was), newer schema.
     public convenience init(folder: String, create: Bool, writing: Bool = false) throws {
-        try self.init(folder: folder, create: create, readOnly: false, writing: writing)
-    }
-
-    /// Opens an existing catalogue only to read it (`album plan`): nothing is created, migrated or written.
-    public convenience init(folder: String, readOnly: Bool) throws {
-        try self.init(folder: folder, create: false, readOnly: readOnly, writing: false)
-    }
-
-    private init(folder: String, create: Bool, readOnly: Bool, writing: Bool) throws {
         let folder = Paths.absolute(folder)
+        self.init(folder: folder, try Catalogue.openForWriting(folder: folder, create: create, locking: writing, keepDamaged: false))
+    }
+
+    /// Opens an existing catalogue only to read it (`ls`, `show`, `runs`, `report`, `plan`): nothing is created or
+    /// written, except that a catalogue this process may write is migrated once, under the lock, when its schema
+    /// is older. `readOnly: false` is `init(folder:create: false)`.
+    public convenience init(folder: String, readOnly: Bool) throws {
+        guard readOnly else {
+            try self.init(folder: folder, create: false)
+            return
+        }
+        let folder = Paths.absolute(folder)
+        self.init(folder: folder, try Catalogue.openForReading(folder: folder))
+    }
+
+    /// Opens the catalogue for `album verify`: under its lock, migrated and with interrupted runs marked, when this
+    /// process can write it; read-only otherwise (`isReadOnly`). A damaged catalogue is opened, not refused, and
+    /// not written (`damage` says what the pre-write check found).
+    public static func forVerifying(folder: String) throws -> Catalogue {
+        let folder = Paths.absolute(folder)
+        guard writable(folder) else { return Catalogue(folder: folder, try openForReading(folder: folder)) }
+        return Catalogue(folder: folder, try openForWriting(folder: folder, create: false, locking: true, keepDamaged: true))
+    }
+
+    private init(folder: String, _ opened: Opened) {
         self.folder = folder
-        let file = folder + "/" + Catalogue.databaseName
-        let manager = FileManager.default
-        if !manager.fileExists(atPath: file) {
-            guard create else {
-                throw CatalogueError("no catalogue at \(folder): run a job or `album import` to create one, or pass --catalogue DIR")
-            }
-            do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CatalogueError("cannot create catalogue folder \(folder): \(Paths.reason(error))")
-            }
-        }
-        if create, access(folder, W_OK) != 0 {
-            throw CatalogueError("catalogue folder \(folder) is not writable: \(String(cString: strerror(errno)))")
-        }
-        let lock = writing ? try CatalogueLock(folder: folder) : nil
-        self.lock = lock
-        do {
-            database = try Database(path: file, mode: readOnly ? .readOnly : create ? .readWriteCreate : .readWrite)
-            database.setBusyTimeout(milliseconds: 5_000)
-            if readOnly {
-                try Schema.check(database, folder: folder)
-            } else {
-                try database.execute("PRAGMA foreign_keys = ON")
-                _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
-                try database.execute("PRAGMA synchronous = NORMAL")
-                try Schema.migrate(database, folder: folder)
-                if writing { try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'") }
-            }
-        } catch let error as SQLiteError {
-            lock?.release()
-            if error.isCorrupt {
-                throw CatalogueError("catalogue database \(file) is damaged or not an album catalogue (\(error.message)). album will not touch it; restore it from a backup or move it away.")
-            }
-            throw CatalogueError("cannot open catalogue \(file): \(error.message)")
-        } catch {
-            lock?.release()
-            throw error
-        }
+        database = opened.database
+        lock = opened.lock
+        isReadOnly = opened.readOnly
+        damage = opened.damage
+        checkedInFull = opened.checkedInFull
+        stampOnClose = opened.lock != nil && opened.sound
     }
 
     /// Closes the database connection, then releases the lock when the catalogue was opened for writing.
+    /// A writer that met no damage and left no `-wal` (its checkpoint done: no other connection open) stamps the
+    /// file, so that the next writer may skip its check; any other writer forgets the stamp.
     public func close() {
         database.close()
-        lock?.release()
-        lock = nil
+        guard let lock else { return }
+        let file = folder + "/" + Catalogue.databaseName
+        if stampOnClose, !database.metDamage, access(file + "-wal", F_OK) != 0, let stamp = CatalogueStamp(file: file) {
+            stamp.record(in: folder)
+        } else {
+            CatalogueStamp.forget(in: folder)
+        }
+        lock.release()
+        self.lock = nil
     }
 
     /// Runs `body` in one transaction.

@@ -108,27 +108,33 @@ enum Schema {
         """,
     ]
 
-    /// Checks, without writing, that this album can read `database` as it is.
+    /// The database's schema version (`PRAGMA user_version`; 0 for a new file).
+    static func version(_ database: Database) throws -> Int {
+        try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+    }
+
+    /// Checks, without writing, that this album can read `database` as it is: a reader that cannot write the
+    /// catalogue cannot migrate it either, and says who can.
     static func check(_ database: Database, folder: String) throws {
-        let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+        let version = try Schema.version(database)
         if version > currentVersion {
             throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")
         }
         if version < currentVersion {
-            throw CatalogueError("catalogue \(folder) has an older schema (version \(version)); run any writing command (album run) to upgrade it first")
+            throw CatalogueError("catalogue \(folder) has an older schema (version \(version); this album reads \(currentVersion)), and this user cannot write it to migrate it: a writer must open it once (album verify or album run, by a user who can write the folder)")
         }
     }
 
     /// Brings `database` to `currentVersion`, or refuses a catalogue written by a newer album.
     static func migrate(_ database: Database, folder: String) throws {
-        let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+        let version = try Schema.version(database)
         if version > currentVersion {
             throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")
         }
         guard version < currentVersion else { return }
         try database.transaction {
             // Read again inside the write transaction: another process may have migrated since the read above.
-            let version = try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
+            let version = try Schema.version(database)
             guard version < currentVersion else { return }
             for migration in migrations[version...] {
                 try database.execute(migration)

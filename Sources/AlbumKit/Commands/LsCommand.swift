@@ -48,7 +48,7 @@ struct LsCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, create: false)
+        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
         let selection = try catalogue.resolve(self.selection)
         let photos = try catalogue.allPhotos().filter(selection.matches)

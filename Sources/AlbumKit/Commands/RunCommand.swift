@@ -104,6 +104,9 @@ struct RunCommand: Command {
         let summary: RunSummary
         do {
             summary = try scheduler.runAll()
+        } catch let error as SQLiteError where error.isCorrupt {
+            // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
+            throw Catalogue.damaged(catalogue.folder + "/" + Catalogue.databaseName, error.message, duringRun: true)
         } catch let error as SQLiteError {
             try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: "{}")
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")

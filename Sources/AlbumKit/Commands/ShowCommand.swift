@@ -30,7 +30,7 @@ struct ShowCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, create: false)
+        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
         let photo = try PhotoArgument.resolve(id, in: catalogue)
         let renditions = try catalogue.renditions(photo: photo.id)

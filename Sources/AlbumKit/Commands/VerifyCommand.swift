@@ -11,6 +11,8 @@ struct VerifyCommand: Command {
             is wrong. Files no row records are not problems: `album gc` lists those.
 
             verify takes the catalogue's lock, so files do not change while it reads them; it never changes them.
+            On a catalogue this user cannot write (another user's, a read-only mount, a backup) it checks without
+            the lock and says so, and leaves runs recorded as running as they are.
 
             exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
 
@@ -27,8 +29,11 @@ struct VerifyCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let catalogue = try Catalogue.forVerifying(folder: self.catalogue)
         defer { catalogue.close() }
+        if catalogue.isReadOnly {
+            Console.err("album: catalogue \(catalogue.folder) is read-only to this user: checked without its lock, and runs still recorded as running were not marked interrupted")
+        }
         let problems = try catalogue.verify()
         for problem in problems { Console.out(problem.description) }
         if problems.isEmpty {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SQLite
 import Synchronization
 
 /// The catalogue's one serial owner during a run: every read and write goes through its queue.
@@ -50,7 +51,7 @@ package final class CatalogueOwner: @unchecked Sendable {
     func sync<T>(_ body: (Catalogue) throws -> T) throws -> T {
         try queue.sync {
             guard !finished else { throw CatalogueError("the run has ended; the catalogue takes no more writes") }
-            return try batched { try body(catalogue) }
+            return try stoppingOnDamage { try batched { try body(catalogue) } }
         }
     }
 
@@ -59,7 +60,7 @@ package final class CatalogueOwner: @unchecked Sendable {
     func syncCommitted<T>(_ body: (Catalogue) throws -> T) throws -> T {
         try queue.sync {
             guard !finished else { throw CatalogueError("the run has ended; the catalogue takes no more writes") }
-            let result = try batched { try body(catalogue) }
+            let result = try stoppingOnDamage { try batched { try body(catalogue) } }
             commitNow()
             if let error = firstError { throw error }
             return result
@@ -117,6 +118,15 @@ package final class CatalogueOwner: @unchecked Sendable {
             return  // what the actions would announce was not written
         }
         for action in actions { action() }
+    }
+
+    /// A damaged database (SQLITE_CORRUPT, SQLITE_NOTADB) met by a stage's own read or write stops the run like a
+    /// failed step write, instead of failing only that photo: the catalogue must not be written on.
+    private func stoppingOnDamage<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let failure as SQLiteError where failure.isCorrupt {
+            keep(failure)
+            throw failure
+        }
     }
 
     private func keep(_ failure: Error) {

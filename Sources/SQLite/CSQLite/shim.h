@@ -10,4 +10,9 @@ static inline int album_sqlite3_bind_text(sqlite3_stmt *stmt, int index, const c
 static inline int album_sqlite3_bind_blob(sqlite3_stmt *stmt, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(stmt, index, bytes, length, SQLITE_TRANSIENT);
 }
+/* sqlite3_db_config is varargs: SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE takes an int and an int* (sqlite.org/c3ref/c_dbconfig_defensive.html). */
+static inline int album_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
+    int set = 0;
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &set);
+}
 #endif

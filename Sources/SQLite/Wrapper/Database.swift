@@ -11,24 +11,61 @@ public final class Database: @unchecked Sendable {
     public let path: String
 
     /// How a connection opens its file.
-    public enum Mode: Sendable { case readOnly, readWrite, readWriteCreate }
+    public enum Mode: Sendable {
+        /// Read-only, through SQLite's locks and the WAL's `-wal` and `-shm` files, which it creates when missing
+        /// and the folder lets it (and then leaves behind: a read-only connection cannot checkpoint).
+        case readOnly
+        /// Read-only and `immutable=1` (sqlite.org/uri.html#uriimmutable): no locks, no `-wal` or `-shm`, nothing
+        /// created. Only sound for a file nobody changes while it is open, and it ignores any `-wal` file.
+        case readOnlyImmutable
+        case readWrite, readWriteCreate
+    }
 
     public init(path: String, mode: Mode = .readWriteCreate) throws {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var name = path
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readOnlyImmutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Database.uriEscaped(path) + "?immutable=1"
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(name, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(handle)
             throw SQLiteError(code: status, message: "cannot open \(path): \(message)")
         }
         self.handle = handle
+    }
+
+    /// A path as a URI's path: every byte but unreserved characters and `/` percent-encoded (RFC 3986, which
+    /// SQLite's URI parser follows: sqlite.org/uri.html).
+    static func uriEscaped(_ path: String) -> String {
+        var text = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                text.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                text += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return text
+    }
+
+    /// Makes `close()` leave the write-ahead log as it is instead of checkpointing it into the database file
+    /// (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE): for a database album found damaged and must not write.
+    public func skipCheckpointOnClose() throws {
+        let status = album_sqlite3_no_checkpoint_on_close(handle)
+        guard status == SQLITE_OK else { throw SQLiteError(code: status, message: lastErrorMessage) }
     }
 
     deinit {
@@ -57,7 +94,7 @@ public final class Database: @unchecked Sendable {
         guard status == SQLITE_OK else {
             let message = errorText.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorText)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            throw failure(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
         }
     }
 
@@ -108,4 +145,14 @@ public final class Database: @unchecked Sendable {
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
     var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
+
+    /// True once any call on this connection has failed with SQLITE_CORRUPT or SQLITE_NOTADB.
+    public private(set) var metDamage = false
+
+    /// The error for a failed call, remembering damage in `metDamage`.
+    func failure(code: Int32, message: String, sql: String? = nil) -> SQLiteError {
+        let error = SQLiteError(code: code, message: message, sql: sql)
+        if error.isCorrupt { metDamage = true }
+        return error
+    }
 }

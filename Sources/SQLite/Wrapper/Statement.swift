@@ -12,7 +12,7 @@ public final class Statement {
         var handle: OpaquePointer?
         let status = sqlite3_prepare_v2(database.handle, sql, -1, &handle, nil)
         guard status == SQLITE_OK, let handle else {
-            throw SQLiteError(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
+            throw database.failure(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
         }
         self.handle = handle
         self.database = database
@@ -43,7 +43,7 @@ public final class Statement {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw SQLiteError(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
+        default: throw database.failure(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
         }
     }
 
@@ -65,7 +65,7 @@ public final class Statement {
             case .blob(let v): v.withUnsafeBytes { album_sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count)) }
             }
             guard status == SQLITE_OK else {
-                throw SQLiteError(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
+                throw database.failure(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
             }
         }
     }

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The database file's identity as the last writer left it, so that the next writer may skip the pre-write check
+/// when nothing has touched the file since.
+///
+/// A writer that closes cleanly (no damage met, its last checkpoint done, so no `-wal` file is left) records the
+/// file's device, inode, size, mtime and ctime in `catalogue.checked`. The next writer, under the lock, skips
+/// `PRAGMA quick_check` only when there is still no `-wal` and the file's stat is the same: any write to the file,
+/// album's or anyone's (`dd`, a copy, a restore), changes its ctime, which no program can set back. Damage without a
+/// write (the disk's own) is `album verify`'s to find.
+///
+/// ```
+/// if CatalogueStamp(file: db) == CatalogueStamp.recorded(in: folder) { /* unchanged since album's last close */ }
+/// ```
+struct CatalogueStamp: Equatable {
+    /// The file's name inside the catalogue folder.
+    static let fileName = "catalogue.checked"
+
+    var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
+
+    /// The stat of `file`, or nil when it cannot be read.
+    init?(file: String) {
+        var info = stat()
+        guard stat(file, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    }
+
+    private init?(text: String) {
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 5, let device = UInt64(fields[0]), let inode = UInt64(fields[1]),
+              let size = Int64(fields[2]), let modified = Int64(fields[3]), let changed = Int64(fields[4]) else { return nil }
+        (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
+    }
+
+    /// The stamp the last clean writer recorded in `folder`, or nil when there is none (or it cannot be read).
+    static func recorded(in folder: String) -> CatalogueStamp? {
+        guard let text = try? String(contentsOfFile: folder + "/" + fileName, encoding: .utf8) else { return nil }
+        return CatalogueStamp(text: text)
+    }
+
+    /// Records this stamp in `folder`. A failure only costs the next writer a full check, so it is not an error.
+    func record(in folder: String) {
+        try? AtomicFile.write(Array("\(device) \(inode) \(size) \(modified) \(changed)\n".utf8), to: folder + "/" + CatalogueStamp.fileName)
+    }
+
+    /// Forgets the stamp in `folder`, so that the next writer checks in full.
+    static func forget(in folder: String) {
+        _ = unlink(folder + "/" + fileName)
+    }
+}
