@@ -82,9 +82,12 @@ struct RunCommand: Command {
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
         var settings = Vips.Settings()
         settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
+        // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.
+        if AddressSpace.limit != nil { settings.mallocArenas = 1 }
         try Vips.start(settings)
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
+        let options = try affordable(options, job: job, verbose: verbose)
         job = try job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
@@ -108,6 +111,25 @@ struct RunCommand: Command {
             }
         }
         return summary.exitCode
+    }
+
+    /// `options` with the workers and memory budget that fit under the address-space limit (`MemoryLimit`), and a
+    /// note on stderr when they are fewer than asked for. Unchanged when there is no limit.
+    /// - Throws: `MemoryLimitError` (exit 3) when not even one worker fits.
+    static func affordable(_ options: RunOptions, job: Job, verbose: Bool) throws -> RunOptions {
+        guard let limit = AddressSpace.limit, let inUse = AddressSpace.inUse else { return options }
+        let memory = MemoryLimit(limit: limit, inUse: inUse, threadStack: AddressSpace.threadStackBytes)
+        let workers = max(1, options.workers ?? job.workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        let plan = try memory.plan(workers: workers, megapixels: options.pixelBudgetMegapixels)
+        if verbose || plan.workers < workers || plan.megapixels < options.pixelBudgetMegapixels {
+            Console.err("album: \(AddressSpace.limitDescription ?? ""), \(AddressSpace.megabytes(inUse)) mapped at start: "
+                + "running \(plan.workers) worker\(plan.workers == 1 ? "" : "s") (of \(workers)) with a memory budget of "
+                + "\(plan.megapixels) MP (of \(options.pixelBudgetMegapixels))")
+        }
+        var options = options
+        options.workers = plan.workers
+        options.pixelBudgetMegapixels = plan.megapixels
+        return options
     }
 
     static func number(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {
