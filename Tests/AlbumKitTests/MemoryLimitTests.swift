@@ -64,4 +64,22 @@ final class MemoryLimitTests: XCTestCase {
         XCTAssertEqual(Set(thumbnails.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } }),
                        ["small0.jpg", "small1.jpg", "small2.jpg"])
     }
+
+    /// The arithmetic of docs/scheduler.md, worked by hand: with 8 MB stacks and 211 MB mapped, 512 MB leaves
+    /// 512 − 211 − 48 (headroom) − 6 × 8 (the run's threads) = 205 MB; a worker is 3 × 8 + 64 = 88 MB, so one
+    /// fits beside a 16 MP (48 MB) budget, and the budget is (205 − 88) / 3 = 39 MP. 1 GB leaves 717 MB: 2 workers and
+    /// (717 − 176) / 3 = 180 MP, so the default 100 MP stands. 300 MB leaves −7 MB: refused.
+    func testWhatFitsUnderALimit() throws {
+        let mb = 1 << 20
+        let at512 = MemoryLimit(limit: 512 * mb, inUse: 211 * mb, threadStack: 8 * mb)
+        XCTAssertEqual(try at512.plan(workers: 2, megapixels: 100), MemoryLimit.Plan(workers: 1, megapixels: 39))
+        XCTAssertEqual(try at512.plan(workers: 1, megapixels: 20), MemoryLimit.Plan(workers: 1, megapixels: 20))
+        let at1024 = MemoryLimit(limit: 1024 * mb, inUse: 211 * mb, threadStack: 8 * mb)
+        XCTAssertEqual(try at1024.plan(workers: 2, megapixels: 100), MemoryLimit.Plan(workers: 2, megapixels: 100))
+        XCTAssertEqual(try at1024.plan(workers: 16, megapixels: 100).workers, 7, "(717 − 48) / 88")
+        let at300 = MemoryLimit(limit: 300 * mb, inUse: 211 * mb, threadStack: 8 * mb)
+        XCTAssertThrowsError(try at300.plan(workers: 1, megapixels: 100)) { error in
+            XCTAssert("\(error)".contains("needs about 443 MB"), "211 + 48 + 48 + 88 + 48: \(error)")
+        }
+    }
 }

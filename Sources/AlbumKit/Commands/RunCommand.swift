@@ -21,7 +21,7 @@ struct RunCommand: Command {
               --progress            show the live progress line even when stderr is not a terminal
               --fail-fast           start no new photos after the first failure
               --max-failures N      start no new photos after N failures
-              --memory-budget MP    the most decoded megapixels in flight at once (default 100)
+              --memory-budget MP    the most decoded megapixels in flight at once (default 100; less under ulimit -v)
               --verbose             print every step, and libvips' warnings
 
             The first SIGINT or SIGTERM lets the photos in flight finish (for up to 10 s), records them and exits
