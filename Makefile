@@ -19,7 +19,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux).
+TEST_PACKAGES := sqlite3
+
 test: deps
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) test --disable-swift-testing
 
 demo: deps

@@ -21,7 +21,7 @@ struct RunCommand: Command {
               --progress            show the live progress line even when stderr is not a terminal
               --fail-fast           start no new photos after the first failure
               --max-failures N      start no new photos after N failures
-              --memory-budget MP    the most decoded megapixels in flight at once (default 100)
+              --memory-budget MP    the most decoded megapixels in flight at once (default 100; less under ulimit -v)
               --verbose             print every step, and libvips' warnings
 
             The first SIGINT or SIGTERM lets the photos in flight finish (for up to 10 s), records them and exits
@@ -86,9 +86,12 @@ struct RunCommand: Command {
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
         var settings = Vips.Settings()
         settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
+        // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.
+        if AddressSpace.limit != nil { settings.mallocArenas = 1 }
         try Vips.start(settings)
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
+        let options = try affordable(options, job: job, verbose: verbose)
         job = try job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
@@ -138,6 +141,25 @@ struct RunCommand: Command {
     /// The first failed write to one of `streams`, if any.
     static func outputFailure(_ streams: Set<Console.Stream>) -> Console.Failure? {
         Console.Stream.allCases.lazy.filter(streams.contains).compactMap(Console.failure(of:)).first
+    }
+
+    /// `options` with the workers and memory budget that fit under the address-space limit (`MemoryLimit`), and a
+    /// note on stderr when they are fewer than asked for. Unchanged when there is no limit.
+    /// - Throws: `MemoryLimitError` (exit 3) when not even one worker fits.
+    static func affordable(_ options: RunOptions, job: Job, verbose: Bool) throws -> RunOptions {
+        guard let limit = AddressSpace.limit, let inUse = AddressSpace.inUse else { return options }
+        let memory = MemoryLimit(limit: limit, inUse: inUse, threadStack: AddressSpace.threadStackBytes)
+        let workers = max(1, options.workers ?? job.workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        let plan = try memory.plan(workers: workers, megapixels: options.pixelBudgetMegapixels)
+        if verbose || plan.workers < workers || plan.megapixels < options.pixelBudgetMegapixels {
+            Console.err("album: \(AddressSpace.limitDescription ?? ""), \(AddressSpace.megabytes(inUse)) mapped at start: "
+                + "running \(plan.workers) worker\(plan.workers == 1 ? "" : "s") (of \(workers)) with a memory budget of "
+                + "\(plan.megapixels) MP (of \(options.pixelBudgetMegapixels))")
+        }
+        var options = options
+        options.workers = plan.workers
+        options.pixelBudgetMegapixels = plan.megapixels
+        return options
     }
 
     static func number(_ text: String, flag: String, in range: ClosedRange<Int>) throws -> Int {

@@ -27,14 +27,20 @@ public final class FileBytes: @unchecked Sendable {
         guard size <= maxBytes else {
             throw FileBytesError(path: path, reason: "file is \(size) bytes, over the limit of \(maxBytes)")
         }
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        // malloc, not Swift's allocate: under an address-space limit a file too large for what is left must fail
+        // this photo, where Swift's allocator would end the process ("failed to allocate", SIGABRT).
+        guard let base = malloc(max(size, 1)) else {
+            let limit = AddressSpace.limitDescription.map { "; \($0)" } ?? ""
+            throw FileBytesError(path: path, reason: "not enough memory to hold its \(size) bytes\(limit)")
+        }
+        let storage = UnsafeMutableRawBufferPointer(start: base, count: max(size, 1))
         var done = 0
         while done < size {
             let n = read(fd, storage.baseAddress! + done, size - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
-                storage.deallocate()
+                free(storage.baseAddress)
                 throw FileBytesError(path: path, reason: reason)
             }
             if n == 0 { break }  // The file shrank while being read: keep what is there; the hash says which bytes.
@@ -43,24 +49,25 @@ public final class FileBytes: @unchecked Sendable {
         var after = stat()
         if done != size || fstat(fd, &after) != 0 || after.st_size != info.st_size
             || after.st_mtim.tv_sec != info.st_mtim.tv_sec || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
-            storage.deallocate()
+            free(storage.baseAddress)
             throw FileBytesError(path: path, reason: "the file changed while it was being read (is it still being copied?)")
         }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<done])
-        if done == 0 { storage.deallocate() }
+        if done == 0 { free(storage.baseAddress) }
     }
 
     /// Bytes already in memory, labelled with a path for messages.
     init(copying bytes: [UInt8], path: String) {
         self.path = path
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        // Bytes already in memory are small (tests, report previews): a failed malloc ends the process here.
+        let storage = UnsafeMutableRawBufferPointer(start: malloc(max(bytes.count, 1))!, count: max(bytes.count, 1))
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<bytes.count])
-        if bytes.isEmpty { storage.deallocate() }
+        if bytes.isEmpty { free(storage.baseAddress) }
     }
 
     deinit {
-        if storage.count > 0 { storage.deallocate() }
+        if storage.count > 0 { free(storage.baseAddress) }
     }
 
     /// The number of bytes read.

@@ -23,6 +23,7 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
     /// blocked". That line is replaced by what it means.
     public var reason: String {
         let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let shortage = VipsError.memoryShortage(in: lines) { return shortage }
         guard !lines.isEmpty else {
             return "libvips gave no reason (its one error buffer is shared by the whole process: another photo failing at the same moment may have taken the text; run with --workers 1 to see it)"
         }
@@ -34,4 +35,18 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation) failed: \(reason)" }
+
+    /// "not enough memory: …" with the address-space limit, when libvips' text is an allocation or a thread that
+    /// failed: `vips_tracked_malloc`'s "out of memory", libjpeg's "Insufficient memory", GLib's "Error creating
+    /// thread" (a thread stack is an 8 MB mapping), `ENOMEM`'s "Cannot allocate memory". libvips' own text follows.
+    static func memoryShortage(in lines: [String]) -> String? {
+        let thread = lines.contains { $0.contains("Error creating thread") || $0.contains("unable to create thread") }
+        guard thread || lines.contains(where: { line in
+            ["out of memory", "Out of memory", "Insufficient memory", "Cannot allocate memory"].contains { line.contains($0) }
+        }) else { return nil }
+        let what = thread ? "could not start a libvips thread" : "an allocation failed"
+        let limit = AddressSpace.limitDescription.map { "\($0); " } ?? ""
+        return "not enough memory: \(what) (\(limit)run fewer --workers, a lower --memory-budget, or raise the limit)"
+            + "; libvips: " + lines.joined(separator: "; ")
+    }
 }
