@@ -128,4 +128,31 @@ final class DurableEventTests: XCTestCase {
         defer { database.close() }
         XCTAssertEqual(try database.query("SELECT count(*) FROM runs WHERE status = 'running'") { $0.int(0) }, [0])
     }
+
+    /// `run-finished` is written after the run's row has its end: killed the moment the event is read, the run is
+    /// recorded with the event's status, not left `running`.
+    func testRunFinishedAnnouncesARecordedRun() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try makeAlbum(in: folder)
+        for attempt in 1...3 {
+            let run = try start(in: folder)
+            var last = ""
+            while let line = run.events.next() {
+                last = line
+                if line.hasPrefix("{\"event\":\"run-finished\"") { kill(run.child.pid, SIGKILL); break }
+            }
+            _ = run.events.rest()
+            close(run.descriptor)
+            _ = run.child.wait()
+            guard case .object(let members)? = JSONValue(parsing: last), case .string("run-finished")? = members.first(where: { $0.0 == "event" })?.1,
+                  case .int(let id)? = members.first(where: { $0.0 == "run" })?.1,
+                  case .string(let status)? = members.first(where: { $0.0 == "status" })?.1 else {
+                return XCTFail("attempt \(attempt): the last event is not run-finished: \(last)")
+            }
+            let database = try Database(path: folder + "/album/" + Catalogue.databaseName, mode: .readOnly)
+            defer { database.close() }
+            XCTAssertEqual(try database.query("SELECT status FROM runs WHERE id = ?", [.integer(Int64(id))]) { $0.text(0) }, [status],
+                           "attempt \(attempt)")
+        }
+    }
 }

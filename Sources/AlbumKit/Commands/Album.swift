@@ -81,6 +81,11 @@ public enum Album {
         } catch let error as StageError {
             Console.error(error.message)
             return ExitCode.failures.rawValue
+        } catch let error as SQLiteError where error.isCorrupt {
+            // Met after the pre-write check (caption, rm, gc): the command stops without writing more.
+            Console.error("the catalogue database is damaged (\(error.message)); album stopped and will not write to it. "
+                          + "Run `album verify` for details, then restore it from a backup or move it away")
+            return ExitCode.environment.rawValue
         } catch let error as VipsError {
             Console.error("libvips cannot start: \(error.message). Install libvips (apt-get install libvips42).")
             return ExitCode.environment.rawValue

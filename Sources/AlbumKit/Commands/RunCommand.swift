@@ -106,7 +106,9 @@ struct RunCommand: Command {
         if let failure = RunCommand.outputFailure(mainStreams) { scheduler.requestStop(.outputClosed(failure.description)) }
         let summary: RunSummary
         do {
-            summary = try scheduler.runAll()
+            summary = try scheduler.runAll { summary in
+                try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
+            }
         } catch let error as SQLiteError where error.isCorrupt {
             // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
             throw Catalogue.damaged(catalogue.folder + "/" + Catalogue.databaseName, error.message, duringRun: true)
@@ -114,7 +116,6 @@ struct RunCommand: Command {
             try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: "{}")
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")
         }
-        try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
         var status = summary.exitCode
         if let report = job.report {
             do {

@@ -26,6 +26,8 @@ package final class CatalogueOwner: @unchecked Sendable {
     private var batchStarted = DispatchTime.now()
     private var timer: DispatchSourceTimer?
     private var finished = false
+    /// A damaged database was met: the open transaction was rolled back, and nothing more is written.
+    private var damaged = false
     /// The `afterCommit` actions of the writes in the open transaction, in order.
     private var pending: [@Sendable () -> Void] = []
     private let error = Mutex<Error?>(nil)
@@ -78,6 +80,7 @@ package final class CatalogueOwner: @unchecked Sendable {
                 }
             } catch {
                 keep(error)
+                if let failure = error as? SQLiteError, failure.isCorrupt { stopWriting() }
             }
         }
     }
@@ -94,6 +97,7 @@ package final class CatalogueOwner: @unchecked Sendable {
     }
 
     private func batched<T>(_ body: () throws -> T) throws -> T {
+        if damaged, let failure = firstError { throw failure }
         if !inTransaction {
             try catalogue.begin()
             inTransaction = true
@@ -125,8 +129,18 @@ package final class CatalogueOwner: @unchecked Sendable {
     private func stoppingOnDamage<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let failure as SQLiteError where failure.isCorrupt {
             keep(failure)
+            stopWriting()
             throw failure
         }
+    }
+
+    /// After damage: the batch in flight is rolled back, not committed on a damaged file, and its events never go
+    /// out; later writes are refused.
+    private func stopWriting() {
+        damaged = true
+        pending = []
+        if inTransaction { try? catalogue.rollback() }
+        inTransaction = false
     }
 
     private func keep(_ failure: Error) {

@@ -55,8 +55,10 @@ public final class Scheduler: Sendable {
     }
 
     /// Runs the job until every photo is through or a stop is requested, and returns what happened.
+    /// - Parameter record: records the run's end in the catalogue; it is called before the `run-finished` event, so
+    ///   that the event, like every `done` step event, announces what is committed.
     /// - Throws: a catalogue write failure, after the workers have stopped.
-    public func runAll() throws -> RunSummary {
+    public func runAll(recording record: (RunSummary) throws -> Void = { _ in }) throws -> RunSummary {
         let started = DispatchTime.now()
         let signals = SignalWatch { [self] number in requestStop(.signal(number)) }
         defer { signals.cancel() }
@@ -90,6 +92,7 @@ public final class Scheduler: Sendable {
             state.ended = true
             return state.summary
         }
+        try record(summary)
         observer.runFinished(summary)
         return summary
     }
