@@ -19,8 +19,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux).
-TEST_PACKAGES := sqlite3
+# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux); the behaviour
+# tests read album's output with exiftool and djpeg, and make a JPEG XL fixture with the vips command.
+TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
