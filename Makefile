@@ -19,8 +19,9 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux).
-TEST_PACKAGES := sqlite3
+# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux), and decode
+# album's output with djpeg (libjpeg-turbo-progs) and Debian's Python with Pillow (python3-pil).
+TEST_PACKAGES := sqlite3 libjpeg-turbo-progs python3-pil
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)

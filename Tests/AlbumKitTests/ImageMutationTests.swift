@@ -4,7 +4,10 @@ import XCTest
 import Vips
 
 /// Truncated and bit-flipped images, many of them: each ends as a photo or a failure that explains itself, and the
-/// process never crashes or hangs. `ALBUM_SOAK=1` makes a thousand mutants instead of eighty.
+/// process never crashes or hangs. And a requirement that holds whatever the mutation: every JPEG mutant that djpeg
+/// cannot decode, or decodes with a warning about the pixel data, and every PNG mutant whose pixel chunks Python's
+/// zlib and CRC-32 find damaged, fails in album too (album never makes a rendition of damaged pixels by default).
+/// `ALBUM_SOAK=1` makes a thousand mutants instead of eighty.
 final class ImageMutationTests: XCTestCase {
 
     func testMutatedImagesNeverCrashTheRun() throws {
@@ -30,6 +33,22 @@ final class ImageMutationTests: XCTestCase {
             let ext = ["jpg", "png", "webp"][i % seeds.count]
             try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/photos/m\(i).\(ext)"))
         }
+        // The independent verdicts: which mutants are damaged in the eyes of djpeg and of Python's zlib.
+        var damaged: [String: String] = [:]
+        for i in stride(from: 0, to: count, by: seeds.count) {
+            let decoded = try Independent.djpeg("\(folder)/photos/m\(i).jpg")
+            // djpeg's one warning that is not about pixel data: bytes between the scan's end and EOI, which
+            // libvips never reads (it does not finish the decompression).
+            let harmless = decoded.status == 2 && decoded.messages.split(separator: "\n").allSatisfy { $0.contains("extraneous bytes before marker 0xd9") }
+            if decoded.status != 0 && !harmless { damaged["m\(i).jpg"] = "djpeg: " + decoded.messages.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        let pngs = stride(from: 1, to: count, by: seeds.count).map { "\(folder)/photos/m\($0).png" }
+        let verdicts = try Independent.python(Self.pngChecker, pngs)
+        for line in verdicts.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            if parts.count == 2 { damaged[parts[0]] = "python: " + parts[1] }
+        }
+        XCTAssertGreaterThan(damaged.count, count / 4, "a good share of the mutants is damaged pixel data: \(damaged.count) of \(count)")
         try TestSupport.write("""
             version: 1
             stages:
@@ -51,6 +70,11 @@ final class ImageMutationTests: XCTestCase {
             XCTAssertFalse(error.isEmpty, "a failure explains itself: \(failed)")
             XCTAssertFalse(error.contains("\n"), "on one line: \(error)")
         }
+        // Every mutant an independent decoder finds damaged fails in album.
+        let failedNames = Set(steps.filter { $0["status"] as? String == "failed" }.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } })
+        for (name, why) in damaged.sorted(by: { $0.key < $1.key }) {
+            XCTAssert(failedNames.contains(name), "\(name) is damaged (\(why)) but album accepted it")
+        }
         // A mutant that got through every stage has a readable export.
         for export in steps where export["stage"] as? String == "export" && export["status"] as? String == "done" {
             let name = ((export["path"] as! String) as NSString).lastPathComponent
@@ -58,4 +82,25 @@ final class ImageMutationTests: XCTestCase {
             XCTAssertNoThrow(try Image.open(FileBytes(path: "\(folder)/out/\(stem).jpg"), sequential: false, failOn: .error).pixels())
         }
     }
+
+    /// Prints "name reason" for each PNG whose pixel data is damaged: a chunk before the end of the IDAT zlib stream
+    /// cut short or with a bad CRC-32, or that stream failing or ending before the file does. What follows the
+    /// stream's end (IEND, or garbage) is not judged: a decoder has all the pixels by then and need not read it.
+    static let pngChecker = """
+        import sys, zlib, struct
+        for path in sys.argv[1:]:
+            d = open(path, 'rb').read(); name = path.split('/')[-1]; i = 8; z = zlib.decompressobj(); why = None
+            if d[:8] != b'\\x89PNG\\r\\n\\x1a\\n': why = 'signature'
+            while why is None and not z.eof:
+                if i + 12 > len(d): why = 'file ends before the zlib stream'; break
+                n = struct.unpack('>I', d[i:i+4])[0]; t = d[i+4:i+8]
+                if i + 12 + n > len(d): why = 'chunk cut short'; break
+                body = d[i+8:i+8+n]
+                if zlib.crc32(t + body) != struct.unpack('>I', d[i+8+n:i+12+n])[0]: why = 'CRC error in ' + repr(t); break
+                if t == b'IDAT':
+                    try: z.decompress(body)
+                    except zlib.error as e: why = str(e)
+                i += 12 + n
+            if why: print(name, why)
+        """
 }
