@@ -19,9 +19,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux); the behaviour
-# tests read album's output with exiftool and djpeg, and make a JPEG XL fixture with the vips command.
-TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools
+# The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux); they read album's
+# output with exiftool, djpeg (libjpeg-turbo-progs) and Debian's Python with Pillow (python3-pil), and make a JPEG XL
+# fixture with the vips command (libvips-tools).
+TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)

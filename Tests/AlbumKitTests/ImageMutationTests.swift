@@ -4,7 +4,10 @@ import XCTest
 import Vips
 
 /// Truncated and bit-flipped images, many of them: each ends as a photo or a failure that explains itself, and the
-/// process never crashes or hangs. `ALBUM_SOAK=1` makes a thousand mutants instead of eighty.
+/// process never crashes or hangs. And a requirement that holds whatever the mutation: every JPEG mutant that djpeg
+/// cannot decode, or decodes with a warning about the pixel data, and every PNG mutant whose pixel chunks Python's
+/// zlib and CRC-32 find damaged, gets no rendition in album (album never renders damaged pixels by default).
+/// `ALBUM_SOAK=1` makes a thousand mutants instead of eighty.
 final class ImageMutationTests: XCTestCase {
 
     func testMutatedImagesNeverCrashTheRun() throws {
@@ -18,10 +21,14 @@ final class ImageMutationTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
         var random = SplitMix64(state: 0x5EED_2008)
         let count = soak ? 1000 : 80
+        // JPEG mutants cut before the end of their EOI marker: the scan's last bytes are then missing too.
+        var cutBeforeEOI: Set<String> = []
         for i in 0..<count {
             var bytes = [UInt8](seeds[i % seeds.count])
             switch random.below(3) {
-            case 0: bytes = Array(bytes.prefix(random.below(bytes.count)))             // truncated anywhere
+            case 0:                                                                    // truncated anywhere
+                bytes = Array(bytes.prefix(random.below(bytes.count)))
+                if i % seeds.count == 0 && bytes.count <= seeds[0].count - 2 { cutBeforeEOI.insert("m\(i).jpg") }
             case 1: for _ in 0...random.below(20) { bytes[random.below(bytes.count)] ^= UInt8(1 << random.below(8)) }  // bit flips
             default:                                                                   // a run of bytes overwritten
                 let start = random.below(bytes.count), length = min(1 + random.below(64), bytes.count - start)
@@ -30,6 +37,25 @@ final class ImageMutationTests: XCTestCase {
             let ext = ["jpg", "png", "webp"][i % seeds.count]
             try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/photos/m\(i).\(ext)"))
         }
+        // The independent verdicts: which mutants are damaged in the eyes of djpeg and of Python's zlib.
+        var damaged: [String: String] = [:]
+        for i in stride(from: 0, to: count, by: seeds.count) {
+            let decoded = try Independent.djpeg("\(folder)/photos/m\(i).jpg")
+            // djpeg's two warnings about the bytes after the last pixels, which libvips never reads (it does not
+            // finish the decompression): stray bytes before EOI, and a missing EOI (a flipped marker byte). A cut
+            // file that lost its EOI has lost the scan's last bytes too: that is damage.
+            let harmless = decoded.status == 2 && !cutBeforeEOI.contains("m\(i).jpg") && decoded.messages.split(separator: "\n").allSatisfy {
+                $0.contains("extraneous bytes before marker 0xd9") || $0.contains("Premature end of JPEG file")
+            }
+            if decoded.status != 0 && !harmless { damaged["m\(i).jpg"] = "djpeg: " + decoded.messages.trimmingCharacters(in: .whitespacesAndNewlines) }
+        }
+        let pngs = stride(from: 1, to: count, by: seeds.count).map { "\(folder)/photos/m\($0).png" }
+        let verdicts = try Independent.python(Self.pngChecker, pngs)
+        for line in verdicts.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            if parts.count == 2 { damaged[parts[0]] = "python: " + parts[1] }
+        }
+        XCTAssertGreaterThan(damaged.count, count / 4, "a good share of the mutants is damaged pixel data: \(damaged.count) of \(count)")
         try TestSupport.write("""
             version: 1
             stages:
@@ -51,6 +77,13 @@ final class ImageMutationTests: XCTestCase {
             XCTAssertFalse(error.isEmpty, "a failure explains itself: \(failed)")
             XCTAssertFalse(error.contains("\n"), "on one line: \(error)")
         }
+        // No mutant an independent decoder finds damaged gets a rendition: it fails (or, byte for byte the same as
+        // an earlier mutant, is skipped as that one's duplicate, which failed).
+        let rendered = Set(steps.filter { $0["status"] as? String == "done" && ["filter", "thumbnail", "export"].contains($0["stage"] as? String ?? "") }
+            .compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } })
+        for (name, why) in damaged.sorted(by: { $0.key < $1.key }) {
+            XCTAssertFalse(rendered.contains(name), "\(name) is damaged (\(why)) but album rendered it")
+        }
         // A mutant that got through every stage has a readable export.
         for export in steps where export["stage"] as? String == "export" && export["status"] as? String == "done" {
             let name = ((export["path"] as! String) as NSString).lastPathComponent
@@ -58,4 +91,32 @@ final class ImageMutationTests: XCTestCase {
             XCTAssertNoThrow(try Image.open(FileBytes(path: "\(folder)/out/\(stem).jpg"), sequential: false, failOn: .error).pixels())
         }
     }
+
+    /// Prints "name reason" for each PNG whose pixel data is damaged: before the IDAT zlib stream has given every
+    /// row IHDR promises, a chunk cut short or with a bad CRC-32, the stream failing, or the file ending. Nothing
+    /// after that point is judged (the rest of that chunk, its CRC, IEND): a decoder has every row by then and
+    /// libpng, through libvips, does not read on.
+    static let pngChecker = """
+        import sys, zlib, struct
+        for path in sys.argv[1:]:
+            d = open(path, 'rb').read(); name = path.split('/')[-1]; i = 8; z = zlib.decompressobj(); why = None
+            got = 0; need = None
+            if d[:8] != b'\\x89PNG\\r\\n\\x1a\\n': why = 'signature'
+            while why is None and (need is None or got < need):
+                if i + 8 > len(d): why = 'file ends before the last row'; break
+                n = struct.unpack('>I', d[i:i+4])[0]; t = d[i+4:i+8]; body = d[i+8:i+8+n]
+                if t == b'IHDR' and len(body) == 13:
+                    w, h, depth, colour = struct.unpack('>IIBB', body[:10])
+                    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}.get(colour, 1)
+                    need = h * (1 + (w * channels * depth + 7) // 8)
+                if t == b'IDAT':
+                    try: got += len(z.decompress(body))
+                    except zlib.error as e: why = str(e); break
+                    if need is not None and got >= need: break
+                if i + 12 + n > len(d): why = 'chunk cut short'; break
+                if zlib.crc32(t + body) != struct.unpack('>I', d[i+8+n:i+12+n])[0]: why = 'CRC error in ' + repr(t); break
+                if t == b'IEND': why = 'IEND before the last row'; break
+                i += 12 + n
+            if why: print(name, why)
+        """
 }

@@ -28,7 +28,7 @@ final class OrientationTests: XCTestCase {
 
     func testFullSizeRenderingsAreUpright() throws {
         let folder = try TestSupport.temporaryFolder(self)
-        for orientation in [1, 3, 6, 8] {
+        for orientation in 1...8 {
             let path = try Fixture.jpeg(at: "\(folder)/o\(orientation).jpg", orientation: orientation)
             let image = try LookRenderer.fullSize(of: FileBytes(path: path), recipe: .original, maxSize: nil, failOn: .truncated)
             let out = "\(folder)/full\(orientation).png"
@@ -37,6 +37,45 @@ final class OrientationTests: XCTestCase {
             XCTAssertEqual([width, height], [320, 200], "orientation \(orientation)")
             XCTAssertGreaterThan(means[0][0], 150, "orientation \(orientation): top-left is red")
             XCTAssertGreaterThan(means[3][2], 150, "orientation \(orientation): bottom-right is blue")
+        }
+    }
+
+    /// Every orientation, 1 to 8, through the built binary at full size: the export decoded by djpeg (which ignores
+    /// EXIF) is upright, 320×200 with red only at the top left, and carries no orientation that would turn it again
+    /// (read by Pillow). The stored pixels are `Fixture.stored`, the EXIF 2.3 table written out in the tests. On a
+    /// non-square picture with one red quadrant, only the right transform gives this size with red at the top left.
+    func testExportsOfEveryOrientationAreUprightWhenDecodedByDjpeg() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        for orientation in 1...8 {
+            try Fixture.jpeg(at: "\(folder)/photos/o\(orientation).jpg", orientation: orientation, quality: 95)
+        }
+        try TestSupport.write("""
+            version: 1
+            stages:
+              - import: {from: photos}
+              - export: {from: image, to: "out/{name}.jpg", quality: 95}
+            """, to: "job.yml", in: folder)
+        let result = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let exported = (1...8).map { "\(folder)/out/o\($0).jpg" }
+        let tags = try Independent.python("""
+            import sys
+            from PIL import Image
+            for path in sys.argv[1:]:
+                print(Image.open(path).getexif().get(0x0112, 1))
+            """, exported).split(separator: "\n").map(String.init)
+        for orientation in 1...8 {
+            let decoded = try Independent.djpeg(exported[orientation - 1])
+            XCTAssertEqual(decoded.status, 0, "orientation \(orientation): \(decoded.messages)")
+            XCTAssertEqual([decoded.width, decoded.height], [320, 200], "orientation \(orientation): upright size")
+            let means = decoded.quadrantMeans
+            XCTAssertGreaterThan(means[0][0], 190, "orientation \(orientation): top-left is red: \(means)")
+            XCTAssertLessThan(means[0][2], 50, "orientation \(orientation): top-left is red: \(means)")
+            for q in 1...3 {
+                XCTAssertLessThan(means[q][0], 50, "orientation \(orientation): quadrant \(q) is blue: \(means)")
+                XCTAssertGreaterThan(means[q][2], 170, "orientation \(orientation): quadrant \(q) is blue: \(means)")
+            }
+            XCTAssertEqual(tags.count > orientation - 1 ? tags[orientation - 1] : nil, "1", "orientation \(orientation): the export is not turned again")
         }
     }
 }
