@@ -32,7 +32,8 @@ public enum Attribution {
     /// rendering on the same thread run `body` directly, as part of the outer one.
     /// - Returns: `body`'s result, and the warnings of the run alone when it had to be run alone (nil when it was
     ///   not: then no damage warning was raised anywhere while it ran).
-    /// - Throws: `body`'s error from the run alone: a `VipsError`'s text is then exactly this rendering's.
+    /// - Throws: `body`'s error from the run alone: a `VipsError`'s text is then exactly this rendering's, followed by
+    ///   the damage warnings the decoder raised before it failed.
     public static func attributed<T>(_ body: () throws -> T) throws -> (T, Alone?) {
         let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
         if nested.withLock({ $0.contains(thread) }) { return (try body(), nil) }
@@ -51,8 +52,15 @@ public enum Attribution {
         _ = Vips.takeErrorBuffer()
         alone.withLock { $0 = [] }
         defer { alone.withLock { $0 = nil } }
-        let value = try body()
-        return (value, Alone(warnings: alone.withLock { $0 ?? [] }))
+        do {
+            return (try body(), Alone(warnings: alone.withLock { $0 ?? [] }))
+        } catch var error as VipsError {
+            // A decoder's own words often arrive as warnings before its failure ("IDAT: CRC error" before libpng's
+            // "libpng read error"): the failure carries them.
+            let said = alone.withLock { $0 ?? [] }.filter { isDamage($0) && !$0.hasPrefix("read gave") && !error.message.contains($0) }
+            if !said.isEmpty { error.message += "\n" + said.joined(separator: "\n") }
+            throw error
+        }
     }
 
     /// Whether a warning reports damaged image data (as opposed to harmless metadata quirks such as
