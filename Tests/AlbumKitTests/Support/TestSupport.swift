@@ -70,9 +70,24 @@ enum TestSupport {
         return path
     }
 
-    /// SHA-256 of a file, to prove originals are never written.
+    /// SHA-256 of a file, from coreutils' `sha256sum` (never the code under test's own hash), to prove originals are
+    /// never written. The bytes are piped in, so that names which are not UTF-8 (`NativePath`) work too.
     static func hash(_ path: String) throws -> String {
-        try FileBytes(path: path).sha256()
+        let fd = NativePath.withCString(path) { open($0, O_RDONLY) }
+        guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+        let bytes = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // The output is one line, so writing all the input first cannot block on a full output pipe.
+        input.fileHandleForWriting.write(bytes)
+        try input.fileHandleForWriting.close()
+        let digest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: digest.prefix(64), as: UTF8.self)
     }
 }
 
