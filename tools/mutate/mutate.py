@@ -181,10 +181,45 @@ def run(command, cwd, timeout):
 
 
 def kill_group(process):
+    """Kills `process`, its group and every descendant: swift test starts the test runner in a process group of its
+    own, and the runner starts album in others, so the group alone is not enough. The tree is read from /proc
+    first, then stopped (SIGSTOP) and killed, so that no child is reparented or forks meanwhile."""
+    tree = [process.pid] + descendants(process.pid)
+    for pid in tree:
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            pass
+    tree += [pid for pid in descendants(process.pid) if pid not in tree]
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    for pid in tree:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def descendants(root):
+    """The pids of every descendant of `root`, from /proc/PID/stat's parent field."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, queue = [], [root]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
 
 
 def build(scratch, timeout):
@@ -213,8 +248,11 @@ def test(scratch, catcher, timeout):
     failed = re.findall(r"Test Case '([^']+)' failed", output)
     if failed:
         return "failed", failed[0].replace("AlbumKitTests.", "").replace(".", "/", 1), seconds
-    crash = re.search(r"(Exited with (?:unexpected )?signal code \d+|Fatal error: [^\n]*|error: [^\n]*)", output)
-    return "failed", f"{catcher}: {crash.group(1) if crash else f'exit status {status}'}", seconds
+    signalled = re.search(r"exited with (?:unexpected )?signal code (\d+)", output, re.IGNORECASE)
+    if signalled:
+        return "failed", f"{catcher} crashed (signal {signalled.group(1)})", seconds
+    error = re.search(r"(Fatal error: [^\n]*|error: [^\n]*)", output)
+    return "failed", f"{catcher}: {error.group(1) if error else f'exit status {status}'}", seconds
 
 
 # --- one mutation ------------------------------------------------------------------------------
@@ -234,18 +272,21 @@ def mutate(scratch, mutation, arguments):
         error, _ = build(scratch, arguments.build_timeout)
         if error:
             return "invalid", error, time.monotonic() - start
-        deadline = start + arguments.timeout
+        deadline = time.monotonic() + arguments.timeout  # test time only: a slow rebuild is not a hang
+        passed = []  # catchers that ran and passed: said beside a later catcher's catch, since it is news too
         for catcher in mutation["catchers"]:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return "caught (timeout)", f"over {arguments.timeout} s before {catcher} ran", time.monotonic() - start
             outcome, detail, _ = test(scratch, catcher, remaining)
+            also = f" ({', '.join(passed)} passed)" if passed else ""
             if outcome == "failed":
-                return "caught", detail, time.monotonic() - start
+                return "caught", detail + also, time.monotonic() - start
             if outcome == "timeout":
-                return "caught (timeout)", detail, time.monotonic() - start
+                return "caught (timeout)", detail + also, time.monotonic() - start
             if outcome == "empty":
                 return "invalid", detail, time.monotonic() - start
+            passed.append(catcher)
         return "survived", "", time.monotonic() - start
     finally:
         # Restored whatever happens; a second Ctrl-C cannot cut the restore short.
@@ -342,14 +383,17 @@ def main():
                 say(f"mutate: baseline {catcher}: {outcome} in {seconds:.0f} s {detail}")
                 if outcome != "passed":
                     broken[catcher] = f"{outcome} unmutated ({detail})" if detail else f"{outcome} unmutated"
+        broken = {c: why.replace(os.sep.join([scratch.folder, ""]), "") for c, why in broken.items()}
 
         for index, mutation in enumerate(mutations, 1):
-            bad = [broken[c] for c in mutation["catchers"] if c in broken]
-            if bad:
-                result, detail, seconds = "invalid", "catcher " + "; ".join(bad), 0.0
+            sound = [c for c in mutation["catchers"] if c not in broken]
+            bad = [f"{c} {broken[c]}, not run" for c in mutation["catchers"] if c in broken]
+            if not sound:
+                result, detail, seconds = "invalid", "every catcher fails unmutated: " + "; ".join(bad), 0.0
             else:
                 say(f"mutate: [{index}/{len(mutations)}] {mutation['id']} ...")
-                result, detail, seconds = mutate(scratch, mutation, arguments)
+                result, detail, seconds = mutate(scratch, dict(mutation, catchers=sound), arguments)
+                detail = "; ".join(filter(None, [detail] + bad))
             say(f"mutate: [{index}/{len(mutations)}] {mutation['id']}: {result} in {seconds:.0f} s {detail}")
             rows.append((mutation, result, detail, seconds))
     except Interrupted as interruption:
@@ -373,7 +417,9 @@ def main():
     timeouts = sum(1 for _, result, _, _ in rows if result == "caught (timeout)")
     print(f"\n{len(rows)} mutations: {summary}" + (f" ({timeouts} by timeout)" if timeouts else "")
           + f"; {total:.0f} s in all (first build {build_seconds:.0f} s, baseline {baseline_seconds:.0f} s)")
-    return 0 if counts.get("caught", 0) == len(rows) else 1
+    for catcher, why in broken.items():
+        print(f"catcher {catcher} {why}: fix the test (it proves nothing while it fails without a mutation)")
+    return 0 if counts.get("caught", 0) == len(rows) and not broken else 1
 
 
 if __name__ == "__main__":
