@@ -13,7 +13,7 @@ which refuses any path outside the scratch folder, and the scratch folder may no
 checkout. See tools/mutate/README.md.
 
 usage: tools/mutate/mutate.py [--only ID]... [--list] [--keep] [--scratch DIR]
-                              [--timeout SECONDS] [--no-baseline]
+                              [--timeout SECONDS] [--repeat N] [--no-baseline]
 Standard library only (Debian's python3).
 """
 import argparse
@@ -272,22 +272,14 @@ def mutate(scratch, mutation, arguments):
         error, _ = build(scratch, arguments.build_timeout)
         if error:
             return "invalid", error, time.monotonic() - start
-        deadline = time.monotonic() + arguments.timeout  # test time only: a slow rebuild is not a hang
-        passed = []  # catchers that ran and passed: said beside a later catcher's catch, since it is news too
-        for catcher in mutation["catchers"]:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return "caught (timeout)", f"over {arguments.timeout} s before {catcher} ran", time.monotonic() - start
-            outcome, detail, _ = test(scratch, catcher, remaining)
-            also = f" ({', '.join(passed)} passed)" if passed else ""
-            if outcome == "failed":
-                return "caught", detail + also, time.monotonic() - start
-            if outcome == "timeout":
-                return "caught (timeout)", detail + also, time.monotonic() - start
-            if outcome == "empty":
-                return "invalid", detail, time.monotonic() - start
-            passed.append(catcher)
-        return "survived", "", time.monotonic() - start
+        results = [catch(scratch, mutation["catchers"], arguments.timeout) for _ in range(arguments.repeat)]
+        seconds = time.monotonic() - start
+        caught = [r for r in results if r[0] != "survived"]
+        if any(r[0] == "invalid" for r in results):
+            return next(r for r in results if r[0] == "invalid") + (seconds,)
+        if arguments.repeat > 1 and 0 < len(caught) < arguments.repeat:
+            return f"flaky: caught {len(caught)} of {arguments.repeat}", caught[0][1], seconds
+        return results[0] + (seconds,)
     finally:
         # Restored whatever happens; a second Ctrl-C cannot cut the restore short.
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
@@ -295,6 +287,27 @@ def mutate(scratch, mutation, arguments):
             scratch.write(mutation["file"], original)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def catch(scratch, catchers, timeout):
+    """Runs `catchers` in turn until one fails. Returns (result, detail): caught, caught (timeout), survived, or
+    invalid for a catcher that matches no test."""
+    deadline = time.monotonic() + timeout  # test time only: a slow rebuild is not a hang
+    passed = []  # catchers that ran and passed: said beside a later catcher's catch, since that is news too
+    for catcher in catchers:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return "caught (timeout)", f"over {timeout:.0f} s before {catcher} ran"
+        outcome, detail, _ = test(scratch, catcher, remaining)
+        also = f" ({', '.join(passed)} passed)" if passed else ""
+        if outcome == "failed":
+            return "caught", detail + also
+        if outcome == "timeout":
+            return "caught (timeout)", detail + also
+        if outcome == "empty":
+            return "invalid", detail
+        passed.append(catcher)
+    return "survived", ""
 
 
 # --- the report --------------------------------------------------------------------------------
@@ -335,6 +348,8 @@ def main():
                         help="use (and keep) this scratch folder; a kept one is reused with an incremental build")
     parser.add_argument("--timeout", type=float, default=600, metavar="SECONDS",
                         help="test time allowed to one mutation; a mutant still running is 'caught (timeout)' (600)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run each mutant's catchers N times: caught only when caught every time (for kill tests)")
     parser.add_argument("--build-timeout", type=float, default=1800, metavar="SECONDS", help=argparse.SUPPRESS)
     parser.add_argument("--no-baseline", action="store_true",
                         help="skip running each catcher unmutated first")
@@ -410,10 +425,11 @@ def main():
     print(table(rows))
     counts = {}
     for _, result, _, _ in rows:
-        key = "caught" if result.startswith("caught") else result
+        key = result.split(":")[0].split(" (")[0]  # caught (timeout) is caught; flaky: caught 1 of 3 is flaky
         counts[key] = counts.get(key, 0) + 1
     total = time.monotonic() - started
-    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in ("caught", "survived", "invalid", "no longer applies"))
+    kinds = ("caught", "survived", "invalid", "no longer applies") + (("flaky",) if "flaky" in counts else ())
+    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in kinds)
     timeouts = sum(1 for _, result, _, _ in rows if result == "caught (timeout)")
     print(f"\n{len(rows)} mutations: {summary}" + (f" ({timeouts} by timeout)" if timeouts else "")
           + f"; {total:.0f} s in all (first build {build_seconds:.0f} s, baseline {baseline_seconds:.0f} s)")
