@@ -113,9 +113,16 @@ class ScratchCopy:
     """A copy of the checkout's files in a folder outside it, the only place this script writes."""
 
     def __init__(self, folder):
+        """Refuses (exit 2) a folder inside the checkout or holding it, and an existing folder that is neither
+        empty nor an earlier scratch copy: its files would be overwritten."""
         self.folder = os.path.realpath(folder)
-        if self.folder == ROOT or self.folder.startswith(ROOT + os.sep) or ROOT.startswith(self.folder + os.sep):
+        inside = lambda path, outer: path == outer or path.startswith(outer.rstrip(os.sep) + os.sep)
+        if inside(self.folder, ROOT) or inside(ROOT, self.folder):
             say(f"mutate: the scratch folder {self.folder} must be outside the checkout {ROOT}, which is never edited")
+            sys.exit(2)
+        if os.path.isdir(self.folder) and os.listdir(self.folder) \
+                and not os.path.isfile(os.path.join(self.folder, MANIFEST)):
+            say(f"mutate: {self.folder} is not empty and is not a scratch copy of an earlier run: choose a new folder")
             sys.exit(2)
 
     def path(self, relative):
@@ -355,6 +362,8 @@ def main():
                         help="skip running each catcher unmutated first")
     arguments = parser.parse_args()
 
+    if arguments.repeat < 1:
+        parser.error("--repeat must be at least 1")
     mutations = load_mutations()
     if arguments.only:
         unknown = set(arguments.only) - {m["id"] for m in mutations}
@@ -372,9 +381,8 @@ def main():
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, on_signal)
     keep = arguments.keep or arguments.scratch is not None
-    if arguments.scratch:
-        os.makedirs(arguments.scratch, exist_ok=True)
     scratch = ScratchCopy(arguments.scratch or tempfile.mkdtemp(prefix="album-mutate-"))
+    os.makedirs(scratch.folder, exist_ok=True)
     rows, started = [], time.monotonic()
     try:
         changed = scratch.sync()
@@ -421,6 +429,10 @@ def main():
             say(f"mutate: scratch copy kept at {scratch.folder} (reuse it with --scratch {scratch.folder})")
         else:
             shutil.rmtree(scratch.folder, ignore_errors=True)
+            # SwiftPM's lock files for that folder, named after its path in the temporary folder.
+            prefix = "_" + scratch.folder.strip(os.sep).replace(os.sep, "_") + "_"
+            for lock in glob.glob(os.path.join(tempfile.gettempdir(), glob.escape(prefix) + "*.lock")):
+                os.remove(lock)
 
     print(table(rows))
     counts = {}
