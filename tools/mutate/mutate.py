@@ -446,7 +446,7 @@ def main():
     print(f"\n{len(rows)} mutations: {summary}" + (f" ({timeouts} by timeout)" if timeouts else "")
           + f"; {total:.0f} s in all (first build {build_seconds:.0f} s, baseline {baseline_seconds:.0f} s)")
     for catcher, why in broken.items():
-        print(f"catcher {catcher} {why}: fix the test (it proves nothing while it fails without a mutation)")
+        print(f"catcher {catcher} {why}: fix it, since a catcher that fails or matches nothing unmutated proves nothing")
     return 0 if counts.get("caught", 0) == len(rows) and not broken else 1
 
 
