@@ -106,7 +106,8 @@ def load_mutations():
 # --- the scratch copy --------------------------------------------------------------------------
 
 def git(*arguments):
-    return subprocess.run(["git", "-C", ROOT, *arguments], check=True, capture_output=True).stdout
+    """Reads the checkout with git; --no-optional-locks keeps `git status` from refreshing (writing) its index."""
+    return subprocess.run(["git", "--no-optional-locks", "-C", ROOT, *arguments], check=True, capture_output=True).stdout
 
 
 class ScratchCopy:
