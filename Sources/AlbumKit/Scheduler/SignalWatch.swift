@@ -17,7 +17,8 @@ final class SignalWatch {
                 if seen.increment() == 1 {
                     onFirst(number)
                 } else {
-                    Console.err("\nalbum: stopped at once by a second signal; the catalogue keeps what was committed. Run the job again to resume.")
+                    // Not Console.err: a write blocked on a full output holds Console's lock, and this must end album.
+                    Console.errWithoutWaiting("\nalbum: stopped at once by a second signal; the catalogue keeps what was committed. Run the job again to resume.")
                     _exit(number == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
                 }
             }
