@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import AlbumKit
 import SQLite
+import Synchronization
 
 /// docs/scheduler.md's "Stopping" table and "What people see", end to end through the built binary: SIGTERM, the
 /// second signal, `--max-failures`, the progress line and `NO_COLOR`; and the grace period, in-process.
@@ -194,5 +195,165 @@ final class SignalTests: XCTestCase {
         XCTAssertEqual(all.status, 1)
         let counts = all.stdout.split(separator: "\n").compactMap { json(String($0)) }.last?["stages"] as? [String: [String: Int]]
         XCTAssertEqual(counts?["import"], ["done": 4, "skipped": 0, "failed": 5])
+    }
+
+    // MARK: What people see: the progress line and colour (docs/scheduler.md, "What people see")
+
+    /// A pseudo-terminal (openpty): the test reads the master; album gets the slave as its stderr. Both close on exec,
+    /// so only album's stderr holds the slave once the test closes its own.
+    func openTerminal() throws -> (master: Int32, slave: Int32) {
+        var master: Int32 = -1, slave: Int32 = -1
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        for end in [master, slave] { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (master, slave)
+    }
+
+    /// One `album run job.yml --force --log-format json` with stderr on a terminal or in a file; returns stderr's
+    /// text and the JSON events (stdout, in a file).
+    func runSeen(in folder: String, onTerminal: Bool, noColor: String?, extra: [String] = []) throws -> (stderr: String, events: [[String: Any]]) {
+        let saved = getenv("NO_COLOR").map { String(cString: $0) }
+        if let noColor { setenv("NO_COLOR", noColor, 1) } else { unsetenv("NO_COLOR") }
+        defer { if let saved { setenv("NO_COLOR", saved, 1) } else { unsetenv("NO_COLOR") } }
+        let arguments = ["run", "job.yml", "--workers", "1", "--force", "--log-format", "json"] + extra
+        var text = ""
+        let child: Spawn
+        if onTerminal {
+            let terminal = try openTerminal()
+            defer { close(terminal.master) }
+            child = try Spawn(arguments, in: folder, stdout: .log(folder + "/events.jsonl"), stderr: .descriptor(terminal.slave))
+            close(terminal.slave)
+            // Read until the last slave descriptor closes (read then fails with EIO): album has ended.
+            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(terminal.master, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                bytes += chunk[..<count]
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            child = try Spawn(arguments, in: folder, stdout: .log(folder + "/events.jsonl"), stderr: .log(folder + "/stderr.txt"))
+        }
+        XCTAssertEqual(child.wait(), .exited(1), "the broken file fails")
+        if !onTerminal { text = try String(contentsOfFile: folder + "/stderr.txt", encoding: .utf8) }
+        let events = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8).split(separator: "\n").compactMap { json(String($0)) }
+        // The progress timer ticked in this run (its JSON twin is written by the same tick): so the text reporter
+        // had its chance to draw the line, and its absence means something.
+        XCTAssertGreaterThan(events.filter { $0["event"] as? String == "progress" }.count, 0, "the run lasted past a tick")
+        return (text, events)
+    }
+
+    /// `\r`, erase the line, then `album: DONE/41 photos  R.R/s  ETA …  1 failed`: the broken file came first.
+    let progressLine = try! NSRegularExpression(pattern: #"\r\u001B\[2Kalbum: ([0-9]+)/41 photos  [0-9]+\.[0-9]/s(  ETA [0-9hms]+)?  1 failed"#)
+
+    func progressLines(_ text: String) -> [Int] {
+        progressLine.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            Int(text[Range($0.range(at: 1), in: text)!])!
+        }
+    }
+
+    func testTheProgressLineAndColourAreForATerminalAndNO_COLORTurnsColourOff() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try makeAlbum(in: folder, photos: 40, size: 1000)
+        try TestSupport.write("<html>", to: "photos/a-broken.jpg", in: folder)
+        let red = "\u{1B}[31malbum: import failed: \(folder)/photos/a-broken.jpg: not an image"
+
+        let terminal = try runSeen(in: folder, onTerminal: true, noColor: nil)
+        XCTAssert(terminal.stderr.contains(red), "a failure in red on a terminal:\n\(terminal.stderr.debugDescription)")
+        let drawn = progressLines(terminal.stderr)
+        XCTAssertFalse(drawn.isEmpty, "the progress line on a terminal:\n\(terminal.stderr.debugDescription)")
+        XCTAssertEqual(drawn, drawn.sorted(), "done only grows")
+        XCTAssert(drawn.allSatisfy { $0 <= 41 })
+
+        let noColour = try runSeen(in: folder, onTerminal: true, noColor: "1")
+        XCTAssertFalse(noColour.stderr.contains("\u{1B}[31m"), "NO_COLOR: no colour:\n\(noColour.stderr.debugDescription)")
+        XCTAssert(noColour.stderr.contains("album: import failed: \(folder)/photos/a-broken.jpg: not an image"))
+        XCTAssertFalse(progressLines(noColour.stderr).isEmpty, "NO_COLOR keeps the progress line")
+
+        // An empty NO_COLOR is as good as none (no-color.org: "present and not an empty string").
+        let empty = try runSeen(in: folder, onTerminal: true, noColor: "")
+        XCTAssert(empty.stderr.contains(red), "NO_COLOR='' keeps colour")
+
+        let piped = try runSeen(in: folder, onTerminal: false, noColor: nil)
+        XCTAssertFalse(piped.stderr.contains("\u{1B}"), "not a terminal: no progress line, no colour:\n\(piped.stderr.debugDescription)")
+        XCTAssert(piped.stderr.contains("album: import failed: \(folder)/photos/a-broken.jpg: not an image"), piped.stderr)
+
+        let asked = try runSeen(in: folder, onTerminal: false, noColor: nil, extra: ["--progress"])
+        XCTAssertFalse(progressLines(asked.stderr).isEmpty, "--progress draws it anyway:\n\(asked.stderr.debugDescription)")
+        XCTAssertFalse(asked.stderr.contains("\u{1B}[31m"), "still no colour off a terminal")
+    }
+
+    // MARK: The grace period (in-process: its 10 s is not an option of the command line)
+
+    /// A thumbnail stage that holds its photo until the test lets it go: the photo in flight, for as long as the
+    /// test needs. It does no work of its own; the scheduler around it is the real one.
+    struct HeldStage: PhotoStage {
+        static let stage = StageName.thumbnail
+        var parameters: JSONValue { .object([("held", .bool(true))]) }
+        var select: Selection? = nil
+        let entered: DispatchSemaphore
+        let release: DispatchSemaphore
+
+        func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
+            entered.signal()
+            release.wait()
+            return .done(input: nil, output: nil)
+        }
+
+        func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool { false }
+    }
+
+    /// Runs 3 photos on one worker with a grace period of `grace` seconds; the first photo is held in its thumbnail
+    /// stage when the stop (a SIGTERM's) is asked for, and let go at `releaseBeforeTheRunEnds` or only after.
+    func runHeld(grace: Double, releaseBeforeTheRunEnds: Bool) throws -> (summary: RunSummary?, thumbnails: Int, job: Job) {
+        let folder = try TestSupport.temporaryFolder(self)
+        for i in 0..<3 { try Fixture.jpeg(at: "\(folder)/photos/p\(i).jpg", width: 64 + i, height: 48, variant: i) }
+        try TestSupport.write("version: 1\nstages:\n  - import: {from: photos}\n", to: "job.yml", in: folder)
+        var job = try JobLoader.load(path: folder + "/job.yml")
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        job.stages = [HeldStage(entered: entered, release: release)]
+        var options = RunOptions()
+        options.workers = 1
+        options.graceSeconds = grace
+        let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
+        defer { catalogue.close() }
+        let run = try catalogue.beginRun(job: job.name, jobPath: nil, jobHash: nil, started: Timestamp.now(), software: .current)
+        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: .current,
+                                  observer: Reporters(all: []))
+        let result = Mutex<RunSummary?>(nil), ended = DispatchSemaphore(value: 0)
+        Thread { result.withLock { $0 = try? scheduler.runAll() }; ended.signal() }.start()
+        entered.wait()  // the first photo is in flight, held
+        scheduler.requestStop(.signal(SIGTERM))
+        if releaseBeforeTheRunEnds { release.signal() }
+        // A bound for a broken build (the run waits forever), not a synchronisation: a sound run ends by itself.
+        let finished = ended.wait(timeout: .now() + 120) == .success
+        XCTAssertTrue(finished, "the run ended")
+        if !releaseBeforeTheRunEnds { release.signal() }
+        if !finished { ended.wait() }
+        let thumbnails = try catalogue.database.query("SELECT count(*) FROM steps WHERE stage = 'thumbnail'") { $0.int(0) ?? -1 }.first ?? -1
+        return (result.withLock { $0 }, thumbnails, job)
+    }
+
+    func testAPhotoInFlightFinishesWithinTheGracePeriodAndIsAbandonedAfterIt() throws {
+        XCTAssertEqual(RunOptions().graceSeconds, 10, "docs/scheduler.md: photos in flight get 10 s")
+
+        // Let go at once, within a long grace period: it finishes and is recorded; no other photo starts.
+        let within = try runHeld(grace: 600, releaseBeforeTheRunEnds: true)
+        let kept = try XCTUnwrap(within.summary)
+        XCTAssertFalse(kept.abandoned)
+        XCTAssertEqual(kept.status, "interrupted")
+        XCTAssertEqual(kept.stop?.exitCode, .terminated)
+        XCTAssertEqual(within.thumbnails, 1, "the photo in flight finished and its step is recorded")
+        XCTAssertEqual(kept.counts[.import]?[.done], 1, "no new photo started after the stop")
+
+        // Held past a grace period of 0 s: the run ends without it, and records nothing of its thumbnail.
+        let past = try runHeld(grace: 0, releaseBeforeTheRunEnds: false)
+        let abandoned = try XCTUnwrap(past.summary)
+        XCTAssertTrue(abandoned.abandoned, "the photo still in flight after the grace period was abandoned")
+        XCTAssertEqual(abandoned.status, "interrupted")
+        XCTAssertEqual(past.thumbnails, 0, "an abandoned photo has no row")
+        XCTAssertEqual(abandoned.counts[.thumbnail]?[.done] ?? 0, 0, "and no count")
+        XCTAssert(SummaryText.render(abandoned, job: past.job).contains("photos still in flight after the grace period were abandoned"),
+                  "and the summary says so")
     }
 }
