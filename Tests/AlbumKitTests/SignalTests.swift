@@ -326,7 +326,7 @@ final class SignalTests: XCTestCase {
         scheduler.requestStop(.signal(SIGTERM))
         if releaseBeforeTheRunEnds { release.signal() }
         // A bound for a broken build (the run waits forever), not a synchronisation: a sound run ends by itself.
-        let finished = ended.wait(timeout: .now() + 120) == .success
+        let finished = ended.wait(timeout: .now() + 60) == .success
         XCTAssertTrue(finished, "the run ended")
         if !releaseBeforeTheRunEnds { release.signal() }
         if !finished { ended.wait() }
