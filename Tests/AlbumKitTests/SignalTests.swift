@@ -94,6 +94,19 @@ final class SignalTests: XCTestCase {
             XCTAssertEqual(errno, EAGAIN, "the pipe is full")
         }
 
+        /// Waits until `signal` is no longer pending for album (`ShdPnd` in `/proc/PID/status`): the kernel has
+        /// delivered it to album's handler. False if that has not happened after about `seconds`.
+        func waitUntilDelivered(_ signal: Int32, boundedBy seconds: Int) -> Bool {
+            for _ in 0..<(seconds * 500) {
+                let status = (try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)) ?? ""
+                let pending = status.split(separator: "\n").first { $0.hasPrefix("ShdPnd:") }
+                    .flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) } ?? ~0
+                if pending & (1 << UInt64(signal - 1)) == 0 { return true }
+                usleep(2_000)
+            }
+            return false
+        }
+
         /// Waits until one of album's threads is blocked writing to a pipe, as the kernel says
         /// (`/proc/PID/task/TID/wchan`); false if that has not happened after about `seconds`. The short pauses
         /// between looks are a back-off, not the synchronisation: what is waited for is album's own state.
@@ -172,6 +185,27 @@ final class SignalTests: XCTestCase {
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         XCTAssertEqual(try Tool.sqlite(folder + "/album/catalogue.db", "SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)"),
                        "interrupted,ok")
+    }
+
+    /// The same, when album's output is already blocked at the first signal: the first cannot even announce itself
+    /// (its `stopping` event waits on the full pipe), and the second, sent right after it, must still end album.
+    func testTwoSignalsEndAlbumAtOnceWhenItsOutputIsBlockedBeforeTheFirst() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try makeAlbum(in: folder, photos: 30, size: 300)
+        let run = try Run(in: folder)
+        var lines = run.read(until: #""event":"step""#, #""status":"done""#)
+        try run.fillStandardOutput()
+        XCTAssertTrue(run.waitUntilBlockedOnAPipe(boundedBy: 60), "album waits on its full stdout")
+        // The kernel keeps one pending SIGTERM, not two: the second is sent once the first has been delivered.
+        kill(run.child.pid, SIGTERM)
+        XCTAssertTrue(run.waitUntilDelivered(SIGTERM, boundedBy: 60), "the first SIGTERM was delivered")
+        kill(run.child.pid, SIGTERM)
+        let stderr = run.standardError(boundedBy: 60)
+        XCTAssertTrue(stderr.ended, "two signals ended album, though it was waiting on its output; stderr: \(stderr.text)")
+        lines += run.rest()
+        XCTAssertEqual(run.child.wait(), .exited(143), "SIGTERM's status (128 + 15)")
+        XCTAssert(stderr.text.contains("album: stopped at once by a second signal"), stderr.text)
+        XCTAssertFalse(lines.compactMap(json).contains { $0["event"] as? String == "run-finished" }, "ended at once: no summary")
     }
 
     func testMaxFailuresStopsStartingPhotosAfterTheNthFailure() throws {
@@ -254,7 +288,13 @@ final class SignalTests: XCTestCase {
 
     func testTheProgressLineAndColourAreForATerminalAndNO_COLORTurnsColourOff() throws {
         let folder = try TestSupport.temporaryFolder(self)
-        try makeAlbum(in: folder, photos: 40, size: 1000)
+        // 40 photos of noise, made by libvips' own command line: costly to decode and encode, so that every run lasts
+        // past the progress timer's first tick (each run checks that it did, by its JSON progress events).
+        try makeAlbum(in: folder, photos: 0, size: 0)
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        for i in 0..<40 {
+            XCTAssertEqual(try Tool.run(["vips", "gaussnoise", "\(folder)/photos/n\(i).jpg[Q=90]", "1600", "1066"]).status, 0)
+        }
         try TestSupport.write("<html>", to: "photos/a-broken.jpg", in: folder)
         let red = "\u{1B}[31malbum: import failed: \(folder)/photos/a-broken.jpg: not an image"
 
