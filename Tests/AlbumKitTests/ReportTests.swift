@@ -42,17 +42,30 @@ final class ReportTests: XCTestCase {
         XCTAssert(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;friends&quot;"), "the caption shows as text")
         XCTAssertNil(html.range(of: #"(src|href)="(?!data:)"#, options: .regularExpression), "nothing but data URIs is referenced")
         XCTAssert(html.contains("libvips \(Vips.version)"))
-        // The page needs nothing else: moved alone, it has everything.
-        let moved = try TestSupport.temporaryFolder(self) + "/report.html"
-        try FileManager.default.moveItem(atPath: folder + "/out/report.html", toPath: moved)
+        // The page needs nothing else: its pictures are in it. Each data URI, decoded by Foundation's base64 and
+        // libjpeg's djpeg (not by album), is a whole JPEG, with the catalogue and its files gone.
         try FileManager.default.removeItem(atPath: folder + "/album")
-        XCTAssertEqual(try String(contentsOfFile: moved, encoding: .utf8), html)
+        XCTAssertEqual(html.components(separatedBy: folder + "/album").count - 1, 1, "the catalogue is only named")
+        XCTAssert(html.contains("from catalogue \(folder)/album.</footer>"), "in the footer, as text")
+        let uris = try NSRegularExpression(pattern: #"src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)""#)
+        let matches = uris.matches(in: html, range: NSRange(html.startIndex..., in: html))
+        XCTAssertEqual(matches.count, 10)
+        for (index, match) in matches.enumerated() {
+            let base64 = String(html[Range(match.range(at: 1), in: html)!])
+            let jpeg = try XCTUnwrap(Data(base64Encoded: base64), "data URI \(index) is base64")
+            let path = folder + "/preview\(index).jpg"
+            try jpeg.write(to: URL(fileURLWithPath: path))
+            let decoded = try Tool.run(["djpeg", "-pnm", "-outfile", "/dev/null", path])
+            XCTAssertEqual(decoded.status, 0, "data URI \(index) is a JPEG djpeg decodes: \(decoded.stderr)")
+            XCTAssertEqual(decoded.stderr, "", "without a warning (a truncated file warns)")
+        }
     }
 
     func testTheGridIsCappedAndSaysSo() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try makeRun(in: folder, photos: 6)
-        _ = try TestSupport.album(["run", "job.yml"], in: folder)
+        let run = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(run.status, 1, "the broken file fails, the rest is done: \(run.stderr)")
         let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
         defer { catalogue.close() }
         let report = try RunReport.load(from: catalogue, run: nil, gridLimit: 3)
@@ -67,7 +80,8 @@ final class ReportTests: XCTestCase {
     func testContactSheetAndReportCommand() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try makeRun(in: folder, photos: 3)
-        _ = try TestSupport.album(["run", "job.yml"], in: folder)
+        let run = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(run.status, 1, "the broken file fails, the rest is done: \(run.stderr)")
         let result = try TestSupport.album(["report", "--run", "last", "--out", "r.html", "--contact-sheet", "sheet.jpg"], in: folder)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssert(FileManager.default.fileExists(atPath: folder + "/r.html"))

@@ -51,6 +51,16 @@ public enum Console {
         write(text, to: toStandardError ? .standardError : .standardOutput)
     }
 
+    /// For a process about to `_exit` (a second signal): `text` on stderr without waiting, neither for Console's
+    /// lock (a write blocked on a full stdout or stderr holds it) nor for stderr itself; lost when stderr cannot
+    /// take it at once.
+    public static func errWithoutWaiting(_ text: String) {
+        var ready = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
+        guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 else { return }
+        let bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
     /// `album: error: …` on stderr.
     public static func error(_ text: String) { err("album: error: \(text)") }
 

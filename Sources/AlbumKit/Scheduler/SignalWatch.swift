@@ -6,18 +6,24 @@ import Foundation
 final class SignalWatch {
     private let sources: [DispatchSourceSignal]
 
-    /// Starts watching; `onFirst` runs once, on a private queue, with the signal's number.
+    /// Starts watching; `onFirst` runs once, off the signal queue, with the signal's number.
     init(onFirst: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "album.signals")
         let seen = Counter()
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)  // Dispatch receives it instead of the default handler, which would kill us.
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if seen.increment() == 1 {
-                    onFirst(number)
-                } else {
-                    Console.err("\nalbum: stopped at once by a second signal; the catalogue keeps what was committed. Run the job again to resume.")
+            source.setEventHandler {  // the source holds this handler until it is cancelled (cancel() below)
+                // Signals that arrive before the handler runs come as one event, and `data` counts them.
+                let (before, after) = seen.add(max(1, Int(source.data)))
+                if before == 0 {
+                    // Not on this queue: announcing the stop may wait on a blocked output, and a second signal must
+                    // still be heard while it does.
+                    DispatchQueue.global().async { onFirst(number) }
+                }
+                if after >= 2 {
+                    // Not Console.err: a write blocked on a full output holds Console's lock, and this must end album.
+                    Console.errWithoutWaiting("\nalbum: stopped at once by a second signal; the catalogue keeps what was committed. Run the job again to resume.")
                     _exit(number == SIGTERM ? ExitCode.terminated.rawValue : ExitCode.interrupted.rawValue)
                 }
             }
@@ -37,6 +43,10 @@ final class SignalWatch {
     /// @unchecked: `value` is read and written only from the serial queue the sources share.
     private final class Counter: @unchecked Sendable {
         private var value = 0
-        func increment() -> Int { value += 1; return value }
+        /// Adds `count` signals; returns how many there were before and after.
+        func add(_ count: Int) -> (before: Int, after: Int) {
+            defer { value += count }
+            return (value, value + count)
+        }
     }
 }
