@@ -157,14 +157,19 @@ final class SignalTests: XCTestCase {
 
     func testASecondSignalEndsAlbumAtOnceEvenWhileItWaitsOnItsOutput() throws {
         let folder = try TestSupport.temporaryFolder(self)
-        try makeAlbum(in: folder, photos: 30, size: 300)
+        // Photos large enough that the one in flight at the first signal takes a while to finish (it is exported at
+        // full size), and album is stopped (SIGSTOP) the moment its `stopping` line is read: it cannot finish and
+        // exit before the test has filled its output.
+        try makeAlbum(in: folder, photos: 30, size: 1600)
         let run = try Run(in: folder)
         var lines = run.read(until: #""event":"step""#, #""status":"done""#)
         kill(run.child.pid, SIGINT)
         lines += run.read(until: #""event":"stopping""#)
+        kill(run.child.pid, SIGSTOP)
         // The first signal is taken. Now album cannot write another line, its summary included, so it cannot end by
         // itself: only the second signal can end it.
         try run.fillStandardOutput()
+        kill(run.child.pid, SIGCONT)
         XCTAssertTrue(run.waitUntilBlockedOnAPipe(boundedBy: 60), "album waits on its full stdout")
         kill(run.child.pid, SIGINT)
         let stderr = run.standardError(boundedBy: 60)

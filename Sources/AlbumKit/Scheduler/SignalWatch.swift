@@ -5,9 +5,18 @@ import Foundation
 /// the process at once (SQLite's journal and album's atomic writes keep the catalogue sound even then).
 final class SignalWatch {
     private let sources: [DispatchSourceSignal]
+    private var previousMask = sigset_t()
 
     /// Starts watching; `onFirst` runs once, off the signal queue, with the signal's number.
     init(onFirst: @escaping @Sendable (Int32) -> Void) {
+        // Dispatch reads these signals from a signalfd, which sees only signals that stay pending. Its own threads
+        // (and libvips', started from them) block them; the calling thread must too, or the kernel may deliver a
+        // signal to it instead, and Dispatch never hears it: a second signal was lost 1 run in 3 on a loaded machine.
+        var watched = sigset_t()
+        sigemptyset(&watched)
+        sigaddset(&watched, SIGINT)
+        sigaddset(&watched, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &watched, &previousMask)
         let queue = DispatchQueue(label: "album.signals")
         let seen = Counter()
         sources = [SIGINT, SIGTERM].map { number in
@@ -37,6 +46,7 @@ final class SignalWatch {
         for source in sources { source.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     }
 
     /// Counts signals; touched only on the signal queue.
