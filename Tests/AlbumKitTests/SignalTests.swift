@@ -155,62 +155,46 @@ final class SignalTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").filter { !$0.hasPrefix(".") }.count, 40)
     }
 
-    func testASecondSignalEndsAlbumAtOnceEvenWhileItWaitsOnItsOutput() throws {
-        let folder = try TestSupport.temporaryFolder(self)
-        // Photos large enough that the one in flight at the first signal takes a while to finish (it is exported at
-        // full size), and album is stopped (SIGSTOP) the moment its `stopping` line is read: it cannot finish and
-        // exit before the test has filled its output.
-        try makeAlbum(in: folder, photos: 30, size: 1600)
-        let run = try Run(in: folder)
-        var lines = run.read(until: #""event":"step""#, #""status":"done""#)
-        kill(run.child.pid, SIGINT)
-        lines += run.read(until: #""event":"stopping""#)
-        kill(run.child.pid, SIGSTOP)
-        // The first signal is taken. Now album cannot write another line, its summary included, so it cannot end by
-        // itself: only the second signal can end it.
-        try run.fillStandardOutput()
-        kill(run.child.pid, SIGCONT)
-        XCTAssertTrue(run.waitUntilBlockedOnAPipe(boundedBy: 60), "album waits on its full stdout")
-        kill(run.child.pid, SIGINT)
-        let stderr = run.standardError(boundedBy: 60)
-        XCTAssertTrue(stderr.ended, "the second signal ended album, though it was waiting on its output; stderr: \(stderr.text)")
-        lines += run.rest()  // lets a broken album go on, so the test ends either way
-        XCTAssertEqual(run.child.wait(), .exited(130), "SIGINT's status (128 + 2)")
-        XCTAssert(stderr.text.contains("album: stopped at once by a second signal"), stderr.text)
-        let events = lines.compactMap(json)
-        XCTAssertFalse(events.contains { $0["event"] as? String == "run-finished" }, "ended at once: no summary")
-        // Read through SQLite's WAL (album ended without checkpointing), read-only.
-        let database = try Database(path: folder + "/album/" + Catalogue.databaseName, mode: .readOnly)
-        XCTAssertEqual(try database.query("PRAGMA integrity_check") { $0.text(0) }, ["ok"])
-        XCTAssertEqual(try database.query("SELECT status FROM runs") { $0.text(0) }, ["running"],
-                       "the run row was not finished; the next writer marks it interrupted")
-        database.close()
-
-        let rerun = try TestSupport.album(["run", "job.yml"], in: folder)
-        XCTAssertEqual(rerun.status, 0, rerun.stderr)
-        XCTAssertEqual(try Tool.sqlite(folder + "/album/catalogue.db", "SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)"),
-                       "interrupted,ok")
-    }
-
-    /// The same, when album's output is already blocked at the first signal: the first cannot even announce itself
-    /// (its `stopping` event waits on the full pipe), and the second, sent right after it, must still end album.
-    func testTwoSignalsEndAlbumAtOnceWhenItsOutputIsBlockedBeforeTheFirst() throws {
+    /// A second signal ends album at once even while album waits on its output: the output is blocked before the
+    /// first signal, so the first cannot even announce itself (its `stopping` event waits on the full pipe), and
+    /// the second, sent once the first is delivered, must still end album. (A version that blocked the output only
+    /// after the first signal's announcement was read could not hold on a loaded machine: album sometimes finished
+    /// its photo in flight and its summary before the test could fill the pipe, so it was removed.)
+    func twoSignalsEndABlockedAlbum(_ number: Int32, exit status: Int32) throws {
         let folder = try TestSupport.temporaryFolder(self)
         try makeAlbum(in: folder, photos: 30, size: 300)
         let run = try Run(in: folder)
         var lines = run.read(until: #""event":"step""#, #""status":"done""#)
         try run.fillStandardOutput()
         XCTAssertTrue(run.waitUntilBlockedOnAPipe(boundedBy: 60), "album waits on its full stdout")
-        // The kernel keeps one pending SIGTERM, not two: the second is sent once the first has been delivered.
-        kill(run.child.pid, SIGTERM)
-        XCTAssertTrue(run.waitUntilDelivered(SIGTERM, boundedBy: 60), "the first SIGTERM was delivered")
-        kill(run.child.pid, SIGTERM)
+        // The kernel keeps one pending signal of a kind, not two: the second is sent once the first was delivered.
+        kill(run.child.pid, number)
+        XCTAssertTrue(run.waitUntilDelivered(number, boundedBy: 60), "the first signal was delivered")
+        kill(run.child.pid, number)
         let stderr = run.standardError(boundedBy: 60)
         XCTAssertTrue(stderr.ended, "two signals ended album, though it was waiting on its output; stderr: \(stderr.text)")
         lines += run.rest()
-        XCTAssertEqual(run.child.wait(), .exited(143), "SIGTERM's status (128 + 15)")
+        XCTAssertEqual(run.child.wait(), .exited(status), "128 + the signal's number")
         XCTAssert(stderr.text.contains("album: stopped at once by a second signal"), stderr.text)
         XCTAssertFalse(lines.compactMap(json).contains { $0["event"] as? String == "run-finished" }, "ended at once: no summary")
+        // Read through SQLite's WAL (album ended without checkpointing), read-only: sound, the run row unfinished.
+        let database = try Database(path: folder + "/album/" + Catalogue.databaseName, mode: .readOnly)
+        XCTAssertEqual(try database.query("PRAGMA integrity_check") { $0.text(0) }, ["ok"])
+        XCTAssertEqual(try database.query("SELECT status FROM runs") { $0.text(0) }, ["running"],
+                       "the run row was not finished; the next writer marks it interrupted")
+        database.close()
+        let rerun = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try Tool.sqlite(folder + "/album/catalogue.db", "SELECT group_concat(status) FROM (SELECT status FROM runs ORDER BY id)"),
+                       "interrupted,ok")
+    }
+
+    func testTwoSignalsEndAlbumAtOnceWhenItsOutputIsBlockedBeforeTheFirst() throws {
+        try twoSignalsEndABlockedAlbum(SIGTERM, exit: 143)
+    }
+
+    func testTwoInterruptsEndAlbumAtOnceWhenItsOutputIsBlocked() throws {
+        try twoSignalsEndABlockedAlbum(SIGINT, exit: 130)
     }
 
     func testMaxFailuresStopsStartingPhotosAfterTheNthFailure() throws {
