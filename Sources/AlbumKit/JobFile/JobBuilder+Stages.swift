@@ -2,7 +2,7 @@ import Foundation
 import Vips
 
 extension JobBuilder {
-    static let stageNames = StageName.allCases.map(\.rawValue)
+    static let stageNames = StageName.jobStages.map(\.rawValue)
 
     /// Reads `stages:`, a list of one-key mappings (`- thumbnail: {size: 240x240}`).
     mutating func readStages(_ node: Node, into job: inout Job) {
@@ -32,7 +32,7 @@ extension JobBuilder {
             case .export:
                 seenNonImport = true
                 if let stage = readExport(options, after: job.stages) { job.stages.append(stage) }
-            case nil:
+            case .caption, nil:  // `caption` is `album caption`'s step, not a stage a job lists
                 var message = "unknown stage '\(name)'"
                 if let near = Suggest.nearest(to: name, in: JobBuilder.stageNames) { message += "; did you mean '\(near)'?" }
                 else { message += "; the stages are import, filter, thumbnail and export" }
