@@ -56,7 +56,7 @@ public struct Selection: Sendable, Equatable {
     public var isEmpty: Bool { self == Selection() }
 
     /// Whether `photo` is selected.
-    public func matches(_ photo: PhotoRecord) -> Bool {
+    public func matches(_ photo: some SelectablePhoto) -> Bool {
         if let taken, !taken.contains(photo.taken) { return false }
         if let added, !added.contains(photo.added) { return false }
         if let filter, photo.filter != filter { return false }
