@@ -77,22 +77,22 @@ extension JobBuilder {
         var stage = FilterStage()
         let value = { (key: String) in entries.first { $0.0 == key }?.2 }
         let presetName = value("preset").flatMap { reader.string($0, "filter.preset") } ?? "none"
-        let tuning: [(key: String, preset: String, primitive: String, option: String)] = [
-            ("intensity", "sepia", Sepia.name, "amount"), ("amount", "vivid", Vivid.name, "amount"),
-            ("contrast", "noir", Noir.name, "contrast"),
+        let tuning: [(key: String, preset: String, primitive: any FilterPrimitive.Type)] = [
+            ("intensity", "sepia", Sepia.self), ("amount", "vivid", Vivid.self), ("contrast", "noir", Noir.self),
         ]
         for t in tuning where value(t.key) != nil && presetName != t.preset {
             reader.error(entries.first { $0.0 == t.key }!.1, "'\(t.key)' applies to the \(t.preset) preset only")
         }
         switch presetName {
         case "none": stage.preset = Preset(name: "none", recipe: .original)
-        case "sepia", "noir", "vivid":
-            let t = tuning.first { $0.preset == presetName }!
+        case let name where tuning.contains(where: { $0.preset == name }):
+            let t = tuning.first { $0.preset == name }!
             var arguments = FilterArguments()
-            if let node = value(t.key), let amount = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.range(of: t.option)!) {
-                arguments.values[t.option] = .number(amount)
+            let main = t.primitive.mainParameter
+            if let node = value(t.key) {
+                arguments.values[main.name] = readArgument(node, filter: t.preset, main, what: "filter.\(t.key)")
             }
-            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(arguments)]))
+            stage.preset = Preset(name: presetName, recipe: Recipe([t.primitive.make(arguments)]))
         default:
             if let preset = presets[presetName] { stage.preset = preset }
             else {

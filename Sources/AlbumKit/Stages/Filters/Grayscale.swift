@@ -10,13 +10,9 @@ import Vips
 /// ```
 /// Results are rounded to the nearest level and clipped to 0…255; alpha is kept.
 public struct Grayscale: FilterPrimitive {
-    public static let name = "grayscale"
+    public static let spec = FilterSpec(Grayscale(), "grayscale", .number("amount", \.amount, in: 0...1))
     /// 0 leaves the photo as it is, 1 is fully grey (CSS's default).
     public var amount: Double = 1.0
-
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     /// The 3×3 matrix, rows are output channels R, G, B.
     public var matrix: [[Double]] {

@@ -12,13 +12,9 @@ import Vips
 /// 0 is grey, 1 leaves the photo as it is, above 1 over-saturates. Rounded to the nearest level, clipped to
 /// 0…255; alpha is kept.
 public struct Saturation: FilterPrimitive {
-    public static let name = "saturation"
-    /// 0–3; 1 (CSS's default) changes nothing.
+    public static let spec = FilterSpec(Saturation(), "saturation", .number("amount", \.amount, in: 0...3))
+    /// 1 (CSS's default) changes nothing.
     public var amount: Double = 1.0
-
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     /// The 3×3 matrix, rows are output channels R, G, B.
     public var matrix: [[Double]] {

@@ -10,13 +10,9 @@ import Vips
 /// ```
 /// Results are rounded to the nearest level and clipped to 0…255.
 public struct Sepia: FilterPrimitive {
-    public static let name = "sepia"
+    public static let spec = FilterSpec(Sepia(), "sepia", .number("amount", \.amount, in: 0...1))
     /// 0 leaves the photo as it is, 1 is full sepia. The gallery app's sepia tone is 0.85.
     public var amount: Double = 0.85
-
-    public init(amount: Double = 0.85) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     /// The 3×3 matrix, rows are output channels R, G, B.
     public var matrix: [[Double]] {
