@@ -1,7 +1,7 @@
 /// The parameters one filter step was given, by name: numbers, or colours (`#rrggbb`).
 ///
 /// A job file's step (`{tint: {colour: "#704214", amount: 0.4}}`) and a stored recipe's JSON both become these;
-/// its `spec` reads them and fills in its defaults for the missing ones.
+/// the primitive's `spec` reads them and fills in its defaults for the missing ones.
 public struct FilterArguments: Sendable {
     /// One parameter's value.
     public enum Value: Sendable, Equatable {
@@ -12,5 +12,4 @@ public struct FilterArguments: Sendable {
     public var values: [String: Value]
 
     public init(_ values: [String: Value] = [:]) { self.values = values }
-
 }

@@ -23,27 +23,4 @@ public struct FilterParameter: Sendable {
         case (_, .colour(let colour)): .string(colour.hex)
         }
     }
-
-    /// The range as docs/filters.md writes it: `0–1`, `0.1–10`, `whole number 0–2147483647`, `#rrggbb`.
-    public var rangeText: String {
-        switch kind {
-        case .number(let range): "\(FilterParameter.text(range.lowerBound))–\(FilterParameter.text(range.upperBound))"
-        case .integer(let range): "whole number \(range.lowerBound)–\(range.upperBound)"
-        case .colour: "`#rrggbb`"
-        }
-    }
-
-    /// The default as docs/filters.md writes it: `0.85`, `1.0`, `1`, `"#704214"`.
-    public var defaultText: String {
-        switch (kind, defaultValue) {
-        case (.integer, .number(let number)): String(Int(number))
-        case (_, .number(let number)): String(number)
-        case (_, .colour(let colour)): "`\"\(colour.hex)\"`"
-        }
-    }
-
-    /// A bound without a needless `.0`: `0`, `0.1`, `10`.
-    private static func text(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
-    }
 }
