@@ -68,12 +68,20 @@ final class FilterSpecTests: XCTestCase {
             check(row: row, against: primitive.declaredParameters, main: primitive.mainParameter.name, primitive.name)
         }
         let jobFiles = try DocsTable(doc: "job-files.md", section: "### filter", header: "| option |")
+        let presets = try DocsTable(doc: "filters.md", section: "## Built-in presets", header: "| preset |")
         for option in FilterStage.options {
             guard case .tuning(let preset, let primitive) = option.kind else { continue }
+            let main = primitive.mainParameter
             let row = try XCTUnwrap(jobFiles.row(option.key), option.key)
-            XCTAssertEqual(row[1], DocsText.defaultText(primitive.mainParameter), option.key)
-            XCTAssertEqual(row[2], "\(preset) only, \(DocsText.rangeText(primitive.mainParameter))", option.key)
+            XCTAssertEqual(row[1], DocsText.defaultText(main), option.key)
+            XCTAssertEqual(row[2], "\(preset) only, \(DocsText.rangeText(main))", option.key)
+            let presetRow = try XCTUnwrap(presets.row(preset), preset)
+            XCTAssertEqual(Array(presetRow[1...3]), ["`\(option.key)`", DocsText.defaultText(main), DocsText.rangeText(main)], preset)
         }
+        let text = try String(contentsOfFile: DocsTable.path("job-files.md"), encoding: .utf8)
+        let sentence = try XCTUnwrap(text.range(of: "A preset of your own chains the primitives [^.]*", options: .regularExpression))
+        let listed = text[sentence].components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        XCTAssertEqual(listed, Recipe.registered.map { $0.name }, "job-files.md lists every primitive, in the registry's order")
     }
 
     /// The path ARCHITECTURE.md describes for a new primitive, taken by one declared here: its spec alone gives

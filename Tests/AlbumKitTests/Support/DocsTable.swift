@@ -9,9 +9,7 @@ struct DocsTable {
     /// The table whose header starts with `header` (e.g. "| option |"), in the section that starts with the line
     /// `section` (e.g. "### import"), up to the next heading of that level or above.
     init(doc: String, section: String? = nil, header: String) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let text = try String(contentsOf: root.appendingPathComponent("docs/\(doc)"), encoding: .utf8)
+        let text = try String(contentsOfFile: DocsTable.path(doc), encoding: .utf8)
         var lines = text.components(separatedBy: "\n")[...]
         if let section {
             guard let start = lines.firstIndex(of: section) else { throw DocsError("\(doc) has no line '\(section)'") }
@@ -26,6 +24,12 @@ struct DocsTable {
             line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
                 .map { $0.trimmingCharacters(in: .whitespaces) }
         }
+    }
+
+    /// The path of docs/`doc` in this checkout.
+    static func path(_ doc: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/\(doc)").path
     }
 
     /// The row whose first cell is `` `key` ``.
