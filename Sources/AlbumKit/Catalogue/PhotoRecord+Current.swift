@@ -16,3 +16,14 @@ extension PhotoRecord {
         return [id]
     }
 }
+
+extension PhotoRecord {
+    /// Adds what import handing on `photo` settles to `settled`, and says whether `photo` itself was unsettled:
+    /// only then does it go on through its chain (two files with the same bytes are one photo, and a superseded
+    /// photo never joins the run). The scheduler's phase 1 and the plan both settle through this.
+    public static func settle(_ photo: PhotoRecord, in settled: inout Set<String>) -> Bool {
+        let first = !settled.contains(photo.id)
+        settled.formUnion(photo.settled)
+        return first
+    }
+}

@@ -18,11 +18,7 @@ extension Scheduler {
             guard let imported else { failed = result.status == .failed; return }
             // Two files with the same bytes are one photo: only the first goes on through the chain. The version
             // this import replaces is settled too: a superseded photo never joins the run (phase 2).
-            let first = state.withLock { state in
-                let first = !state.settled.contains(imported.photo.id)
-                state.settled.formUnion(imported.photo.settled)
-                return first
-            }
+            let first = state.withLock { PhotoRecord.settle(imported.photo, in: &$0.settled) }
             guard first else { return }
             work = imported
         case .unreadableFolder(let folder):
