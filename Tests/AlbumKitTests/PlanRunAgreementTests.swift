@@ -171,6 +171,26 @@ final class PlanRunAgreementTests: XCTestCase {
         XCTAssertEqual([thumbnail.width, thumbnail.height], [96, 96])
     }
 
+    /// A job without import (a nightly reprocess) is all phase 2: it takes the current photos, never a version that
+    /// a newer one of its file replaced.
+    func testAJobWithoutImportTakesOnlyTheCurrentVersionOfAnEditedOriginal() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let paths = try photos(in: folder)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        try assertAgree("job.yml", in: folder)
+        try edit(paths[0], variant: 9)
+        try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["5"], "a.jpg has two versions")
+
+        try write("  - thumbnail: {size: 96x96}\n", to: "nightly.yml", in: folder)
+        let plan = try assertAgree("nightly.yml", in: folder)  // exit 0 checked there
+        XCTAssertEqual(plan["thumbnail"], [4, 0, 0], "four current photos; the superseded version is not one")
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)
+            AND photo IN (SELECT replaces FROM photos WHERE replaces IS NOT NULL)
+            """), ["0"], "the superseded version is not processed")
+    }
+
     /// The one thing a plan cannot know: what a file still to import has in its header. A `select:` on `taken`,
     /// `caption`, `camera` or `format` counts such a file in, and says so; the run then reads the header.
     func testASelectOnTheHeaderOfAFileStillToImportIsCountedInAndSaysSo() throws {
