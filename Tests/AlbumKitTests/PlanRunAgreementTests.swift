@@ -54,6 +54,7 @@ final class PlanRunAgreementTests: XCTestCase {
         return before
     }
 
+    @discardableResult
     func photos(in folder: String) throws -> [String] {
         [
             try Fixture.jpeg(at: "\(folder)/photos/a.jpg", taken: "2008:04:20 10:00:00", variant: 1),
