@@ -2,12 +2,27 @@ import Foundation
 
 /// What `album run` would do, worked out without reading pixels or writing anything: `album plan` and
 /// `album run --dry-run`.
+///
+/// It takes the photos the run takes, by the run's own rules: what import makes of an entry before reading it
+/// (`ImportStage.entry`), whether a file is unchanged (`FileIdentity.isUnchanged`), which photos are current and
+/// which import settles (`CatalogueSnapshot`, `PhotoRecord.settle`); then each stage's `plan`. A file still to
+/// import is planned as the new photo its import would record (`Planner+Import.swift`).
 public struct Planner {
     /// Per stage: how many photos each verdict applies to.
     public struct Counts: Sendable, Equatable {
         public var toDo = 0
         public var upToDate = 0
         public var leftOut = 0
+    }
+
+    /// What the run would do with one photo at one stage.
+    public enum Verdict: String, Sendable, Equatable {
+        /// A step the run makes (done, or failed).
+        case toDo = "to do"
+        /// A step the run skips as up to date.
+        case upToDate = "up to date"
+        /// No step for this photo and stage: `select:` leaves it out, or import never opens the entry.
+        case leftOut = "left out"
     }
 
     /// The plan of one job.
@@ -32,56 +47,59 @@ public struct Planner {
             ? try Catalogue(folder: job.catalogue, readOnly: true) : nil
         defer { catalogue?.close() }
         let job = try self.job.resolvingSelections(in: catalogue)
+        let snapshot = try CatalogueSnapshot(reading: catalogue)
         let reader = PlanningReader(catalogue)
-        let context = StageContext(catalogueFolder: job.catalogue, run: 0, software: Software.current,
-                                   catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force)
+        let context = snapshot.answering(StageContext(
+            catalogueFolder: job.catalogue, run: 0, software: Software.current,
+            catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force))
         var plan = Plan(job: job)
-        var seen = Set<String>()
-        for path in job.importStage?.scan().files ?? [] {
-            var info = stat()
-            let known = try catalogue?.latestPhoto(path: path)
-            let unchanged = known.map { known in
-                lstat(path, &info) == 0 && known.bytes == Int(info.st_size) && known.inode == Int(info.st_ino)
-                    && known.mtimeNanoseconds == Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
-            } ?? false
-            note(&plan, path: path, stage: .import, verdict: unchanged && !force ? "up to date" : "to do")
-            if let known, unchanged {
-                seen.insert(known.id)
-                try follow(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)), of: job, in: &plan, context: context)
-            } else {
-                for stage in job.stages { note(&plan, path: path, stage: type(of: stage).stage, verdict: "to do") }
+        // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
+        var settled = Set<String>()
+        if let importStage = job.importStage {
+            let scan = importStage.scan()
+            for folder in scan.unreadableFolders {
+                note(&plan, path: folder.path, stage: .import, .toDo, "(it fails: cannot read this folder)")
+            }
+            for path in scan.files {
+                try planImport(of: path, by: importStage, job: job, snapshot: snapshot, settled: &settled,
+                               in: &plan, context: context)
             }
         }
-        if !job.stages.isEmpty, let catalogue {
-            for photo in try catalogue.allPhotos() where !seen.contains(photo.id) {
-                try follow(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)), of: job, in: &plan, context: context)
+        // Phase 2: the current photos phase 1 did not settle.
+        if !job.stages.isEmpty {
+            for photo in snapshot.photosAfterImport(settled: settled) {
+                try follow(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)),
+                           beforeImport: false, of: job, in: &plan, context: context)
             }
         }
         return plan
     }
 
-    /// Plans the stages after import of `job` (its selections resolved) for one photo already in the catalogue.
-    private func follow(_ work: PhotoWork, of job: Job, in plan: inout Plan, context: StageContext) throws {
+    /// Plans the stages after import of `job` (its selections resolved) for one photo: in the catalogue, or still
+    /// to import (`beforeImport`: a `select:` on what only its header says counts it in, noted as such).
+    func follow(_ work: PhotoWork, beforeImport: Bool, of job: Job, in plan: inout Plan, context: StageContext) throws {
         var work = work
-        let selected = job.select?.matches(work.photo) ?? true
+        let selected = Planner.matches(job.select, work.photo, beforeImport: beforeImport)
         for stage in job.stages {
             let name = type(of: stage).stage
-            guard selected, stage.select?.matches(work.photo) ?? true else {
-                note(&plan, path: work.photo.path, stage: name, verdict: "left out by select")
+            let own = Planner.matches(stage.select, work.photo, beforeImport: beforeImport)
+            guard selected != false, own != false else {
+                note(&plan, path: work.photo.path, stage: name, .leftOut, "by select")
                 continue
             }
             let upToDate = try stage.plan(&work, context: context) && !force
-            note(&plan, path: work.photo.path, stage: name, verdict: upToDate ? "up to date" : "to do")
+            note(&plan, path: work.photo.path, stage: name, upToDate ? .upToDate : .toDo,
+                 selected == nil || own == nil ? "(if its header matches select)" : nil)
         }
     }
 
-    private func note(_ plan: inout Plan, path: String, stage: StageName, verdict: String) {
+    func note(_ plan: inout Plan, path: String, stage: StageName, _ verdict: Verdict, _ detail: String? = nil) {
         switch verdict {
-        case "to do": plan.counts[stage, default: Counts()].toDo += 1
-        case "up to date": plan.counts[stage, default: Counts()].upToDate += 1
-        default: plan.counts[stage, default: Counts()].leftOut += 1
+        case .toDo: plan.counts[stage, default: Counts()].toDo += 1
+        case .upToDate: plan.counts[stage, default: Counts()].upToDate += 1
+        case .leftOut: plan.counts[stage, default: Counts()].leftOut += 1
         }
-        plan.entries.append((path, stage, verdict))
+        plan.entries.append((path, stage, detail.map { "\(verdict.rawValue) \($0)" } ?? verdict.rawValue))
     }
 }
 

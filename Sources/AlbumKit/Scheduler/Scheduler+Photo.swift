@@ -15,8 +15,9 @@ extension Scheduler {
             record(.import, path: path, photo: imported?.photo.id, parameters: preparedImport!.text,
                    result: result, since: clock)
             guard let imported else { failed = result.status == .failed; return }
-            // Two files with the same bytes are one photo: only the first goes on through the chain.
-            let first = state.withLock { $0.claimed.insert(imported.photo.id).inserted }
+            // Two files with the same bytes are one photo: only the first goes on through the chain. The version
+            // this import replaces is settled too: a superseded photo never joins the run (phase 2).
+            let first = state.withLock { PhotoRecord.settle(imported.photo, in: &$0.settled) }
             guard first else { return }
             work = imported
         case .unreadableFolder(let folder):

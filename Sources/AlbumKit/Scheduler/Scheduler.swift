@@ -29,7 +29,10 @@ public final class Scheduler: Sendable {
 
     struct State {
         var summary: RunSummary
-        var claimed: Set<String> = []
+        /// The photos phase 1 has settled (`PhotoRecord.settled`): taken through their chain, or replaced by the
+        /// new version of their file it imported. None joins phase 2, and a second file with a settled photo's
+        /// bytes goes no further than import.
+        var settled: Set<String> = []
         var total = 0
         var photosDone = 0
         var photosFailed = 0
@@ -64,11 +67,9 @@ public final class Scheduler: Sendable {
         defer { signals.cancel() }
         let scan = job.importStage?.scan() ?? ImportScan()
         let files = scan.files
-        let (knownPhotos, renditions) = try owner.sync { (try $0.allPhotos(), try $0.renditions(kind: nil)) }
-        snapshot.withLock { $0 = CatalogueSnapshot(photos: knownPhotos, renditions: renditions) }
-        let scannedPaths = Set(files)
-        let expected = scan.unreadableFolders.count + files.count
-            + knownPhotos.filter { !scannedPaths.contains($0.path) }.count
+        let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
+        snapshot.withLock { $0 = known }
+        let expected = scan.unreadableFolders.count + files.count + known.photosAfterImport(scanning: files).count
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)
         let ticker = startProgressTimer(started: started)
@@ -76,10 +77,9 @@ public final class Scheduler: Sendable {
 
         // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
         var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map(Item.file))
-        // Phase 2: the catalogue's other photos, for the stages after import.
+        // Phase 2: the catalogue's other current photos, for the stages after import.
         if finished, !job.stages.isEmpty {
-            let claimed = state.withLock { $0.claimed }
-            let photos = knownPhotos.filter { !claimed.contains($0.id) }
+            let photos = known.photosAfterImport(settled: state.withLock { $0.settled })
             state.withLock { $0.total = $0.photosDone + photos.count }
             finished = perform(photos.map(Item.photo))
         }
@@ -159,13 +159,12 @@ public final class Scheduler: Sendable {
     }
 
     var context: StageContext {
-        let owner = self.owner, budget = self.budget, snap = snapshot.withLock { $0 }
-        return StageContext(catalogueFolder: job.catalogue, run: run, software: software,
-                            catalogue: { body in try owner.sync(body) },
-                            catalogueCommitted: { body in try owner.syncCommitted(body) },
-                            withPixels: { pixels, body in try budget.withReservation(pixels, body) },
-                            failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force,
-                            knownPhoto: snap.map { snap in { @Sendable path in snap.photosByPath[path] } },
-                            recordedRenditions: snap.map { snap in { @Sendable photo in snap.renditionsByPhoto[photo] ?? [] } })
+        let owner = self.owner, budget = self.budget
+        let context = StageContext(catalogueFolder: job.catalogue, run: run, software: software,
+                                   catalogue: { body in try owner.sync(body) },
+                                   catalogueCommitted: { body in try owner.syncCommitted(body) },
+                                   withPixels: { pixels, body in try budget.withReservation(pixels, body) },
+                                   failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
+        return snapshot.withLock { $0 }?.answering(context) ?? context
     }
 }

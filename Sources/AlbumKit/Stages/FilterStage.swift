@@ -69,13 +69,13 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
     }
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
-        let recipeText = preset.recipe.canonical.text
-        let current = work.photo.filter == preset.name && work.photo.filterRecipe == recipeText
-        let rendered = try preset.recipe.isEmpty || upToDate(work, context: context) != nil
+        // As `run` decides: the original look is skipped unless the photo had another one; a look is skipped when
+        // its filtered image is recorded and intact, even if the photo's row still names another look.
+        let skipped = try preset.recipe.isEmpty ? work.photo.filter == "none" : upToDate(work, context: context) != nil
         work.recipe = preset.recipe
         work.photo.filter = preset.name
-        work.photo.filterRecipe = recipeText
-        return current && rendered
+        work.photo.filterRecipe = preset.recipe.canonical.text
+        return skipped
     }
 
     /// The recorded filtered image of this preset on the photo's original, when its file is intact.

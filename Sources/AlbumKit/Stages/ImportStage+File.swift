@@ -22,13 +22,10 @@ extension ImportStage {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             return (nil, .skipped("not a regular file (\(ImportStage.kind(of: info.st_mode))): never opened", input: nil, output: nil))
         }
-        let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
-        let inode = Int(info.st_ino)
-        let size = Int(info.st_size)
+        let identity = FileIdentity(info)
         do {
             // Fast path: the same file, unchanged since it was hashed, is not read again.
-            if !context.force, let known = try context.photo(atPath: path),
-               known.bytes == size, known.mtimeNanoseconds == mtime, known.inode == inode {
+            if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
                 return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
                         .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
             }
@@ -42,8 +39,8 @@ extension ImportStage {
                 return PhotoMetadata(image: header)
             }
             var photo = PhotoRecord(
-                id: UUID().uuidString.lowercased(), hash: hash, path: path, bytes: bytes.count, mtimeNanoseconds: mtime,
-                inode: inode, width: metadata.width, height: metadata.height, format: format.rawValue,
+                id: UUID().uuidString.lowercased(), hash: hash, path: path, bytes: bytes.count,
+                mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
                 orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil)

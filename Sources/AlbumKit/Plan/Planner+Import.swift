@@ -1,0 +1,53 @@
+import Foundation
+
+extension Planner {
+    /// Plans one entry import finds, as `ImportStage.importFile` will treat it: never opened, failing, unchanged
+    /// (its photo goes on), or to import (the new photo it would record goes on, and settles the version it replaces).
+    func planImport(of path: String, by stage: ImportStage, job: Job, snapshot: CatalogueSnapshot,
+                    settled: inout Set<String>, in plan: inout Plan, context: StageContext) throws {
+        switch stage.entry(atPath: path) {
+        case .skipped(let reason):
+            note(&plan, path: path, stage: .import, .leftOut, "(not imported: \(reason))")
+        case .failed(let reason):
+            note(&plan, path: path, stage: .import, .toDo, "(it fails: \(reason))")
+        case .file(let identity):
+            let known = snapshot.photosByPath[path]
+            if let known, identity.isUnchanged(since: known) {
+                note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
+                guard PhotoRecord.settle(known, in: &settled) else { return }
+                try follow(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
+                           beforeImport: false, of: job, in: &plan, context: context)
+            } else {
+                note(&plan, path: path, stage: .import, .toDo)
+                let photo = Planner.photoToImport(at: path, identity: identity, replacing: known)
+                guard PhotoRecord.settle(photo, in: &settled) else { return }
+                try follow(PhotoWork(photo: photo, recipe: .original), beforeImport: true, of: job, in: &plan, context: context)
+            }
+        }
+    }
+
+    /// The photo import would record for a new or changed file, as far as its name, its stat and the catalogue
+    /// say: a new id, added now, the original look, the caption of the version it replaces. The plan assumes new
+    /// bytes: a file that was only touched, or that copies another photo, is counted as to do.
+    static func photoToImport(at path: String, identity: FileIdentity, replacing previous: PhotoRecord?) -> PhotoRecord {
+        PhotoRecord(id: UUID().uuidString.lowercased(), hash: "", path: path, bytes: identity.bytes,
+                    mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: 0, height: 0, format: "",
+                    taken: nil, added: Timestamp.now(), caption: previous?.caption, filter: "none",
+                    filterRecipe: Recipe.original.canonical.text, camera: nil, orientation: 1, hasGPS: false,
+                    replaces: previous?.id, storedPath: nil)
+    }
+
+    /// Whether `selection` takes `photo`. For a photo still to import (`beforeImport`) the keys only its header
+    /// answers (`taken`, `caption`, `camera`, `format`) are unknown: nil when the others match and one of them is set.
+    static func matches(_ selection: Selection?, _ photo: PhotoRecord, beforeImport: Bool) -> Bool? {
+        guard let selection else { return true }
+        guard beforeImport else { return selection.matches(photo) }
+        var known = selection
+        known.taken = nil
+        known.caption = nil
+        known.camera = nil
+        known.format = nil
+        guard known.matches(photo) else { return false }
+        return known == selection ? true : nil
+    }
+}

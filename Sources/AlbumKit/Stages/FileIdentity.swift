@@ -1,0 +1,31 @@
+import Foundation
+
+/// What album records of an original's file to tell, without reading it, whether it changed since it was imported:
+/// its size, inode and modification time to the nanosecond.
+///
+/// The one rule for "unchanged" that import's fast path (`ImportStage.importFile`) and `album plan` both apply:
+/// a file is unchanged when all three are what the photo recorded. A rewrite in place changes the time or the size;
+/// a file renamed over the original (`rsync -t`, `cp -p` and rename, a restore) changes the inode.
+public struct FileIdentity: Sendable, Equatable {
+    public var bytes: Int
+    public var inode: Int
+    public var mtimeNanoseconds: Int
+
+    public init(bytes: Int, inode: Int, mtimeNanoseconds: Int) {
+        self.bytes = bytes
+        self.inode = inode
+        self.mtimeNanoseconds = mtimeNanoseconds
+    }
+
+    /// The identity `stat` gives: `st_size`, `st_ino`, and `st_mtim` in nanoseconds.
+    init(_ info: stat) {
+        self.init(bytes: Int(info.st_size), inode: Int(info.st_ino),
+                  mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+    }
+
+    /// Whether a file with this identity is still the file `photo` was imported from (or last found at): the same
+    /// size, inode and modification time. Its bytes are not read.
+    public func isUnchanged(since photo: PhotoRecord) -> Bool {
+        bytes == photo.bytes && mtimeNanoseconds == photo.mtimeNanoseconds && inode == photo.inode
+    }
+}

@@ -1,0 +1,209 @@
+import XCTest
+
+/// `album plan` and `album run` decide the same things by the same rules (an unchanged file, the current photos,
+/// each stage's up-to-date check): before a run, the plan's counts are the run's steps, stage by stage (to do =
+/// done + failed, up to date = skipped); after a run that exited 0, the plan has nothing to do. On generated photos,
+/// through the built binary; the run's steps are read back with the sqlite3 shell (`Probe`).
+final class PlanRunAgreementTests: XCTestCase {
+    typealias Counts = (toDo: Int, upToDate: Int, leftOut: Int)
+
+    /// The plan's table: per stage, to do, up to date, left out.
+    func plan(_ job: String, in folder: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: [Int]] {
+        let result = try TestSupport.album(["plan", job], in: folder)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        var counts: [String: [Int]] = [:]
+        for row in result.stdout.split(separator: "\n") {
+            let fields = row.split(separator: " ")
+            guard fields.count == 4, ["import", "filter", "thumbnail", "export"].contains(String(fields[0])) else { continue }
+            counts[String(fields[0])] = fields.dropFirst().compactMap { Int($0) }
+        }
+        // `album run --dry-run` prints the same plan.
+        let dry = try TestSupport.album(["run", job, "--dry-run"], in: folder)
+        XCTAssertEqual(dry.stdout, result.stdout, "run --dry-run prints album plan's plan", file: file, line: line)
+        return counts
+    }
+
+    /// Runs the job and returns its exit status and the newest run's steps: per stage, [done, skipped, failed].
+    func run(_ job: String, in folder: String) throws -> (status: Int32, steps: [String: [Int]], stderr: String) {
+        let result = try TestSupport.album(["run", job], in: folder)
+        var steps: [String: [Int]] = [:]
+        for row in try Probe.rows(folder + "/album", """
+            SELECT stage, sum(status = 'done'), sum(status = 'skipped'), sum(status = 'failed') FROM steps
+            WHERE run = (SELECT max(id) FROM runs) GROUP BY stage
+            """) {
+            let fields = row.split(separator: "|")
+            steps[String(fields[0])] = fields.dropFirst().compactMap { Int($0) }
+        }
+        return (result.status, steps, result.stderr)
+    }
+
+    /// Plans `job`, runs it, and checks the run did what the plan said, then that a plan after it has nothing to do.
+    /// - Returns: the plan before the run.
+    @discardableResult
+    func assertAgree(_ job: String, in folder: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: [Int]] {
+        let before = try plan(job, in: folder, file: file, line: line)
+        let ran = try run(job, in: folder)
+        XCTAssertEqual(ran.status, 0, ran.stderr, file: file, line: line)
+        for stage in Set(before.keys).union(ran.steps.keys) {
+            let planned = before[stage] ?? [0, 0, 0], steps = ran.steps[stage] ?? [0, 0, 0]
+            XCTAssertEqual(planned[0], steps[0] + steps[2], "\(stage): to do is what the run did (plan \(before), steps \(ran.steps))", file: file, line: line)
+            XCTAssertEqual(planned[1], steps[1], "\(stage): up to date is what the run skipped (plan \(before), steps \(ran.steps))", file: file, line: line)
+        }
+        let after = try plan(job, in: folder, file: file, line: line)
+        XCTAssertEqual(after.values.map { $0[0] }.reduce(0, +), 0, "after a run that exited 0, nothing is to do: \(after)", file: file, line: line)
+        return before
+    }
+
+    @discardableResult
+    func photos(in folder: String) throws -> [String] {
+        [
+            try Fixture.jpeg(at: "\(folder)/photos/a.jpg", taken: "2008:04:20 10:00:00", variant: 1),
+            try Fixture.jpeg(at: "\(folder)/photos/b.jpg", taken: "2008:04:25 10:00:00", variant: 2),
+            try Fixture.jpeg(at: "\(folder)/photos/c.jpg", taken: "2010:01:02 10:00:00", variant: 3),
+            try Fixture.jpeg(at: "\(folder)/photos/trip/d.jpg", variant: 4),
+        ]
+    }
+
+    /// Writes a new version of the photo at `path` (new bytes, a modification time set apart by hand: no test
+    /// waits for a clock to tick).
+    func edit(_ path: String, variant: Int) throws {
+        try Fixture.jpeg(at: path, taken: "2008:04:20 10:00:00", variant: variant)
+        XCTAssertEqual(try Tool.run(["touch", "-m", "-d", "2001-02-03 04:05:06", path]).status, 0)
+    }
+
+    func write(_ stages: String, select: String? = nil, to name: String = "job.yml", in folder: String) throws {
+        try TestSupport.write("version: 1\ncatalogue: album\n" + (select.map { "select: \($0)\n" } ?? "") + "stages:\n" + stages,
+                              to: name, in: folder)
+    }
+
+    func testImportAndThumbnailAgreeOnTheFirstRunAndEveryRerun() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        let first = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(first["import"], [4, 0, 0])
+        XCTAssertEqual(first["thumbnail"], [4, 0, 0])
+        let rerun = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(rerun["import"], [0, 4, 0])
+        XCTAssertEqual(rerun["thumbnail"], [0, 4, 0])
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 80x80}\n", in: folder)
+        XCTAssertEqual(try assertAgree("job.yml", in: folder)["thumbnail"], [4, 0, 0], "a new size is every thumbnail to do")
+    }
+
+    func testJobAndStageSelectionsAgree() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        // Before any import: a path glob and `missing:` are known from the name and the catalogue.
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64, select: {missing: thumbnail}}\n",
+                  select: "{path: \"photos/*.jpg\"}", in: folder)
+        let first = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(first["thumbnail"], [3, 0, 1], "trip/d.jpg is left out by the path glob")
+        // A date range at the job's level and at a stage's, and `missing: thumbnail` once some photos have one.
+        try write("""
+              - import: {from: photos}
+              - filter: {preset: sepia, select: {taken: 2008-04-01..2008-04-30}}
+              - thumbnail: {size: 64x64, select: {missing: thumbnail}}
+            """ + "\n", select: "{taken: 2008-01-01..2010-12-31}", in: folder)
+        let second = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(second["filter"], [2, 0, 2], "a and b are in April 2008; c is left out by the stage, d (undated) by the job")
+        XCTAssertEqual(second["thumbnail"], [0, 0, 4], "the selected photos have thumbnails; d is left out by the job")
+    }
+
+    func testFiltersAgreeWhenTheLookChanges() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        for preset in ["none", "sepia", "noir", "sepia", "none"] {
+            try write("  - import: {from: photos}\n  - filter: {preset: \(preset)}\n  - thumbnail: {size: 64x64}\n", in: folder)
+            try assertAgree("job.yml", in: folder)
+        }
+    }
+
+    func testExportsAgree() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        let stages = """
+              - import: {from: photos}
+              - filter: {preset: noir, select: {taken: 2008-04-01..2008-04-30}}
+              - thumbnail: {size: 64x64}
+              - export: {from: thumbnail, to: "out/thumbs/{name}.jpg"}
+              - export: {to: "out/full/{taken:yyyy}/{name}.jpg", quality: 80}
+            """ + "\n"
+        // Imported first: a plan cannot know a capture date before the run reads the header (see the last test).
+        XCTAssertEqual(try TestSupport.album(["import", "photos", "--catalogue", "album"], in: folder).status, 0)
+        try write(stages, in: folder)
+        XCTAssertEqual(try assertAgree("job.yml", in: folder)["export"], [8, 0, 0])
+        XCTAssertEqual(try assertAgree("job.yml", in: folder)["export"], [0, 8, 0])
+        try write(stages.replacingOccurrences(of: "quality: 80", with: "quality: 60"), in: folder)
+        XCTAssertEqual(try assertAgree("job.yml", in: folder)["export"], [4, 4, 0], "the full-size exports are redone")
+    }
+
+    func testAnEditedOriginalAgrees() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let paths = try photos(in: folder)
+        try write("  - import: {from: photos}\n  - filter: {preset: sepia}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        try assertAgree("job.yml", in: folder)
+        try edit(paths[0], variant: 9)
+        let plan = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(plan["import"], [1, 3, 0], "the edited file is to import")
+        XCTAssertEqual(plan["filter"], [1, 3, 0], "its new version is to filter; its old version is not taken")
+        XCTAssertEqual(plan["thumbnail"], [1, 3, 0])
+    }
+
+    /// The bug this rule fixed: the superseded photo went through the stages after import and failed with "has
+    /// changed since it was imported", so the run exited 1.
+    func testAnEditedOriginalAndANewThumbnailSizeInOneRerunExitZeroAndThumbnailOnlyTheNewVersion() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let paths = try photos(in: folder)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        try assertAgree("job.yml", in: folder)
+        let oldID = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE path = '\(paths[0])'").first)
+
+        try edit(paths[0], variant: 9)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 96x96}\n", in: folder)
+        let plan = try assertAgree("job.yml", in: folder)  // exit 0 checked there
+        XCTAssertEqual(plan["thumbnail"], [4, 0, 0])
+        let newID = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE replaces = '\(oldID)'").first)
+        let lastRun = "(SELECT max(id) FROM runs)"
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT status FROM steps WHERE run = \(lastRun) AND photo = '\(newID)' AND stage = 'thumbnail'"),
+                       ["done"], "the new version is thumbnailed")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE run = \(lastRun) AND photo = '\(oldID)'"),
+                       ["0"], "the superseded version is not processed")
+        let thumbnail = try Probe.header(Probe.newestThumbnail(folder + "/album", original: paths[0]))
+        XCTAssertEqual([thumbnail.width, thumbnail.height], [96, 96])
+    }
+
+    /// A job without import (a nightly reprocess) is all phase 2: it takes the current photos, never a version that
+    /// a newer one of its file replaced.
+    func testAJobWithoutImportTakesOnlyTheCurrentVersionOfAnEditedOriginal() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let paths = try photos(in: folder)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        try assertAgree("job.yml", in: folder)
+        try edit(paths[0], variant: 9)
+        try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["5"], "a.jpg has two versions")
+
+        try write("  - thumbnail: {size: 96x96}\n", to: "nightly.yml", in: folder)
+        let plan = try assertAgree("nightly.yml", in: folder)  // exit 0 checked there
+        XCTAssertEqual(plan["thumbnail"], [4, 0, 0], "four current photos; the superseded version is not one")
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)
+            AND photo IN (SELECT replaces FROM photos WHERE replaces IS NOT NULL)
+            """), ["0"], "the superseded version is not processed")
+    }
+
+    /// The one thing a plan cannot know: what a file still to import has in its header. A `select:` on `taken`,
+    /// `caption`, `camera` or `format` counts such a file in, and says so; the run then reads the header.
+    func testASelectOnTheHeaderOfAFileStillToImportIsCountedInAndSaysSo() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64, select: {taken: 2008-04-01..2008-04-30}}\n", in: folder)
+        let verbose = try TestSupport.album(["plan", "job.yml", "--verbose"], in: folder)
+        XCTAssertEqual(verbose.stdout.components(separatedBy: "thumbnail to do (if its header matches select)").count - 1, 4, verbose.stdout)
+        XCTAssertEqual(try plan("job.yml", in: folder)["thumbnail"], [4, 0, 0])
+        let ran = try run("job.yml", in: folder)
+        XCTAssertEqual(ran.status, 0, ran.stderr)
+        XCTAssertEqual(ran.steps["thumbnail"], [2, 0, 0], "the run reads the headers: a and b are in April 2008")
+        XCTAssertEqual(try plan("job.yml", in: folder)["thumbnail"], [0, 2, 2], "imported, their dates are known")
+    }
+}

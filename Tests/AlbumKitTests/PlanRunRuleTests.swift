@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+@testable import AlbumKit
+import Vips
+
+/// The rules `album plan` and `album run` share, on their own: a file is unchanged when its size, inode and
+/// modification time are all what its photo recorded (`FileIdentity`, read by `PathStatus` and checked against
+/// coreutils' `stat`); the current photos are those no newer version replaces, and what import settles never joins
+/// phase 2 (`PhotoRecord.current`, `settle`, `CatalogueSnapshot`).
+final class PlanRunRuleTests: XCTestCase {
+    func photo(_ id: String, path: String = "/p/a.jpg", added: String = "2026-01-01T00:00:00Z", replaces: String? = nil,
+               bytes: Int = 100, inode: Int = 7, mtime: Int = 1_700_000_000_123_456_789) -> PhotoRecord {
+        PhotoRecord(id: id, hash: "hash-\(id)", path: path, bytes: bytes, mtimeNanoseconds: mtime, inode: inode, width: 3,
+                    height: 4, format: "jpeg", taken: nil, added: added, caption: nil, filter: "none", filterRecipe: "[]",
+                    camera: nil, orientation: 1, hasGPS: false, replaces: replaces, storedPath: nil)
+    }
+
+    // MARK: - Unchanged
+
+    func testAFileIsUnchangedOnlyWhenSizeInodeAndModificationTimeAllMatch() {
+        let known = photo("a")
+        let same = FileIdentity(bytes: 100, inode: 7, mtimeNanoseconds: 1_700_000_000_123_456_789)
+        XCTAssertTrue(same.isUnchanged(since: known))
+        var size = same
+        size.bytes = 101
+        XCTAssertFalse(size.isUnchanged(since: known), "a new size")
+        var inode = same
+        inode.inode = 8
+        XCTAssertFalse(inode.isUnchanged(since: known), "a new inode: another file renamed over it")
+        var time = same
+        time.mtimeNanoseconds += 1
+        XCTAssertFalse(time.isUnchanged(since: known), "one nanosecond later")
+    }
+
+    func testPathStatusReadsWhatCoreutilsStatReads() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let path = try Fixture.jpeg(at: folder + "/a.jpg")
+        XCTAssertEqual(try Tool.run(["touch", "-m", "-d", "2001-02-03 04:05:06.123456789 UTC", path]).status, 0)
+        let coreutils = try Tool.run(["stat", "-c", "%s %i %.9Y", path]).stdout.split(separator: " ").map(String.init)
+        let status = try PathStatus.of(path, followingLinks: false).get()
+        XCTAssertEqual(status.kind, .regular)
+        XCTAssertEqual(status.identity.bytes, Int(coreutils[0]))
+        XCTAssertEqual(status.identity.inode, Int(coreutils[1]))
+        XCTAssertEqual(status.identity.mtimeNanoseconds, 981_173_106_123_456_789, "2001-02-03 04:05:06.123456789 UTC")
+        XCTAssertEqual(coreutils[2].trimmingCharacters(in: .whitespacesAndNewlines), "981173106.123456789")
+    }
+
+    func testPathStatusGoesThroughNativePathForANameThatIsNotUTF8() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let name = NativePath.string(Array((folder + "/caf").utf8) + [0xE9] + Array(".jpg".utf8))
+        let bytes = try Image.fromPixels([UInt8](repeating: 90, count: 16 * 16 * 3), width: 16, height: 16, bands: 3)
+            .encoded(as: .jpeg, quality: 90, strip: true)
+        let fd = NativePath.withCString(name) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, bytes.count)
+        XCTAssertEqual(close(fd), 0)
+        let status = try PathStatus.of(name, followingLinks: false).get()
+        XCTAssertEqual(status.kind, .regular)
+        XCTAssertEqual(status.identity.bytes, bytes.count)
+        XCTAssertEqual(ImportStage().entry(atPath: name), .file(status.identity))
+    }
+
+    func testImportsEntryDecisionForLinksFoldersFIFOsAndMissingFiles() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let file = try Fixture.jpeg(at: folder + "/a.jpg")
+        XCTAssertEqual(symlink(file, folder + "/link.jpg"), 0)
+        XCTAssertEqual(symlink(folder + "/gone.jpg", folder + "/dangling.jpg"), 0)
+        XCTAssertEqual(symlink(folder + "/loop.jpg", folder + "/loop.jpg"), 0)
+        XCTAssertEqual(mkfifo(folder + "/fifo.jpg", 0o644), 0)
+        var following = ImportStage()
+        following.followSymlinks = true
+        let identity = try PathStatus.of(file, followingLinks: false).get().identity
+
+        XCTAssertEqual(ImportStage().entry(atPath: file), .file(identity))
+        XCTAssertEqual(ImportStage().entry(atPath: folder + "/link.jpg"),
+                       .skipped("a symbolic link: not followed (set follow-symlinks: true to import what links point to)"))
+        XCTAssertEqual(following.entry(atPath: folder + "/link.jpg"), .file(identity), "a followed link is its target's file")
+        XCTAssertEqual(following.entry(atPath: folder + "/dangling.jpg"), .failed("a dangling symbolic link: what it points to does not exist"))
+        XCTAssertEqual(following.entry(atPath: folder + "/loop.jpg"), .failed("a symbolic link loop"))
+        XCTAssertEqual(ImportStage().entry(atPath: folder + "/fifo.jpg"), .skipped("not a regular file (a FIFO): never opened"))
+        XCTAssertEqual(ImportStage().entry(atPath: folder), .skipped("not a regular file (a folder): never opened"))
+        XCTAssertEqual(ImportStage().entry(atPath: folder + "/gone.jpg"), .failed("cannot read it: No such file or directory (deleted or moved?)"))
+    }
+
+    // MARK: - The current photos
+
+    func testASupersededPhotoIsNotCurrentAndItsNewestVersionIs() {
+        let first = photo("1"), second = photo("2", replaces: "1"), third = photo("3", replaces: "2")
+        let other = photo("x", path: "/p/b.jpg")
+        XCTAssertEqual(PhotoRecord.current([third, other, second, first]).map(\.id), ["3", "x"], "order is kept")
+        XCTAssertEqual(PhotoRecord.current([first, other]).map(\.id), ["1", "x"], "when its newer version is removed, a photo is current again")
+    }
+
+    func testSettlingANewVersionSettlesTheVersionItReplaces() {
+        var settled = Set<String>()
+        XCTAssertTrue(PhotoRecord.settle(photo("2", replaces: "1"), in: &settled), "the first file with these bytes goes on")
+        XCTAssertEqual(settled, ["1", "2"])
+        XCTAssertFalse(PhotoRecord.settle(photo("2", replaces: "1"), in: &settled), "a second file with the same bytes stops at import")
+        XCTAssertFalse(PhotoRecord.settle(photo("1"), in: &settled), "the replaced version never goes on")
+        XCTAssertTrue(PhotoRecord.settle(photo("x", path: "/p/b.jpg"), in: &settled))
+    }
+
+    func testTheSnapshotKnowsOnlyCurrentPhotosByPathAndPhaseTwoTakesTheUnsettledOnes() {
+        let old = photo("old", added: "2026-01-01T00:00:00Z")
+        let new = photo("new", added: "2026-01-02T00:00:00Z", replaces: "old")
+        let elsewhere = photo("b", path: "/p/b.jpg")
+        let gone = photo("c", path: "/gone/c.jpg")
+        let snapshot = CatalogueSnapshot(photos: [new, elsewhere, gone, old], renditions: [])
+        XCTAssertEqual(snapshot.currentPhotos.map(\.id), ["new", "b", "c"])
+        XCTAssertEqual(snapshot.photosByPath["/p/a.jpg"]?.id, "new", "import's fast path compares with the current version")
+        XCTAssertEqual(snapshot.photosAfterImport(scanning: ["/p/a.jpg", "/p/b.jpg"]).map(\.id), ["c"])
+        XCTAssertEqual(snapshot.photosAfterImport(settled: ["newer", "new", "b"]).map(\.id), ["c"],
+                       "an import of a.jpg's next version settles both; the superseded one was never a candidate")
+        XCTAssertEqual(snapshot.photosAfterImport(settled: []).map(\.id), ["new", "b", "c"])
+    }
+
+    // MARK: - Selecting a photo still to import
+
+    func testASelectionOnAPhotoStillToImportIsUnknownOnlyForWhatItsHeaderSays() {
+        let toImport = Planner.photoToImport(at: "/p/a.jpg", identity: FileIdentity(bytes: 1, inode: 2, mtimeNanoseconds: 3),
+                                             replacing: nil)
+        XCTAssertEqual(Planner.matches(Selection(path: "/p/*.jpg"), toImport, beforeImport: true), true)
+        XCTAssertEqual(Planner.matches(Selection(path: "/q/*.jpg"), toImport, beforeImport: true), false)
+        XCTAssertEqual(Planner.matches(Selection(filter: "none"), toImport, beforeImport: true), true, "a new photo has the original look")
+        XCTAssertNil(Planner.matches(Selection(taken: try? DateRange(parsing: "2008-04-01..2008-04-30")), toImport, beforeImport: true))
+        XCTAssertNil(Planner.matches(Selection(camera: "Canon"), toImport, beforeImport: true))
+        XCTAssertEqual(Planner.matches(Selection(path: "/q/*", camera: "Canon"), toImport, beforeImport: true), false,
+                       "a key it knows can still leave it out")
+        var missing = Selection(missing: .thumbnail)
+        missing.facts = SelectionFacts(having: ["some-other-photo"])
+        XCTAssertEqual(Planner.matches(missing, toImport, beforeImport: true), true, "a photo still to import is missing everything")
+        XCTAssertEqual(Planner.matches(Selection(taken: try? DateRange(parsing: "2008-04-01..2008-04-30")), toImport, beforeImport: false), false,
+                       "in the catalogue, an undated photo never matches a date range")
+    }
+}
