@@ -5,24 +5,12 @@ extension ImportStage {
     /// Imports one file: reads it once, hashes it, sniffs its format, reads its header, records the photo.
     /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
     public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
-        var info = stat()
-        guard NativePath.withCString(path, { lstat($0, &info) }) == 0 else {
-            let reason = String(cString: strerror(errno)) + (errno == ENOENT ? " (deleted or moved?)" : "")
-            return (nil, .failed("cannot read it: \(reason)"))
+        let identity: FileIdentity
+        switch entry(atPath: path) {
+        case .failed(let reason): return (nil, .failed(reason))
+        case .skipped(let reason): return (nil, .skipped(reason, input: nil, output: nil))
+        case .file(let found): identity = found
         }
-        if (info.st_mode & S_IFMT) == S_IFLNK {
-            guard followSymlinks else {
-                return (nil, .skipped("a symbolic link: not followed (set follow-symlinks: true to import what links point to)", input: nil, output: nil))
-            }
-            guard NativePath.withCString(path, { stat($0, &info) }) == 0 else {
-                let reason = errno == ELOOP ? "a symbolic link loop" : "a dangling symbolic link: what it points to does not exist"
-                return (nil, .failed(reason))
-            }
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            return (nil, .skipped("not a regular file (\(ImportStage.kind(of: info.st_mode))): never opened", input: nil, output: nil))
-        }
-        let identity = FileIdentity(info)
         do {
             // Fast path: the same file, unchanged since it was hashed, is not read again.
             if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
@@ -118,17 +106,6 @@ extension ImportStage {
         switch ImageFormat.sniff(bytes.prefix(64)) {
         case .success(let format): return format
         case .failure(let failure): throw failure
-        }
-    }
-
-    static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: "a folder"
-        case S_IFLNK: "a symbolic link"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR, S_IFBLK: "a device"
-        default: "not a regular file"
         }
     }
 }
