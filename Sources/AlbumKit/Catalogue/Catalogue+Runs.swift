@@ -3,11 +3,9 @@ import SQLite
 extension Catalogue {
     /// Records the start of a run and returns its id.
     public func beginRun(job: String, jobPath: String?, jobHash: String?, started: String, software: Software) throws -> Int64 {
-        try database.run("""
-            INSERT INTO runs (job, job_path, job_hash, started, album_version, vips_version, sqlite_version, host)
-            VALUES (?,?,?,?,?,?,?,?)
-            """, [.text(job), .text(jobPath), .text(jobHash), .text(started), .text(software.album),
-                  .text(software.vips), .text(software.sqlite), .text(software.host)])
+        try insertRow(RunRecord(id: 0, job: job, jobPath: jobPath, jobHash: jobHash, started: started, finished: nil,
+                             status: "running", counts: nil, albumVersion: software.album, vipsVersion: software.vips,
+                             sqliteVersion: software.sqlite, host: software.host))
         return database.lastInsertRowID
     }
 
@@ -17,38 +15,47 @@ extension Catalogue {
                          [.text(finished), .text(status), .text(counts), .integer(run)])
     }
 
-    /// Records one step.
+    /// Records one step: the one `INSERT INTO steps`, for a stage's step here and for `album caption`'s.
     public func record(_ step: StepRecord) throws {
-        try database.run("""
-            INSERT INTO steps (run, photo, path, stage, params, input_hash, output_hash, ms, status, error)
-            VALUES (?,?,?,?,?,?,?,?,?,?)
-            """, [.integer(step.run), .text(step.photo), .text(step.path), .text(step.stage.rawValue),
-                  .text(step.parameters), .text(step.inputHash), .text(step.outputHash), .real(step.milliseconds),
-                  .text(step.status.rawValue), .text(step.error)])
+        try insertRow(step)
     }
 
     /// Past runs, newest first.
     public func runs() throws -> [RunRecord] {
-        try database.query("""
-            SELECT id, job, job_path, job_hash, started, finished, status, counts, album_version, vips_version,
-                   sqlite_version, host FROM runs ORDER BY id DESC
-            """) { row in
-            RunRecord(id: Int64(row.int(0) ?? 0), job: row.text(1) ?? "", jobPath: row.text(2), jobHash: row.text(3),
-                      started: row.text(4) ?? "", finished: row.text(5), status: row.text(6) ?? "",
-                      counts: row.text(7), albumVersion: row.text(8) ?? "", vipsVersion: row.text(9) ?? "",
-                      sqliteVersion: row.text(10) ?? "", host: row.text(11) ?? "")
-        }
+        try select(RunRecord.self, "ORDER BY id DESC")
+    }
+
+    /// Every step of a run's stages, in the order they were recorded (`album caption`'s step is no stage's).
+    public func steps(run: Int64) throws -> [StepRecord] {
+        try select(StepRecord.self, "WHERE run = ? AND stage <> 'caption' ORDER BY id", [.integer(run)])
     }
 
     /// Steps of a run per stage and status: what `run-finished` reports, read back from the catalogue.
     public func stepCounts(run: Int64) throws -> [StageName: [StepRecord.Status: Int]] {
         var counts: [StageName: [StepRecord.Status: Int]] = [:]
-        let rows = try database.query("SELECT stage, status, COUNT(*) FROM steps WHERE run = ? GROUP BY stage, status",
-                                      [.integer(run)]) { ($0.text(0) ?? "", $0.text(1) ?? "", $0.int(2) ?? 0) }
-        for (stage, status, count) in rows {
-            guard let stage = StageName(rawValue: stage), let status = StepRecord.Status(rawValue: status) else { continue }
+        for (stage, status, count) in try countSteps(run: run) {
+            guard let stage = StageName(rawValue: stage) else { continue }
             counts[stage, default: [:]][status] = count
         }
         return counts
+    }
+
+    /// A run's steps per stage and status, counted from its step rows, in the run-finished event's shape:
+    /// `{"import":{"done":n,"skipped":n,"failed":n},…}`; only stages that have steps appear.
+    /// Used for runs that never finished, which have no recorded counts.
+    public func countedSteps(run: Int64) throws -> JSONValue {
+        let rows = try countSteps(run: run)
+        let stages = StageName.allCases.map(\.rawValue) + ["caption"]
+        return .object(stages.filter { stage in rows.contains { $0.stage == stage } }.map { stage in
+            (stage, .object(StepRecord.Status.allCases.map { status in
+                (status.rawValue, .int(rows.first { $0.stage == stage && $0.status == status }?.count ?? 0))
+            }))
+        })
+    }
+
+    /// The one step-count query: a run's steps per stage name (`caption` included) and status.
+    private func countSteps(run: Int64) throws -> [(stage: String, status: StepRecord.Status, count: Int)] {
+        try database.query("SELECT stage, status, COUNT(*) AS count FROM steps WHERE run = ? GROUP BY stage, status",
+                           [.integer(run)]) { (try $0["stage"], try $0["status"], try $0["count"]) }
     }
 }

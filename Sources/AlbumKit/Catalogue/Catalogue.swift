@@ -103,9 +103,4 @@ public final class Catalogue {
     public func commit() throws { try database.execute("COMMIT") }
     /// Abandons the transaction opened by `begin()`.
     public func rollback() throws { try database.execute("ROLLBACK") }
-
-    /// The path of a derived file inside the catalogue, sharded by the photo id's first two characters.
-    public func derivedPath(_ area: String, photo: String, name: String) -> String {
-        "\(folder)/\(area)/\(photo.prefix(2))/\(name)"
-    }
 }
