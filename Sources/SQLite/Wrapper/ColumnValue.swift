@@ -3,9 +3,9 @@ import CSQLite
 /// A Swift type a column can be read as by `Row`'s `row["name"]`, with its storage class checked.
 ///
 /// `String` reads TEXT, `Int` and `Int64` read INTEGER, `Double` reads REAL (or an INTEGER, which a REAL column
-/// may hold), `Bool` reads the INTEGERs 0 and 1. An `Optional` of any of them also reads NULL, as nil. An enum
-/// whose raw value is a `String` conforms by saying so (`extension Kind: ColumnValue {}`) and reads a TEXT that
-/// must be one of its raw values.
+/// may hold), `Bool` reads the INTEGERs 0 and 1. An `Optional` of any of them also reads NULL, as nil. A
+/// `CaseIterable` enum whose raw value is a `String` conforms by saying so (`extension Kind: ColumnValue {}`) and
+/// reads a TEXT that must be one of its raw values.
 public protocol ColumnValue {
     /// Reads column `index` (named `name`, for messages) of `row`; throws SQLITE_MISMATCH when it is not a `Self`.
     init(row: Row, index: Int32, name: String) throws
@@ -56,11 +56,11 @@ extension Optional: ColumnValue where Wrapped: ColumnValue {
     }
 }
 
-extension ColumnValue where Self: RawRepresentable, RawValue == String {
+extension ColumnValue where Self: RawRepresentable & CaseIterable, RawValue == String {
     public init(row: Row, index: Int32, name: String) throws {
         let text = try String(row: row, index: index, name: name)
         guard let value = Self(rawValue: text) else {
-            throw row.mismatch(name, index: index, expected: "one of the \(Self.self) values")
+            throw row.mismatch(name, index: index, expected: "one of " + Self.allCases.map(\.rawValue).joined(separator: ", "))
         }
         self = value
     }
