@@ -9,8 +9,8 @@ import CSQLite
 /// }
 /// ```
 /// A NULL read as a non-optional, a value of another storage class, or a name the query does not return throws
-/// `SQLiteError` (SQLITE_MISMATCH) naming the column and the SQL. Read a one-column query such as a `PRAGMA`
-/// by position with `text(_:)`, `int(_:)` and `double(_:)`, which do not check.
+/// `SQLiteError` (SQLITE_MISMATCH) naming the column and the SQL. `text(_:)` and `int(_:)` read by position and
+/// do not check: for a `PRAGMA`'s rows, and for `verify`, which reads what a damaged file still holds.
 public struct Row {
     let handle: OpaquePointer
     let statement: Statement
@@ -49,10 +49,5 @@ public struct Row {
     /// Column `index` as an integer, or nil for NULL.
     public func int(_ index: Int) -> Int? {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, Int32(index)))
-    }
-
-    /// Column `index` as a double, or nil for NULL.
-    public func double(_ index: Int) -> Double? {
-        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : sqlite3_column_double(handle, Int32(index))
     }
 }
