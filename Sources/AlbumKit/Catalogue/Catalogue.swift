@@ -28,6 +28,8 @@ public final class Catalogue {
     public let damage: String?
     /// Whether the pre-write check ran in full at open (false: skipped, the file unchanged since the last writer).
     let checkedInFull: Bool
+    /// Each table's `INSERT` as `insertRow` built it, by table and conflict key: built once, not per step row.
+    var insertSQL: [String: String] = [:]
     /// Whether `close()` may stamp the file as album leaves it (`CatalogueStamp`): a writer whose check passed.
     private let stampOnClose: Bool
 
