@@ -168,8 +168,9 @@ final class FilterPrimitiveTests: XCTestCase {
 
     func testEveryPrimitiveChainsWithEveryOtherAndKeepsAlpha() throws {
         _ = TestSupport.started
-        let all = Recipe.primitives.keys.sorted().map { Recipe.primitives[$0]!(FilterArguments()) }
-        XCTAssertEqual(Set(all.map { type(of: $0).name }), Set(FilterSpec.all.keys), "registered in both places")
+        let all = Recipe.registered.map { $0.make(FilterArguments()) }
+        XCTAssertEqual(Set(all.map { type(of: $0).name }), Set(Recipe.primitives.keys), "every registered primitive by its own name")
+        XCTAssertEqual(Recipe.primitives.count, Recipe.registered.count, "no two primitives share a name")
         var rgba: [UInt8] = []
         for (i, colour) in colours.enumerated() { rgba += colour + [UInt8(i * 18)] }
         // Each one after each other one: sharpen and tint need sRGB-labelled input, whatever came before.

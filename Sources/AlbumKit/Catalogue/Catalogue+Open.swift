@@ -42,7 +42,7 @@ extension Catalogue {
             do {
                 try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CatalogueError("cannot create catalogue folder \(folder): \(Paths.reason(error))")
+                throw CatalogueError("cannot create catalogue folder \(folder): \(ErrorReason.of(error))")
             }
         }
         if access(folder, W_OK) != 0 {

@@ -3,7 +3,7 @@ import Foundation
 /// `album import PATH...`: imports photos into a catalogue without a job file.
 ///
 /// A shortcut for a job whose only stage is `import: {from: [PATH...]}`: the same `ImportStage`, run through the same
-/// scheduler and run record as `album run`, so an import from the command line and one from a job are the same.
+/// `JobRun` as `album run`, so an import from the command line and one from a job are the same.
 struct ImportCommand: Command {
     static let configuration = CommandConfiguration(
         name: "import",
@@ -69,6 +69,6 @@ struct ImportCommand: Command {
         var stage = ImportStage()
         stage.from = paths
         let job = Job(name: "import", catalogue: catalogue, importStage: stage, path: nil, hash: nil)
-        return try RunCommand.execute(job, options: options, output: RunOutput(verbose: verbose))
+        return try JobRun(job: job, options: options, output: RunOutput(verbose: verbose)).run()
     }
 }

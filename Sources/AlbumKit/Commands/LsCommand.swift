@@ -50,7 +50,7 @@ struct LsCommand: Command {
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
-        let selection = try catalogue.resolve(self.selection)
+        let selection = try self.selection.resolved(in: catalogue)
         let photos = try catalogue.allPhotos().filter(selection.matches)
         if json {
             Console.out(JSONValue.array(photos.map(\.json)).prettyText)

@@ -44,7 +44,7 @@ struct ReportCommand: Command {
         defer { catalogue.close() }
         let report = try RunReport.load(from: catalogue, run: runID)
         if let out {
-            try ReportCommand.writePage(report, catalogueFolder: catalogue.folder, to: Paths.absolute(out))
+            try ReportPage.write(report, catalogueFolder: catalogue.folder, to: Paths.absolute(out))
             Console.err("album: wrote the report of run \(report.run.id) to \(out)")
         }
         if let contactSheet {
@@ -53,11 +53,5 @@ struct ReportCommand: Command {
             Console.err("album: wrote the contact sheet of run \(report.run.id) to \(contactSheet)")
         }
         return .ok
-    }
-
-    /// Renders and writes the HTML page atomically.
-    static func writePage(_ report: RunReport, catalogueFolder: String, to path: String) throws {
-        let html = ReportPage(report: report, catalogueFolder: catalogueFolder, software: .current).render()
-        try AtomicFile.write(Array(html.utf8), to: path)
     }
 }

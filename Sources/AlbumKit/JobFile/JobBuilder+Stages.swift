@@ -2,7 +2,7 @@ import Foundation
 import Vips
 
 extension JobBuilder {
-    static let stageNames = StageName.allCases.map(\.rawValue)
+    static let stageNames = StageName.jobStages.map(\.rawValue)
 
     /// Reads `stages:`, a list of one-key mappings (`- thumbnail: {size: 240x240}`).
     mutating func readStages(_ node: Node, into job: inout Job) {
@@ -32,7 +32,7 @@ extension JobBuilder {
             case .export:
                 seenNonImport = true
                 if let stage = readExport(options, after: job.stages) { job.stages.append(stage) }
-            case nil:
+            case .caption, nil:  // `caption` is `album caption`'s step, not a stage a job lists
                 var message = "unknown stage '\(name)'"
                 if let near = Suggest.nearest(to: name, in: JobBuilder.stageNames) { message += "; did you mean '\(near)'?" }
                 else { message += "; the stages are import, filter, thumbnail and export" }
@@ -43,28 +43,9 @@ extension JobBuilder {
 
     private mutating func readImport(_ node: Node) -> ImportStage? {
         guard let entries = reader.mapping(node, "import") else { return nil }
-        reader.checkKeys(entries, allowed: ["from", "recursive", "include", "exclude", "limit", "mode", "follow-symlinks",
-                                            "on-damaged", "max-pixels", "untrusted-loaders"], in: "import")
+        checkOptionKeys(entries, of: ImportStage.self, in: "import")
         var stage = ImportStage()
-        for (key, _, value) in entries {
-            switch key {
-            case "from": stage.from = (reader.strings(value, "import.from") ?? []).map { Paths.absolute($0, relativeTo: folder) }
-            case "recursive": stage.recursive = reader.bool(value, "import.recursive") ?? stage.recursive
-            case "include": stage.include = reader.strings(value, "import.include") ?? stage.include
-            case "exclude": stage.exclude = reader.strings(value, "import.exclude") ?? stage.exclude
-            case "limit": stage.limit = reader.int(value, "import.limit", in: 1...Int(Int32.max))
-            case "mode": stage.mode = reader.choice(value, "import.mode", ImportStage.Mode.self) ?? stage.mode
-            case "follow-symlinks": stage.followSymlinks = reader.bool(value, "import.follow-symlinks") ?? stage.followSymlinks
-            case "on-damaged": stage.onDamaged = reader.choice(value, "import.on-damaged", ImportStage.OnDamaged.self) ?? stage.onDamaged
-            case "untrusted-loaders":
-                if let choice = reader.string(value, "import.untrusted-loaders (allow or block)") {
-                    if ["allow", "block"].contains(choice) { stage.allowUntrustedLoaders = choice == "allow" }
-                    else { reader.error(value, "import.untrusted-loaders must be allow or block, found '\(choice)'") }
-                }
-            case "max-pixels": stage.maxMegapixels = reader.int(value, "import.max-pixels (megapixels)", in: 1...10_000) ?? stage.maxMegapixels
-            default: break
-            }
-        }
+        readOptions(entries, into: &stage, in: "import")
         if !entries.contains(where: { $0.0 == "from" }) {
             reader.error(node, "import needs 'from': the folder (or list of folders) to import photos from")
         }
@@ -73,66 +54,50 @@ extension JobBuilder {
 
     private mutating func readFilter(_ node: Node) -> FilterStage? {
         guard let entries = reader.mapping(node, "filter") else { return nil }
-        reader.checkKeys(entries, allowed: ["preset", "intensity", "amount", "contrast", "select"], in: "filter")
+        checkOptionKeys(entries, of: FilterStage.self, in: "filter")
         var stage = FilterStage()
         let value = { (key: String) in entries.first { $0.0 == key }?.2 }
         let presetName = value("preset").flatMap { reader.string($0, "filter.preset") } ?? "none"
-        let tuning: [(key: String, preset: String, primitive: String, option: String)] = [
-            ("intensity", "sepia", Sepia.name, "amount"), ("amount", "vivid", Vivid.name, "amount"),
-            ("contrast", "noir", Noir.name, "contrast"),
-        ]
+        let tuning = FilterStage.options.compactMap { option -> (key: String, preset: String, primitive: any FilterPrimitive.Type)? in
+            guard case .tuning(let preset, let primitive) = option.kind else { return nil }
+            return (option.key, preset, primitive)
+        }
         for t in tuning where value(t.key) != nil && presetName != t.preset {
             reader.error(entries.first { $0.0 == t.key }!.1, "'\(t.key)' applies to the \(t.preset) preset only")
         }
-        switch presetName {
-        case "none": stage.preset = Preset(name: "none", recipe: .original)
-        case "sepia", "noir", "vivid":
-            let t = tuning.first { $0.preset == presetName }!
+        if presetName == "none" {
+            stage.preset = Preset(name: "none", recipe: .original)
+        } else if let t = tuning.first(where: { $0.preset == presetName }) {
             var arguments = FilterArguments()
-            if let node = value(t.key), let amount = reader.double(node, "filter.\(t.key)", in: FilterSpec.all[t.primitive]!.range(of: t.option)!) {
-                arguments.values[t.option] = .number(amount)
+            let main = t.primitive.mainParameter
+            if let node = value(t.key) {
+                arguments.values[main.name] = readArgument(node, filter: t.preset, main, what: "filter.\(t.key)")
             }
-            stage.preset = Preset(name: presetName, recipe: Recipe([Recipe.primitives[t.primitive]!(arguments)]))
-        default:
-            if let preset = presets[presetName] { stage.preset = preset }
-            else {
-                let known = Preset.builtInNames + presets.keys.sorted()
-                var message = "unknown preset '\(presetName)'"
-                if let near = Suggest.nearest(to: presetName, in: known) { message += "; did you mean '\(near)'?" }
-                else { message += "; presets are \(known.joined(separator: ", "))" }
-                reader.error(value("preset")!, message)
-            }
+            stage.preset = Preset(name: presetName, recipe: Recipe([t.primitive.make(arguments)]))
+        } else if let preset = presets[presetName] {
+            stage.preset = preset
+        } else {
+            let known = Preset.builtInNames + presets.keys.sorted()
+            var message = "unknown preset '\(presetName)'"
+            if let near = Suggest.nearest(to: presetName, in: known) { message += "; did you mean '\(near)'?" }
+            else { message += "; presets are \(known.joined(separator: ", "))" }
+            reader.error(value("preset")!, message)
         }
-        stage.select = value("select").flatMap { readSelection($0, "filter.select") }
+        readOptions(entries, into: &stage, in: "filter")
         return stage
     }
 
     private mutating func readThumbnail(_ node: Node) -> ThumbnailStage? {
         guard let entries = reader.mapping(node, "thumbnail") else { return nil }
-        reader.checkKeys(entries, allowed: ["size", "fit", "crop", "format", "quality", "select"], in: "thumbnail")
+        checkOptionKeys(entries, of: ThumbnailStage.self, in: "thumbnail")
         var stage = ThumbnailStage()
-        for (key, _, value) in entries {
-            switch key {
-            case "size":
-                if let (w, h) = readSize(value, "thumbnail.size") { stage.width = w; stage.height = h }
-            case "fit": stage.fit = reader.choice(value, "thumbnail.fit", ThumbnailStage.Fit.self) ?? stage.fit
-            case "crop": stage.crop = reader.choice(value, "thumbnail.crop", ThumbnailStage.Crop.self) ?? stage.crop
-            case "format":
-                if let format = reader.choice(value, "thumbnail.format", OutputFormat.self) {
-                    if format == .tiff { reader.error(value, "thumbnail.format must be one of jpeg, webp, avif, png, found 'tiff'") }
-                    else { stage.format = format }
-                }
-            case "quality": stage.quality = reader.int(value, "thumbnail.quality", in: 1...100) ?? stage.quality
-            case "select": stage.select = readSelection(value, "thumbnail.select")
-            default: break
-            }
-        }
+        readOptions(entries, into: &stage, in: "thumbnail")
         return stage
     }
 
     private mutating func readExport(_ node: Node, after earlier: [any PhotoStage]) -> ExportStage? {
         guard let entries = reader.mapping(node, "export") else { return nil }
-        reader.checkKeys(entries, allowed: ["from", "to", "format", "quality", "max-size", "metadata", "if-exists", "select"], in: "export")
+        checkOptionKeys(entries, of: ExportStage.self, in: "export")
         guard let toNode = entries.first(where: { $0.0 == "to" })?.2 else {
             reader.error(node, "export needs 'to': a path template such as \"out/{taken:yyyy}/{name}.jpg\"")
             return nil
@@ -144,21 +109,10 @@ extension JobBuilder {
             return nil
         }
         var stage = ExportStage(to: template)
-        for (key, _, value) in entries {
-            switch key {
-            case "from":
-                stage.from = reader.choice(value, "export.from", ExportStage.Source.self) ?? stage.from
-                if stage.from == .thumbnail, !earlier.contains(where: { $0 is ThumbnailStage }) {
-                    reader.error(value, "export from: thumbnail needs a thumbnail stage before this export")
-                }
-            case "format": stage.format = reader.choice(value, "export.format", OutputFormat.self) ?? stage.format
-            case "quality": stage.quality = reader.int(value, "export.quality", in: 1...100) ?? stage.quality
-            case "max-size": stage.maxSize = reader.int(value, "export.max-size", in: 1...100_000)
-            case "metadata": stage.metadata = reader.choice(value, "export.metadata", MetadataPolicy.self) ?? stage.metadata
-            case "if-exists": stage.ifExists = reader.choice(value, "export.if-exists", ExportStage.IfExists.self) ?? stage.ifExists
-            case "select": stage.select = readSelection(value, "export.select")
-            default: break
-            }
+        readOptions(entries, into: &stage, in: "export")
+        if stage.from == .thumbnail, !earlier.contains(where: { $0 is ThumbnailStage }),
+           let fromNode = entries.first(where: { $0.0 == "from" })?.2 {
+            reader.error(fromNode, "export from: thumbnail needs a thumbnail stage before this export")
         }
         // The file's extension and its format agree: a format left out follows the extension; a contradiction is
         // an error (JPEG bytes in a .png would open as garbage or not at all).

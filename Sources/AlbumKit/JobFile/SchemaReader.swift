@@ -92,14 +92,18 @@ struct SchemaReader {
 
     /// One of an enumeration's raw values.
     mutating func choice<E: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, _: E.Type) -> E? where E.RawValue == String {
-        let options = E.allCases.map(\.rawValue)
-        guard let text = node.stringValue ?? node.keyText, let value = E(rawValue: text) else {
+        choice(node, what, options: E.allCases.map(\.rawValue)).flatMap(E.init(rawValue:))
+    }
+
+    /// One of `options`.
+    mutating func choice(_ node: Node, _ what: String, options: [String]) -> String? {
+        guard let text = node.stringValue ?? node.keyText, options.contains(text) else {
             var message = "\(what) must be one of \(options.joined(separator: ", ")), found \(node.stringValue.map { "'\($0)'" } ?? node.kindDescription)"
             if let text = node.stringValue, let near = Suggest.nearest(to: text, in: options) { message += "; did you mean '\(near)'?" }
             error(node, message)
             return nil
         }
-        return value
+        return text
     }
 }
 

@@ -1,7 +1,7 @@
 /// Receives a run's events as they happen: the text, JSON and GitHub reporters implement it.
 ///
 /// The scheduler calls `step` from worker threads and `progress` from its timer; implementations serialise their
-/// own output (`Console` writes whole lines under a lock).
+/// own output.
 public protocol RunObserver: Sendable {
     /// Before the first photo: the run's id, the job's name, and how many photos are expected.
     func runStarted(run: Int64, job: String, photos: Int)
@@ -40,15 +40,6 @@ public enum StopReason: Sendable, Equatable {
     /// A write to the output the run was asked for failed (closed, full or broken: "standard output closed
     /// (Broken pipe)"). Handled as a first SIGINT, with its own exit status.
     case outputClosed(String)
-
-    /// The exit status this stop leads to.
-    public var exitCode: ExitCode {
-        switch self {
-        case .signal(let number): number == 15 ? .terminated : .interrupted
-        case .failFast, .maxFailures: .failures
-        case .outputClosed: .environment
-        }
-    }
 
     /// The run's status in the catalogue and the `run-finished` event.
     public var status: String {

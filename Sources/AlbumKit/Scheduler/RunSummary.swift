@@ -21,17 +21,11 @@ public struct RunSummary: Sendable {
     /// ok, failed or interrupted.
     public var status: String = "ok"
 
-    /// The exit status the run leads to.
-    public var exitCode: ExitCode {
-        if let stop { return stop.exitCode }
-        return failedCount > 0 ? .failures : .ok
-    }
-
     public var failedCount: Int { counts.values.reduce(0) { $0 + ($1[.failed] ?? 0) } }
 
     /// The per-stage counts as JSON: `{"import":{"done":n,"skipped":n,"failed":n},…}`.
     public var countsJSON: JSONValue {
-        .object(StageName.allCases.map { stage in
+        .object(StageName.jobStages.map { stage in
             (stage.rawValue, .object(StepRecord.Status.allCases.map { ($0.rawValue, .int(counts[stage]?[$0] ?? 0)) }))
         })
     }

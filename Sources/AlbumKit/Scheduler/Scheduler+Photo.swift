@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Vips
 
 extension Scheduler {
     /// One photo's whole chain: import (for a file), then every stage that selects it, stopping at a failure.
@@ -46,7 +45,7 @@ extension Scheduler {
             do {
                 result = try stage.run(&work, context: stageContext)
             } catch {
-                result = .failed(Scheduler.reason(error))
+                result = .failed(ErrorReason.of(error))
             }
             record(prepared.stage, path: work.photo.path, photo: work.photo.id, parameters: prepared.text,
                    result: result, since: clock)
@@ -101,16 +100,5 @@ extension Scheduler {
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: .newlines)
             .filter { !$0.isEmpty }.joined(separator: "; ")
-    }
-
-    /// A sentence for a step's failure, from any error a stage throws. The path is reported beside it.
-    static func reason(_ error: Error) -> String {
-        switch error {
-        case let error as VipsError: "libvips \(error.operation) failed: \(error.reason)"
-        case let error as StageError: error.message
-        case let error as AtomicFileError: error.description
-        case let error as FileBytesError: error.description
-        default: "\(error)"
-        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Vips
 
 /// `export`: writes a rendition of the photo's current look (or of its thumbnail) to a path made from a template.
-public struct ExportStage: PhotoStage {
+public struct ExportStage: PhotoStage, DeclaredOptions {
     public static let stage = StageName.export
 
     public enum Source: String, Sendable, CaseIterable {
@@ -35,15 +35,17 @@ public struct ExportStage: PhotoStage {
 
     public init(to: PathTemplate) { self.to = to }
 
-    public var parameters: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("from", .string(from.rawValue)), ("to", .string(to.text)), ("root", .string(to.root)),
-            ("format", .string(format.rawValue)), ("quality", .int(quality)), ("max-size", .int(maxSize)),
-            ("metadata", .string(metadata.rawValue)), ("if-exists", .string(ifExists.rawValue)),
-        ]
-        if let select { members.append(("select", select.canonical)) }
-        return .object(members)
-    }
+    /// Every option, declared once: the job file's keys, the parameters recorded with each export, the docs.
+    public static let options: [StageOption<ExportStage>] = [
+        .choice("from", \.from),
+        StageOption("to", .template(\.to), required: true),
+        .choice("format", \.format, documentedDefault: "from `to:`'s extension, else `jpeg`"),
+        .integer("quality", \.quality, in: 1...100),
+        .integer("max-size", \.maxSize, in: 1...100_000),
+        .choice("metadata", \.metadata),
+        .choice("if-exists", \.ifExists),
+        .selection(\.select),
+    ]
 
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
         let photoID = work.photo.id

@@ -5,7 +5,7 @@ import Vips
 /// The look is a recipe of filter steps applied to the original's pixels. The stage writes the full-size
 /// filtered image as a rendition (JPEG, quality 90, like the gallery app's full images) and records the preset as
 /// the photo's `filter`; thumbnails and exports made after it show the look. `preset: none` reverts to the original.
-public struct FilterStage: PhotoStage {
+public struct FilterStage: PhotoStage, DeclaredOptions {
     public static let stage = StageName.filter
 
     /// The preset: a built-in one (none, sepia, noir, vivid) or one from the job's `presets:`.
@@ -16,12 +16,16 @@ public struct FilterStage: PhotoStage {
 
     public init() {}
 
-    public var parameters: JSONValue {
-        var members: [(String, JSONValue)] = [("preset", .string(preset.name)), ("recipe", preset.recipe.canonical),
-                                              ("quality", .int(quality))]
-        if let select { members.append(("select", select.canonical)) }
-        return .object(members)
-    }
+    /// Every option, declared once: the job file's keys, the parameters hashed into each filtered image's name, the
+    /// docs. `intensity`, `amount` and `contrast` tune a built-in preset's primitive, so they are in the recipe.
+    public static let options: [StageOption<FilterStage>] = [
+        StageOption("preset", .preset(\.preset)),
+        StageOption("intensity", .tuning(preset: "sepia", primitive: Sepia.self)),
+        StageOption("amount", .tuning(preset: "vivid", primitive: Vivid.self)),
+        StageOption("contrast", .tuning(preset: "noir", primitive: Noir.self)),
+        StageOption("quality", .recorded(\.quality)),
+        .selection(\.select),
+    ]
 
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
         let photoID = work.photo.id

@@ -69,7 +69,7 @@ extension ImportStage {
         } catch let error as VipsError {
             return (nil, .failed("cannot decode its header: \(error.reason)"))
         } catch {
-            return (nil, .failed(Scheduler.reason(error)))
+            return (nil, .failed(ErrorReason.of(error)))
         }
     }
 

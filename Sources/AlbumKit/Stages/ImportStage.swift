@@ -4,7 +4,7 @@ import Vips
 /// `import`: finds photos in folders and records them in the catalogue, identified by the SHA-256 of their bytes.
 ///
 /// Originals are only ever opened read-only (`FileBytes`); in `mode: copy` album copies them into its own store.
-public struct ImportStage: Sendable {
+public struct ImportStage: DeclaredOptions {
     public enum Mode: String, Sendable, CaseIterable {
         /// Originals stay where they are; the catalogue records their paths.
         case reference
@@ -48,16 +48,19 @@ public struct ImportStage: Sendable {
 
     public init() {}
 
-    /// Every option with its value, recorded as each import step's parameters.
-    public var parameters: JSONValue {
-        .object([
-            ("from", .array(from.map { .string($0) })), ("recursive", .bool(recursive)),
-            ("include", .array(include.map { .string($0) })), ("exclude", .array(exclude.map { .string($0) })),
-            ("limit", .int(limit)), ("mode", .string(mode.rawValue)), ("follow-symlinks", .bool(followSymlinks)),
-            ("on-damaged", .string(onDamaged.rawValue)), ("max-pixels", .int(maxMegapixels)),
-            ("untrusted-loaders", .string(allowUntrustedLoaders ? "allow" : "block")),
-        ])
-    }
+    /// Every option, declared once: the job file's keys, the parameters recorded with each import step, the docs.
+    public static let options: [StageOption<ImportStage>] = [
+        StageOption("from", .paths(\.from), required: true),
+        .bool("recursive", \.recursive),
+        .strings("include", \.include, documentedDefault: "the image extensions"),
+        .strings("exclude", \.exclude),
+        .integer("limit", \.limit, in: 1...Int(Int32.max)),
+        .choice("mode", \.mode),
+        .bool("follow-symlinks", \.followSymlinks),
+        .choice("on-damaged", \.onDamaged),
+        .integer("max-pixels", \.maxMegapixels, in: 1...10_000, unit: "megapixels"),
+        StageOption("untrusted-loaders", .flag(\.allowUntrustedLoaders, on: "allow", off: "block")),
+    ]
 
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
     func accepts(name: String) -> Bool {

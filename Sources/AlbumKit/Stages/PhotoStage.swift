@@ -5,7 +5,8 @@
 public protocol PhotoStage: Sendable {
     /// Which stage this is.
     static var stage: StageName { get }
-    /// Every option with its value, defaults included: recorded as the step's parameters and hashed.
+    /// Every option with its value, defaults included: recorded as the step's parameters and hashed. A stage
+    /// gets it from its `options` table (`DeclaredOptions`).
     var parameters: JSONValue { get }
     /// The stage's own selection, narrowing the job's `select:` (nil: every photo the job selects).
     var select: Selection? { get set }

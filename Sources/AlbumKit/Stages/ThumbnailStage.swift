@@ -4,7 +4,7 @@ import Vips
 ///
 /// One libvips pipeline: shrink-on-load from the original (JPEG DCT scaling), Lanczos3, EXIF orientation, ICC to
 /// sRGB when the photo has a profile, then the look's filter steps on the small image. Metadata is stripped.
-public struct ThumbnailStage: PhotoStage {
+public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     public static let stage = StageName.thumbnail
 
     public enum Fit: String, Sendable, CaseIterable {
@@ -29,14 +29,15 @@ public struct ThumbnailStage: PhotoStage {
 
     public init() {}
 
-    public var parameters: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("size", .string("\(width)x\(height)")), ("fit", .string(fit.rawValue)), ("crop", .string(crop.rawValue)),
-            ("format", .string(format.rawValue)), ("quality", .int(quality)),
-        ]
-        if let select { members.append(("select", select.canonical)) }
-        return .object(members)
-    }
+    /// Every option, declared once: the job file's keys, the parameters hashed into each thumbnail's name, the docs.
+    public static let options: [StageOption<ThumbnailStage>] = [
+        StageOption("size", .size(width: \.width, height: \.height)),
+        .choice("fit", \.fit),
+        .choice("crop", \.crop),
+        .choice("format", \.format, only: [.jpeg, .webp, .avif, .png]),
+        .integer("quality", \.quality, in: 1...100),
+        .selection(\.select),
+    ]
 
     /// The libvips geometry for these options.
     public var geometry: ThumbnailGeometry {

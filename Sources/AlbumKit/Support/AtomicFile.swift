@@ -18,7 +18,7 @@ public enum AtomicFile {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw AtomicFileError(path: path, reason: "cannot create folder \(folder): \(Paths.reason(error))")
+            throw AtomicFileError(path: path, reason: "cannot create folder \(folder): \(ErrorReason.of(error))")
         }
         let name = (path as NSString).lastPathComponent
         var template = Array("\(folder)/.\(name.prefix(64)).album-XXXXXX".utf8CString)

@@ -24,14 +24,4 @@ public enum Paths {
         }
         return "/" + parts.joined(separator: "/")
     }
-
-    /// A short human reason from a Foundation or POSIX error.
-    public static func reason(_ error: Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
-        return (error as NSError).localizedDescription
-    }
 }

@@ -11,13 +11,9 @@ import Vips
 /// kept. Large values cost time at full size: `sigma` 1 on a 6000×4000 photo is a 40-pixel Gaussian, about 13 s
 /// on one core here (a thumbnail's is instant).
 public struct Blur: FilterPrimitive {
-    public static let name = "blur"
-    /// 0–1, a percentage of the shorter side.
+    public static let spec = FilterSpec(Blur(), "blur", .number("sigma", \.sigma, in: 0...1))
+    /// A percentage of the shorter side.
     public var sigma: Double = 0.5
-
-    public init(sigma: Double = 0.5) { self.sigma = sigma }
-
-    public var parameters: [(String, JSONValue)] { [("sigma", .double(sigma))] }
 
     /// The Gaussian's σ in pixels for an image of this size.
     public func pixels(width: Int, height: Int) -> Double {

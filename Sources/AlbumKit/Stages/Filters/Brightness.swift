@@ -7,13 +7,9 @@ import Vips
 /// ```
 /// Rounded to the nearest level and clipped to 0…255; alpha is kept. 0 is black, 1 changes nothing.
 public struct Brightness: FilterPrimitive {
-    public static let name = "brightness"
-    /// 0–3; 1 (CSS's default) changes nothing.
+    public static let spec = FilterSpec(Brightness(), "brightness", .number("amount", \.amount, in: 0...3))
+    /// 1 (CSS's default) changes nothing.
     public var amount: Double = 1.0
-
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     public func apply(to image: Image) throws -> Image {
         try image.linear(scale: [amount, amount, amount], offset: [0, 0, 0])

@@ -9,13 +9,9 @@ import Vips
 /// so mid-grey stays put (127.5, halfway between levels 127 and 128). Rounded to the nearest level and clipped to
 /// 0…255; alpha is kept. 0 is flat grey, 1 changes nothing.
 public struct Contrast: FilterPrimitive {
-    public static let name = "contrast"
-    /// 0–3; 1 (CSS's default) changes nothing.
+    public static let spec = FilterSpec(Contrast(), "contrast", .number("amount", \.amount, in: 0...3))
+    /// 1 (CSS's default) changes nothing.
     public var amount: Double = 1.0
-
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     public func apply(to image: Image) throws -> Image {
         let offset = 127.5 * (1 - amount)

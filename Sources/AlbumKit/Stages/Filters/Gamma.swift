@@ -8,13 +8,9 @@ import Vips
 /// ```
 /// (the same direction as libvips' `gamma` and most photo editors). A 256-entry lookup table; alpha is kept.
 public struct Gamma: FilterPrimitive {
-    public static let name = "gamma"
-    /// 0.1–10; 1 changes nothing.
+    public static let spec = FilterSpec(Gamma(), "gamma", .number("gamma", \.gamma, in: 0.1...10))
+    /// 1 changes nothing.
     public var gamma: Double = 1.0
-
-    public init(gamma: Double = 1.0) { self.gamma = gamma }
-
-    public var parameters: [(String, JSONValue)] { [("gamma", .double(gamma))] }
 
     /// The curve as a 256-entry table.
     public var curve: [UInt8] {

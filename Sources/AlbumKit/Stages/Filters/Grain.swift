@@ -10,18 +10,12 @@ import Vips
 /// same output, on every run and with any number of workers. Grain is per pixel of the rendering: a thumbnail's
 /// grain is as fine, in pixels, as the full size's. Alpha is kept.
 public struct Grain: FilterPrimitive {
-    public static let name = "grain"
-    /// 0–1; the noise's standard deviation is 32·amount levels.
+    public static let spec = FilterSpec(
+        Grain(), "grain", .number("amount", \.amount, in: 0...1), .integer("seed", \.seed, in: 0...Int(Int32.max)))
+    /// The noise's standard deviation is 32·amount levels.
     public var amount: Double = 0.3
     /// Which noise: another seed gives different grain of the same strength.
     public var seed: Int = 1
-
-    public init(amount: Double = 0.3, seed: Int = 1) {
-        self.amount = amount
-        self.seed = seed
-    }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount)), ("seed", .int(seed))] }
 
     public func apply(to image: Image) throws -> Image {
         guard amount > 0 else { return image }

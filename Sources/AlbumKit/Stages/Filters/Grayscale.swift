@@ -9,26 +9,14 @@ import Vips
 /// B' = (0.2126 − 0.2126k)R + (0.7152 − 0.7152k)G + (0.0722 + 0.9278k)B
 /// ```
 /// Results are rounded to the nearest level and clipped to 0…255; alpha is kept.
-public struct Grayscale: FilterPrimitive {
-    public static let name = "grayscale"
+public struct Grayscale: MatrixPrimitive {
+    public static let spec = FilterSpec(Grayscale(), "grayscale", .number("amount", \.amount, in: 0...1))
     /// 0 leaves the photo as it is, 1 is fully grey (CSS's default).
     public var amount: Double = 1.0
 
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
-
-    /// The 3×3 matrix, rows are output channels R, G, B.
+    /// The W3C matrix at `k = 1 − amount`.
     public var matrix: [[Double]] {
-        let k = 1 - amount
-        return [
-            [0.2126 + 0.7874 * k, 0.7152 - 0.7152 * k, 0.0722 - 0.0722 * k],
-            [0.2126 - 0.2126 * k, 0.7152 + 0.2848 * k, 0.0722 - 0.0722 * k],
-            [0.2126 - 0.2126 * k, 0.7152 - 0.7152 * k, 0.0722 + 0.9278 * k],
-        ]
-    }
-
-    public func apply(to image: Image) throws -> Image {
-        try image.recombined(matrix)
+        ColourMatrix(base: [[0.2126, 0.7152, 0.0722], [0.2126, 0.7152, 0.0722], [0.2126, 0.7152, 0.0722]],
+                     slope: [[0.7874, -0.7152, -0.0722], [-0.2126, 0.2848, -0.0722], [-0.2126, -0.7152, 0.9278]]).at(1 - amount)
     }
 }

@@ -11,12 +11,8 @@ import Vips
 /// ```
 /// `contrast` 0 is plain luminance; 1 is the full smoothstep curve. Mid-grey (128) stays put.
 public struct Noir: FilterPrimitive {
-    public static let name = "noir"
+    public static let spec = FilterSpec(Noir(), "noir", .number("contrast", \.contrast, in: 0...1))
     public var contrast: Double = 0.6
-
-    public init(contrast: Double = 0.6) { self.contrast = contrast }
-
-    public var parameters: [(String, JSONValue)] { [("contrast", .double(contrast))] }
 
     /// The S-curve as a 256-entry table.
     public var curve: [UInt8] {

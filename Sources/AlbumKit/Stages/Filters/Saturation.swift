@@ -11,26 +11,14 @@ import Vips
 /// ```
 /// 0 is grey, 1 leaves the photo as it is, above 1 over-saturates. Rounded to the nearest level, clipped to
 /// 0…255; alpha is kept.
-public struct Saturation: FilterPrimitive {
-    public static let name = "saturation"
-    /// 0–3; 1 (CSS's default) changes nothing.
+public struct Saturation: MatrixPrimitive {
+    public static let spec = FilterSpec(Saturation(), "saturation", .number("amount", \.amount, in: 0...3))
+    /// 1 (CSS's default) changes nothing.
     public var amount: Double = 1.0
 
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
-
-    /// The 3×3 matrix, rows are output channels R, G, B.
+    /// The W3C matrix at `s = amount`.
     public var matrix: [[Double]] {
-        let s = amount
-        return [
-            [0.213 + 0.787 * s, 0.715 - 0.715 * s, 0.072 - 0.072 * s],
-            [0.213 - 0.213 * s, 0.715 + 0.285 * s, 0.072 - 0.072 * s],
-            [0.213 - 0.213 * s, 0.715 - 0.715 * s, 0.072 + 0.928 * s],
-        ]
-    }
-
-    public func apply(to image: Image) throws -> Image {
-        try image.recombined(matrix)
+        ColourMatrix(base: [[0.213, 0.715, 0.072], [0.213, 0.715, 0.072], [0.213, 0.715, 0.072]],
+                     slope: [[0.787, -0.715, -0.072], [-0.213, 0.285, -0.072], [-0.213, -0.715, 0.928]]).at(amount)
     }
 }

@@ -9,26 +9,14 @@ import Vips
 /// B' = (0.272 − 0.272k)R + (0.534 − 0.534k)G + (0.131 + 0.869k)B
 /// ```
 /// Results are rounded to the nearest level and clipped to 0…255.
-public struct Sepia: FilterPrimitive {
-    public static let name = "sepia"
+public struct Sepia: MatrixPrimitive {
+    public static let spec = FilterSpec(Sepia(), "sepia", .number("amount", \.amount, in: 0...1))
     /// 0 leaves the photo as it is, 1 is full sepia. The gallery app's sepia tone is 0.85.
     public var amount: Double = 0.85
 
-    public init(amount: Double = 0.85) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
-
-    /// The 3×3 matrix, rows are output channels R, G, B.
+    /// The W3C matrix at `k = 1 − amount`.
     public var matrix: [[Double]] {
-        let k = 1 - amount
-        return [
-            [0.393 + 0.607 * k, 0.769 - 0.769 * k, 0.189 - 0.189 * k],
-            [0.349 - 0.349 * k, 0.686 + 0.314 * k, 0.168 - 0.168 * k],
-            [0.272 - 0.272 * k, 0.534 - 0.534 * k, 0.131 + 0.869 * k],
-        ]
-    }
-
-    public func apply(to image: Image) throws -> Image {
-        try image.recombined(matrix)
+        ColourMatrix(base: [[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]],
+                     slope: [[0.607, -0.769, -0.189], [-0.349, 0.314, -0.168], [-0.272, -0.534, 0.869]]).at(1 - amount)
     }
 }

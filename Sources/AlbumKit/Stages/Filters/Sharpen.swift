@@ -7,13 +7,9 @@ import Vips
 /// whatever size is made, so a thumbnail and a full-size export are each sharpened at their own scale.
 /// The result is 8-bit sRGB; alpha is kept.
 public struct Sharpen: FilterPrimitive {
-    public static let name = "sharpen"
-    /// 0.3–10 pixels.
+    public static let spec = FilterSpec(Sharpen(), "sharpen", .number("sigma", \.sigma, in: 0.3...10))
+    /// In pixels of the rendered image.
     public var sigma: Double = 1.0
-
-    public init(sigma: Double = 1.0) { self.sigma = sigma }
-
-    public var parameters: [(String, JSONValue)] { [("sigma", .double(sigma))] }
 
     public func apply(to image: Image) throws -> Image {
         try image.sharpened(sigma: sigma)

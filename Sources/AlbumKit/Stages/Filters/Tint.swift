@@ -12,18 +12,12 @@ import Vips
 /// At `amount` 1 it is sharp's `tint()`: the photo's lightness in the tint's colour. Back to 8-bit sRGB after
 /// (rounded, clipped to the gamut by libvips); alpha is kept.
 public struct Tint: FilterPrimitive {
-    public static let name = "tint"
+    public static let spec = FilterSpec(
+        Tint(), "tint", .colour("colour", \.colour), .number("amount", \.amount, in: 0...1))
     /// The colour, `#rrggbb`. The default is a sepia brown.
     public var colour: RGBColour = RGBColour(red: 0x70, green: 0x42, blue: 0x14)
     /// 0 leaves the photo as it is, 1 takes the tint's colour entirely.
     public var amount: Double = 0.5
-
-    public init(colour: RGBColour = RGBColour(red: 0x70, green: 0x42, blue: 0x14), amount: Double = 0.5) {
-        self.colour = colour
-        self.amount = amount
-    }
-
-    public var parameters: [(String, JSONValue)] { [("colour", .string(colour.hex)), ("amount", .double(amount))] }
 
     public func apply(to image: Image) throws -> Image {
         let swatch = try Image.fromPixels(colour.components, width: 1, height: 1, bands: 3)

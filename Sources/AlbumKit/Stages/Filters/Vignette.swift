@@ -12,13 +12,9 @@ import Vips
 /// At `amount` 1 the very corners go black; the middle of each edge of a square image keeps half its light.
 /// Clipped to 0…255; alpha is kept.
 public struct Vignette: FilterPrimitive {
-    public static let name = "vignette"
-    /// 0–1.
+    public static let spec = FilterSpec(Vignette(), "vignette", .number("amount", \.amount, in: 0...1))
+    /// 1 darkens the very corners to black.
     public var amount: Double = 0.5
-
-    public init(amount: Double = 0.5) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     public func apply(to image: Image) throws -> Image {
         let w = Double(image.width), h = Double(image.height)

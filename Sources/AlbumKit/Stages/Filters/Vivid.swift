@@ -8,13 +8,9 @@ import Vips
 /// ```
 /// so a greyish colour (C ≈ 10) gains about 47 % at `amount` 1, a vivid one (C ≈ 80) about 8 %, and grey stays grey.
 public struct Vivid: FilterPrimitive {
-    public static let name = "vivid"
-    /// 0 leaves the photo as it is; 1 is the preset's default boost; up to 2.
+    public static let spec = FilterSpec(Vivid(), "vivid", .number("amount", \.amount, in: 0...2))
+    /// 0 leaves the photo as it is; 1 is the preset's default boost.
     public var amount: Double = 1.0
-
-    public init(amount: Double = 1.0) { self.amount = amount }
-
-    public var parameters: [(String, JSONValue)] { [("amount", .double(amount))] }
 
     public func apply(to image: Image) throws -> Image {
         try image.mapColourBands { colour in

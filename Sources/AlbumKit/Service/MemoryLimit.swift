@@ -65,9 +65,3 @@ struct MemoryLimit {
         return Plan(workers: chosen, megapixels: min(megapixels, pixels))
     }
 }
-
-/// The address-space limit leaves too little for one worker: exit 3 with the message.
-struct MemoryLimitError: Error, Sendable, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}

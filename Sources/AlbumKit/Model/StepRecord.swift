@@ -31,12 +31,3 @@ public struct StepRecord: Sendable, Equatable {
         self.error = error
     }
 }
-
-/// The four stages, in their canonical order.
-public enum StageName: String, Sendable, CaseIterable, Comparable {
-    case `import`, filter, thumbnail, export
-
-    public static func < (lhs: StageName, rhs: StageName) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}

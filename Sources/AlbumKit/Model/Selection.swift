@@ -3,7 +3,7 @@ import Foundation
 /// Which catalogue photos a job's stages work on: every given key must match (they are ANDed).
 /// The same keys are `album ls` flags.
 ///
-/// `missing` and `failed` depend on other rows than the photo's: `Catalogue.resolve(_:)` fills `facts` before
+/// `missing` and `failed` depend on other rows than the photo's: `Selection.resolved(in:)` fills `facts` before
 /// `matches` is called.
 public struct Selection: Sendable, Equatable {
     /// The renditions `missing:` can ask for.
@@ -32,7 +32,7 @@ public struct Selection: Sendable, Equatable {
     public var missing: Missing?
     /// The photo has a failed step in this run.
     public var failed: Failed?
-    /// The ids `missing` and `failed` need, from `Catalogue.resolve(_:)`; nil until resolved.
+    /// The ids `missing` and `failed` need, from `Selection.resolved(in:)`; nil until resolved.
     public var facts: SelectionFacts?
 
     public init(taken: DateRange? = nil, added: DateRange? = nil, filter: String? = nil, path: String? = nil,
@@ -56,7 +56,7 @@ public struct Selection: Sendable, Equatable {
     public var isEmpty: Bool { self == Selection() }
 
     /// Whether `photo` is selected.
-    public func matches(_ photo: PhotoRecord) -> Bool {
+    public func matches(_ photo: some SelectablePhoto) -> Bool {
         if let taken, !taken.contains(photo.taken) { return false }
         if let added, !added.contains(photo.added) { return false }
         if let filter, photo.filter != filter { return false }
@@ -67,7 +67,7 @@ public struct Selection: Sendable, Equatable {
         if needsCatalogue {
             guard let facts else {
                 // A programmer error, not a user's: every caller resolves a selection with the catalogue first.
-                preconditionFailure("selection '\(summary)' was matched before Catalogue.resolve(_:)")
+                preconditionFailure("selection '\(summary)' was matched before Selection.resolved(in:)")
             }
             if missing != nil, facts.having.contains(photo.id) { return false }
             if failed != nil, !facts.failed.contains(photo.id) { return false }

@@ -1,0 +1,2 @@
+/// A catalogue photo is what `select:` and `album ls` select.
+extension PhotoRecord: SelectablePhoto {}
