@@ -112,14 +112,16 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(try catalogue.steps(run: 1), [
             StepRecord(run: 1, photo: photo.id, path: "/p/a.jpg", stage: .thumbnail, parameters: #"{"size":"240x240"}"#,
                        inputHash: "aa11", outputHash: "th", milliseconds: 12.5, status: .done, error: nil),
-        ], "a run's stage steps; the caption step is no stage's")
+            StepRecord(run: 1, photo: photo.id, path: "/p/a.jpg", stage: .caption, parameters: #"{"caption":"Wood in April"}"#,
+                       inputHash: "aa11", outputHash: nil, milliseconds: 0, status: .skipped, error: "already the caption"),
+        ], "a REAL column holding the integer 0 reads as a Double")
         let history = try catalogue.history(photo: photo.id)
         XCTAssertEqual(history.map(\.stage), ["thumbnail", "caption"])
-        XCTAssertEqual(history.map(\.milliseconds), [12.5, 0], "a REAL column holding the integer 0 reads as a Double")
+        XCTAssertEqual(history.map(\.milliseconds), [12.5, 0])
         XCTAssertEqual(history.last?.error, "already the caption")
         XCTAssertEqual(try catalogue.countedSteps(run: 1).text,
                        #"{"thumbnail":{"done":1,"skipped":0,"failed":0},"caption":{"done":0,"skipped":1,"failed":0}}"#)
-        XCTAssertEqual(try catalogue.stepCounts(run: 1), [.thumbnail: [.done: 1]])
+        XCTAssertEqual(try catalogue.stepCounts(run: 1), [.thumbnail: [.done: 1], .caption: [.skipped: 1]])
     }
 
     func testAColumnOfTheWrongTypeOrNameFailsNamingTheColumnAndTheSQL() throws {

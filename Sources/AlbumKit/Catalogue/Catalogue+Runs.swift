@@ -25,37 +25,31 @@ extension Catalogue {
         try select(RunRecord.self, "ORDER BY id DESC")
     }
 
-    /// Every step of a run's stages, in the order they were recorded (`album caption`'s step is no stage's).
+    /// Every step of a run, in the order they were recorded.
     public func steps(run: Int64) throws -> [StepRecord] {
-        try select(StepRecord.self, "WHERE run = ? AND stage <> 'caption' ORDER BY id", [.integer(run)])
+        try select(StepRecord.self, "WHERE run = ? ORDER BY id", [.integer(run)])
     }
 
-    /// Steps of a run per stage and status: what `run-finished` reports, read back from the catalogue.
+    /// Steps of a run per stage and status, counted from its rows: album's one step-count query, behind the
+    /// report's counts and `countedSteps`.
     public func stepCounts(run: Int64) throws -> [StageName: [StepRecord.Status: Int]] {
         var counts: [StageName: [StepRecord.Status: Int]] = [:]
-        for (stage, status, count) in try countSteps(run: run) {
-            guard let stage = StageName(rawValue: stage) else { continue }
+        let rows = try database.query("SELECT stage, status, COUNT(*) AS count FROM steps WHERE run = ? GROUP BY stage, status",
+                                      [.integer(run)]) { (try $0["stage"] as StageName, try $0["status"] as StepRecord.Status, try $0["count"] as Int) }
+        for (stage, status, count) in rows {
             counts[stage, default: [:]][status] = count
         }
         return counts
     }
 
-    /// A run's steps per stage and status, counted from its step rows, in the run-finished event's shape:
-    /// `{"import":{"done":n,"skipped":n,"failed":n},…}`; only stages that have steps appear.
-    /// Used for runs that never finished, which have no recorded counts.
+    /// A run's step counts in the run-finished event's shape: `{"import":{"done":n,"skipped":n,"failed":n},…}`;
+    /// only stages that have steps appear. Used for runs that never finished, which have no recorded counts.
     public func countedSteps(run: Int64) throws -> JSONValue {
-        let rows = try countSteps(run: run)
-        let stages = StageName.allCases.map(\.rawValue) + ["caption"]
-        return .object(stages.filter { stage in rows.contains { $0.stage == stage } }.map { stage in
-            (stage, .object(StepRecord.Status.allCases.map { status in
-                (status.rawValue, .int(rows.first { $0.stage == stage && $0.status == status }?.count ?? 0))
-            }))
+        let counts = try stepCounts(run: run)
+        return .object(StageName.allCases.compactMap { stage in
+            counts[stage].map { byStatus in
+                (stage.rawValue, .object(StepRecord.Status.allCases.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }))
+            }
         })
-    }
-
-    /// The one step-count query: a run's steps per stage name (`caption` included) and status.
-    private func countSteps(run: Int64) throws -> [(stage: String, status: StepRecord.Status, count: Int)] {
-        try database.query("SELECT stage, status, COUNT(*) AS count FROM steps WHERE run = ? GROUP BY stage, status",
-                           [.integer(run)]) { (try $0["stage"], try $0["status"], try $0["count"]) }
     }
 }
