@@ -63,7 +63,7 @@ final class CatalogueTests: XCTestCase {
         defer { catalogue.close() }
         XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [2])
         XCTAssertEqual(try catalogue.database.query("SELECT run, path, stage, ms, at FROM steps") { row in
-            "\(row.int(0)!) \(row.text(1)!) \(row.text(2)!) \(row.double(3)!) \(row.text(4) ?? "NULL")"
+            "\(try row["run"] as Int) \(try row["path"] as String) \(try row["stage"] as String) \(try row["ms"] as Double) \(try row["at"] as String? ?? "NULL")"
         }, ["7 /p/a.jpg import 1.5 NULL"], "old rows are copied; they have no time")
         try catalogue.database.execute("INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'caption', '{}', 0, 'done')")
         let at = try XCTUnwrap(catalogue.database.query("SELECT at FROM steps WHERE stage = 'caption'") { $0.text(0) }.first ?? nil)

@@ -20,4 +20,23 @@ final class JSONValueTests: XCTestCase {
             XCTAssertNil(JSONValue(parsing: text), text)
         }
     }
+
+    /// The one string escaper follows RFC 8259: `"`, `\` and every control character escaped, the short forms where
+    /// JSON has them, everything else (DEL, U+2028, non-ASCII) as itself; Python's json module says the same.
+    func testStringsAreEscapedByRFC8259AsPythonsJSONModuleEscapesThem() throws {
+        let text = "q\" b\\ \u{8}\u{C}\n\r\t \u{0}\u{1F}\u{7F} \u{2028}\u{2029} é 🌅 </script> &"
+        let written = JSONValue.string(text).text
+        XCTAssertEqual(written, #""q\" b\\ \b\f\n\r\t \u0000\u001f"# + "\u{7F} \u{2028}\u{2029} é 🌅 </script> &\"")
+        XCTAssertEqual(JSONValue(parsing: written), .string(text))
+        let python = try Independent.python("import json,sys; sys.stdout.write(json.dumps(json.loads(sys.argv[1]), ensure_ascii=False))",
+                                            [written])
+        XCTAssertEqual(python, written)
+        XCTAssertEqual(try YAMLParser.parse(Array("- \"\\x07\\b\"\n".utf8), file: "t.yml").jsonText(pretty: false), #"["\u0007\b"]"#,
+                       "album parse writes its strings through the same escaper")
+    }
+
+    func testTheReportsHTMLEscapeUsesTheSameLoopWithItsOwnTable() {
+        XCTAssertEqual(ReportPage.escape("<a href=\"x\">Tom & 'Jerry'</a>\u{1}\n"),
+                       "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;\u{FFFD}\n")
+    }
 }

@@ -12,11 +12,9 @@ extension Catalogue {
                 try database.run("UPDATE photos SET caption = ? WHERE id = ?", [.text(caption), .text(photo.id)])
             }
             let parameters = JSONValue.object([("caption", .string(caption))]).text
-            try database.run("""
-                INSERT INTO steps (run, photo, path, stage, params, input_hash, output_hash, ms, status, error)
-                VALUES (?, ?, ?, 'caption', ?, ?, NULL, 0, ?, ?)
-                """, [.integer(run), .text(photo.id), .text(photo.path), .text(parameters), .text(photo.hash),
-                      .text(changed ? "done" : "skipped"), .text(changed ? nil : "already the caption")])
+            try record(StepRecord(run: run, photo: photo.id, path: photo.path, stage: .caption, parameters: parameters,
+                                  inputHash: photo.hash, outputHash: nil, milliseconds: 0, status: changed ? .done : .skipped,
+                                  error: changed ? nil : "already the caption"))
             let counts = JSONValue.object([("caption", .object([("done", .int(changed ? 1 : 0)), ("skipped", .int(changed ? 0 : 1)),
                                                                 ("failed", .int(0))]))])
             try finishRun(run, finished: Timestamp.now(), status: "ok", counts: counts.text)

@@ -19,8 +19,8 @@ extension Catalogue {
                 needed.insert(parts.suffix(3).joined(separator: "/"))
             }
         }
-        for path in try database.query("SELECT path FROM renditions", [], { $0.text(0) ?? "" }) { note(path) }
-        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { ($0.text(0) ?? "", $0.text(1)) }) {
+        for path in try database.query("SELECT path FROM renditions", [], { try $0["path"] as String }) { note(path) }
+        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { (try $0["path"] as String, try $0["stored_path"] as String?) }) {
             note(path)
             if let stored { needed.insert(stored) }
         }

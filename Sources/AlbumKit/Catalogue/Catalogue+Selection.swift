@@ -3,13 +3,13 @@ import SQLite
 extension Catalogue {
     /// The newest run of a job (`album run` records its job file; `album caption` records none), if any.
     public func lastJobRun() throws -> Int64? {
-        try database.query("SELECT MAX(id) FROM runs WHERE job_path IS NOT NULL") { $0.int(0).map(Int64.init) }.first ?? nil
+        try database.query("SELECT MAX(id) AS run FROM runs WHERE job_path IS NOT NULL") { try $0["run"] as Int64? }.first ?? nil
     }
 
     /// Ids of photos with a failed step in the newest job run: what `failed: last-run` selects.
     public func photosFailedInLastJobRun() throws -> Set<String> {
         guard let run = try lastJobRun() else { return [] }
         return Set(try database.query("SELECT DISTINCT photo FROM steps WHERE run = ? AND status = 'failed' AND photo IS NOT NULL",
-                                      [.integer(run)]) { $0.text(0) ?? "" })
+                                      [.integer(run)]) { try $0["photo"] as String })
     }
 }

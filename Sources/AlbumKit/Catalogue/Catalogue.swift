@@ -28,6 +28,8 @@ public final class Catalogue {
     public let damage: String?
     /// Whether the pre-write check ran in full at open (false: skipped, the file unchanged since the last writer).
     let checkedInFull: Bool
+    /// Each table's `INSERT` as `insertRow` built it, by table and conflict key: built once, not per step row.
+    var insertSQL: [String: String] = [:]
     /// Whether `close()` may stamp the file as album leaves it (`CatalogueStamp`): a writer whose check passed.
     private let stampOnClose: Bool
 
@@ -103,9 +105,4 @@ public final class Catalogue {
     public func commit() throws { try database.execute("COMMIT") }
     /// Abandons the transaction opened by `begin()`.
     public func rollback() throws { try database.execute("ROLLBACK") }
-
-    /// The path of a derived file inside the catalogue, sharded by the photo id's first two characters.
-    public func derivedPath(_ area: String, photo: String, name: String) -> String {
-        "\(folder)/\(area)/\(photo.prefix(2))/\(name)"
-    }
 }

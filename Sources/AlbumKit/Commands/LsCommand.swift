@@ -53,7 +53,7 @@ struct LsCommand: Command {
         let selection = try self.selection.resolved(in: catalogue)
         let photos = try catalogue.allPhotos().filter(selection.matches)
         if json {
-            Console.out(JSONValue.array(photos.map(LsCommand.json)).prettyText)
+            Console.out(JSONValue.array(photos.map(\.json)).prettyText)
             return .ok
         }
         var table = TextTable(["id", "taken", "added", "size", "format", "filter", "caption", "path"])
@@ -75,15 +75,5 @@ struct LsCommand: Command {
             throw UsageError("\(name) takes \(E.allCases.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
         }
         return value
-    }
-
-    /// The JSON object for one photo.
-    static func json(_ photo: PhotoRecord) -> JSONValue {
-        .object([
-            ("id", .string(photo.id)), ("path", .string(photo.path)), ("hash", .string(photo.hash)),
-            ("taken", .string(photo.taken)), ("added", .string(photo.added)), ("width", .int(photo.width)),
-            ("height", .int(photo.height)), ("format", .string(photo.format)), ("filter", .string(photo.filter)),
-            ("caption", .string(photo.caption)), ("camera", .string(photo.camera)),
-        ])
     }
 }

@@ -37,7 +37,7 @@ struct ShowCommand: Command {
         let history = try catalogue.history(photo: photo.id)
         if json {
             Console.out(JSONValue.object([
-                ("photo", ShowCommand.json(photo)), ("renditions", .array(renditions.map(ShowCommand.json))),
+                ("photo", photo.json), ("renditions", .array(renditions.map(ShowCommand.json))),
                 ("history", .array(history.map(ShowCommand.json))),
             ]).prettyText)
             return .ok
@@ -85,19 +85,6 @@ struct ShowCommand: Command {
         }
         Console.out(lines.joined(separator: "\n"))
         return .ok
-    }
-
-    /// Every field of a photo, for `--json`.
-    static func json(_ photo: PhotoRecord) -> JSONValue {
-        .object([
-            ("id", .string(photo.id)), ("path", .string(photo.path)), ("hash", .string(photo.hash)),
-            ("bytes", .int(photo.bytes)), ("width", .int(photo.width)), ("height", .int(photo.height)),
-            ("format", .string(photo.format)), ("taken", .string(photo.taken)), ("added", .string(photo.added)),
-            ("caption", .string(photo.caption)), ("filter", .string(photo.filter)),
-            ("filter_recipe", JSONValue(parsing: photo.filterRecipe) ?? .string(photo.filterRecipe)),
-            ("camera", .string(photo.camera)), ("orientation", .int(photo.orientation)), ("has_gps", .bool(photo.hasGPS)),
-            ("replaces", .string(photo.replaces)), ("stored_path", .string(photo.storedPath)),
-        ])
     }
 
     static func json(_ rendition: Rendition) -> JSONValue {

@@ -51,12 +51,11 @@ public struct RunReport: Sendable {
                                  ?? "catalogue \(catalogue.folder) has no runs yet")
         }
         let steps = try catalogue.steps(run: run.id)
-        var counts: [StageName: [StepRecord.Status: Int]] = [:]
+        let counts = try catalogue.stepCounts(run: run.id)
         var stageSeconds: [StageName: Double] = [:]
         var order: [String] = []
         var perPhoto: [String: (ms: Double, filtered: Bool)] = [:]
         for step in steps {
-            counts[step.stage, default: [:]][step.status, default: 0] += 1
             stageSeconds[step.stage, default: 0] += step.milliseconds / 1000
             guard let id = step.photo else { continue }
             if perPhoto[id] == nil { order.append(id) }

@@ -35,11 +35,17 @@ package final class CatalogueOwner: @unchecked Sendable {
     /// The first write that failed, if any; read from any thread.
     package var firstError: Error? { error.withLock { $0 } }
 
-    let batchSize = 500
-    let batchSeconds = 0.5
+    /// A transaction commits after this many operations (reads through `sync` count)...
+    let batchSize: Int
+    /// ...or once it has been open this long, whichever comes first.
+    let batchSeconds: Double
 
-    package init(_ catalogue: Catalogue) {
+    /// An owner of `catalogue`, batching as the run does by default (500 operations or half a second); tests pass
+    /// other limits to see each one work alone.
+    package init(_ catalogue: Catalogue, batchSize: Int = 500, batchSeconds: Double = 0.5) {
         self.catalogue = catalogue
+        self.batchSize = batchSize
+        self.batchSeconds = batchSeconds
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + batchSeconds, repeating: batchSeconds)
         timer.setEventHandler { [unowned self] in

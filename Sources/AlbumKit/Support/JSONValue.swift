@@ -69,19 +69,26 @@ public enum JSONValue: Sendable, Equatable {
         out += close
     }
 
-    /// Writes `value` as a JSON string literal, escaping quotes, backslashes and control characters.
+    /// Writes `value` as a JSON string literal: album's one JSON string escaper, for stored parameters, events,
+    /// `--json` output and `album parse`.
+    ///
+    /// RFC 8259, section 7: `"` and `\` are escaped, and so is every control character below U+0020, with the short
+    /// forms `\b \f \n \r \t` and `\u00xx` for the others; everything else is written as itself, in UTF-8 (the
+    /// same rules as Python's `json.dumps(ensure_ascii=False)`, which tools/yaml-expected.py uses). No JSON album
+    /// writes lands in an HTML page, so `<`, `&`, U+2028 and U+2029 need no escape.
     static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
+        out += value.escapingScalars { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case "\u{08}": "\\b"
+            case "\u{0C}": "\\f"
+            case _ where scalar.value < 0x20: "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: nil
             }
         }
         out += "\""

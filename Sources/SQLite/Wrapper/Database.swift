@@ -140,9 +140,6 @@ public final class Database: @unchecked Sendable {
     /// The rowid of the last inserted row on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
     var lastErrorCode: Int32 { sqlite3_extended_errcode(handle) }
 

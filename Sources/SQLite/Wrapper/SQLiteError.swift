@@ -14,12 +14,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The primary result code (the low byte of the extended one).
     public var primaryCode: Int32 { code & 0xff }
 
-    /// SQLITE_BUSY or SQLITE_LOCKED: another connection holds the lock.
-    public var isBusy: Bool { primaryCode == 5 || primaryCode == 6 }
     /// SQLITE_CORRUPT or SQLITE_NOTADB: the file is damaged or is not a database.
     public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }
-    /// SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR or SQLITE_FULL: the storage refuses the write.
-    public var isStorageFault: Bool { [8, 14, 3, 10, 13].contains(primaryCode) }
 
     public var description: String {
         var text = "SQLite error \(code): \(message)"

@@ -7,6 +7,8 @@ public final class Statement {
     private unowned let database: Database
     /// The SQL text, for messages.
     public let sql: String
+    /// Each result column's index by name (`AS` aliases included), for `Row`'s reads by name.
+    let columnIndex: [String: Int32]
 
     init(database: Database, sql: String) throws {
         var handle: OpaquePointer?
@@ -17,6 +19,14 @@ public final class Statement {
         self.handle = handle
         self.database = database
         self.sql = sql
+        var columnIndex: [String: Int32] = [:]
+        for index in 0..<sqlite3_column_count(handle) {
+            // The first of two result columns with the same name wins, as in GRDB's `row["name"]`.
+            if let name = sqlite3_column_name(handle, index), columnIndex[String(cString: name)] == nil {
+                columnIndex[String(cString: name)] = index
+            }
+        }
+        self.columnIndex = columnIndex
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -34,9 +44,14 @@ public final class Statement {
         defer { sqlite3_reset(handle) }
         var rows: [T] = []
         while try step() {
-            rows.append(try map(Row(handle: handle)))
+            rows.append(try map(Row(handle: handle, statement: self)))
         }
         return rows
+    }
+
+    /// The error for a column read that found the wrong type or no such column: SQLITE_MISMATCH, with this SQL.
+    func mismatch(_ message: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_MISMATCH, message: message, sql: sql)
     }
 
     private func step() throws -> Bool {
@@ -68,26 +83,5 @@ public final class Statement {
                 throw database.failure(code: database.lastErrorCode, message: database.lastErrorMessage, sql: sql)
             }
         }
-    }
-}
-
-/// The current row of a query; valid only inside the `query` closure it is passed to.
-public struct Row {
-    let handle: OpaquePointer
-
-    /// Column `index` as text, or nil for NULL.
-    public func text(_ index: Int) -> String? {
-        guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
-        return String(cString: text)
-    }
-
-    /// Column `index` as an integer, or nil for NULL.
-    public func int(_ index: Int) -> Int? {
-        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(handle, Int32(index)))
-    }
-
-    /// Column `index` as a double, or nil for NULL.
-    public func double(_ index: Int) -> Double? {
-        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL ? nil : sqlite3_column_double(handle, Int32(index))
     }
 }

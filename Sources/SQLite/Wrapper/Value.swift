@@ -19,6 +19,4 @@ extension Value {
     public static func text(_ value: String?) -> Value { value.map { .text($0) } ?? .null }
     /// `.integer`, or `.null` for nil.
     public static func int(_ value: Int?) -> Value { value.map { .integer(Int64($0)) } ?? .null }
-    /// `.real`, or `.null` for nil.
-    public static func double(_ value: Double?) -> Value { value.map { .real($0) } ?? .null }
 }

@@ -9,78 +9,25 @@
 ///   `".inf"`, `"-.inf"` and `".nan"`.
 /// - Mapping keys render as JSON strings: string keys as-is, other scalar keys
 ///   in canonical text (`"null"`, `"true"`, `"42"`, `"1.5"`, `".inf"`).
-/// - Strings escape `"`, `\` and control characters below U+0020 (`\b \f \n
-///   \r \t` short forms, others `\u00XX`); everything else is emitted as UTF-8.
+/// - Strings are escaped by `JSONValue`'s one string writer (RFC 8259: `"`, `\` and control characters below
+///   U+0020, with the `\b \f \n \r \t` short forms, others `\u00XX`); everything else is emitted as UTF-8.
 /// - Keys stay in document order; output is deterministic.
 extension Node {
-    /// Renders the node as JSON, compact (no spaces) or pretty (2-space indent).
+    /// Renders the node as JSON, compact (no spaces) or pretty (2-space indent), through `JSONValue`.
     public func jsonText(pretty: Bool) -> String {
-        var out = ""
-        Node.writeJSON(self, into: &out, pretty: pretty, level: 0)
-        return out
+        pretty ? json.prettyText : json.text
     }
 
-    private static func writeJSON(_ node: Node, into out: inout String, pretty: Bool, level: Int) {
-        switch node.value {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .float(let d):
-            if d.isFinite { out += d.description } else { out += jsonString(floatText(d)) }
-        case .string(let s): out += jsonString(s)
-        case .sequence(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                newline(&out, pretty: pretty, level: level + 1)
-                writeJSON(item, into: &out, pretty: pretty, level: level + 1)
-            }
-            newline(&out, pretty: pretty, level: level)
-            out += "]"
-        case .mapping(let entries):
-            if entries.isEmpty { out += "{}"; return }
-            out += "{"
-            for (i, entry) in entries.enumerated() {
-                if i > 0 { out += "," }
-                newline(&out, pretty: pretty, level: level + 1)
-                out += jsonString(entry.key.keyText ?? "")
-                out += pretty ? ": " : ":"
-                writeJSON(entry.value, into: &out, pretty: pretty, level: level + 1)
-            }
-            newline(&out, pretty: pretty, level: level)
-            out += "}"
+    /// The node as a `JSONValue`, by the rules above.
+    var json: JSONValue {
+        switch value {
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .int(let i): .int(i)
+        case .float(let d): d.isFinite ? .double(d) : .string(Node.floatText(d))
+        case .string(let s): .string(s)
+        case .sequence(let items): .array(items.map(\.json))
+        case .mapping(let entries): .object(entries.map { ($0.key.keyText ?? "", $0.value.json) })
         }
-    }
-
-    private static func newline(_ out: inout String, pretty: Bool, level: Int) {
-        guard pretty else { return }
-        out += "\n"
-        out += String(repeating: "  ", count: level)
-    }
-
-    /// Quotes and escapes `s` as a JSON string.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-        return out
     }
 }

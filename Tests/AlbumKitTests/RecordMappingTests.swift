@@ -1,0 +1,153 @@
+import XCTest
+@testable import AlbumKit
+import SQLite
+
+/// Records read and written by column name: every column of every table is mapped, a catalogue written with
+/// positional SQL before the mapping by name (as album up to issue 15 wrote it) reads back field for field, and a
+/// column of the wrong type fails with a message that names it.
+final class RecordMappingTests: XCTestCase {
+    let photo = PhotoRecord(
+        id: "6cf78399-0000-4000-8000-000000000001", hash: "aa11", path: "/p/a.jpg", bytes: 1234, mtimeNanoseconds: 1_700_000_000_123_456_789,
+        inode: 77, width: 320, height: 200, format: "jpeg", taken: "2008-04-20T19:12:06+02:00", added: "2024-01-01T00:00:00.000Z",
+        caption: "Wood in April", filter: "sepia", filterRecipe: #"[{"sepia":{"amount":0.85}}]"#, camera: "Canon EOS 5D",
+        orientation: 6, hasGPS: true, replaces: nil, storedPath: "originals/6c/6cf78399.jpg")
+
+    /// The columns the schema gives `table`, but those SQLite fills itself.
+    func columns(_ table: String, in catalogue: Catalogue, except own: Set<String>) throws -> [String] {
+        try catalogue.database.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]) { try $0["name"] as String }
+            .filter { !own.contains($0) }
+    }
+
+    func testEveryRecordWritesEveryColumnOfItsTableButThoseTheTableFills() throws {
+        let catalogue = try Catalogue(folder: try TestSupport.temporaryFolder(self), create: true)
+        defer { catalogue.close() }
+        let run = RunRecord(id: 1, job: "j", jobPath: nil, jobHash: nil, started: "s", finished: nil, status: "running",
+                            counts: nil, albumVersion: "a", vipsVersion: "v", sqliteVersion: "q", host: "h")
+        let rendition = Rendition(photo: "p", kind: .thumbnail, parametersHash: "ph", inputHash: "ih", path: "/t", fileHash: "fh",
+                                  width: 1, height: 1, bytes: 1, run: 1)
+        let step = StepRecord(run: 1, photo: nil, path: "/p", stage: .import, parameters: "{}", inputHash: nil, outputHash: nil,
+                              milliseconds: 0, status: .done, error: nil)
+        XCTAssertEqual(photo.values.map(\.column), try columns("photos", in: catalogue, except: []))
+        XCTAssertEqual(rendition.values.map(\.column), try columns("renditions", in: catalogue, except: ["id"]))
+        XCTAssertEqual(run.values.map(\.column), try columns("runs", in: catalogue, except: ["id"]))
+        XCTAssertEqual(step.values.map(\.column), try columns("steps", in: catalogue, except: ["id", "at"]))
+    }
+
+    /// A row whose every column holds a value of its declared type that no default has (for a CHECKed column, an
+    /// allowed one) reads into a record whose `values` give back each of them: a column that `init(row:)` forgets
+    /// to read comes back as its default and fails here, without this test naming any column.
+    func testEveryColumnOfARowIsReadIntoItsRecord() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Catalogue(folder: folder, create: true).close()
+        let raw = try Database(path: folder + "/" + Catalogue.databaseName)  // foreign keys off: rows need no parents
+        defer { raw.close() }
+        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1]
+        func roundTrip<R: TableRecord>(_ type: R.Type, read: (Catalogue) throws -> [R]) throws {
+            let columns = try raw.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(R.table)]) {
+                (try $0["name"] as String, try $0["type"] as String)
+            }
+            var written: [String: Value] = [:]
+            for (offset, (name, type)) in columns.enumerated() {
+                written[name] = allowed[name] ?? (type == "INTEGER" ? .integer(Int64(offset + 2)) : type == "REAL" ? .real(Double(offset) + 0.5) : .text("\(name)-\(offset)"))
+            }
+            try raw.run("INSERT INTO \(R.table) (\(columns.map(\.0).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ",")))",
+                        columns.map { written[$0.0]! })
+            let catalogue = try Catalogue(folder: folder, readOnly: true)
+            defer { catalogue.close() }
+            let record = try XCTUnwrap(read(catalogue).first, R.table)
+            for (column, value) in record.values {
+                XCTAssertEqual(value, written[column], "\(R.table).\(column) is read by init(row:)")
+            }
+        }
+        try roundTrip(PhotoRecord.self) { try $0.allPhotos() }
+        try roundTrip(Rendition.self) { try $0.renditions(kind: nil) }
+        try roundTrip(RunRecord.self) { try $0.runs() }
+        try roundTrip(StepRecord.self) { try $0.steps(run: 3) }  // `run` is steps' column 1: the integer 1 + 2
+    }
+
+    /// The catalogue is made as album wrote it before records were mapped by name: the schema's SQL, then rows
+    /// inserted by position with `?`s, exactly as that album's `insert`, `record`, `beginRun` and `setCaption` did.
+    func testACatalogueWrittenByPositionOpensAndReadsBackFieldForField() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let old = try Database(path: folder + "/" + Catalogue.databaseName)
+        try old.execute(Schema.migrations.joined(separator: "\n") + "\nPRAGMA user_version = \(Schema.currentVersion);")
+        try old.run("""
+            INSERT INTO photos (id, hash, path, bytes, mtime_ns, inode, width, height, format, taken, added, caption, filter, \
+            filter_recipe, camera, orientation, has_gps, replaces, stored_path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+            """, [.text(photo.id), .text(photo.hash), .text(photo.path), .int(photo.bytes), .int(photo.mtimeNanoseconds),
+                  .int(photo.inode), .int(photo.width), .int(photo.height), .text(photo.format), .text(photo.taken),
+                  .text(photo.added), .text(photo.caption), .text(photo.filter), .text(photo.filterRecipe),
+                  .text(photo.camera), .int(photo.orientation), .int(1), .null, .text(photo.storedPath)])
+        try old.run("""
+            INSERT INTO runs (job, job_path, job_hash, started, album_version, vips_version, sqlite_version, host)
+            VALUES (?,?,?,?,?,?,?,?)
+            """, ["demo", "/j/demo.yml", "jh", "2024-01-01T00:00:00.000Z", "0.9.0", "8.14.1", "3.40.1", "host"])
+        try old.run("UPDATE runs SET finished = ?, status = ?, counts = ? WHERE id = ?",
+                    ["2024-01-01T00:00:01.000Z", "ok", #"{"thumbnail":{"done":1,"skipped":0,"failed":0}}"#, 1])
+        try old.run("""
+            INSERT INTO steps (run, photo, path, stage, params, input_hash, output_hash, ms, status, error)
+            VALUES (?,?,?,?,?,?,?,?,?,?)
+            """, [1, .text(photo.id), "/p/a.jpg", "thumbnail", #"{"size":"240x240"}"#, "aa11", "th", 12.5, "done", nil])
+        try old.run("""
+            INSERT INTO steps (run, photo, path, stage, params, input_hash, output_hash, ms, status, error)
+            VALUES (?, ?, ?, 'caption', ?, ?, NULL, 0, ?, ?)
+            """, [1, .text(photo.id), "/p/a.jpg", #"{"caption":"Wood in April"}"#, "aa11", "skipped", "already the caption"])
+        try old.run("""
+            INSERT INTO renditions (photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes, run) VALUES (?,?,?,?,?,?,?,?,?,?)
+            """, [.text(photo.id), "thumbnail", "ph", "aa11", "/c/thumbnails/6c/x.jpg", "th", 240, 150, 999, 1])
+        old.close()
+
+        let catalogue = try Catalogue(folder: folder, readOnly: true)
+        defer { catalogue.close() }
+        XCTAssertEqual(try catalogue.allPhotos(), [photo])
+        XCTAssertEqual(try catalogue.renditions(photo: photo.id), [
+            Rendition(photo: photo.id, kind: .thumbnail, parametersHash: "ph", inputHash: "aa11", path: "/c/thumbnails/6c/x.jpg",
+                      fileHash: "th", width: 240, height: 150, bytes: 999, run: 1),
+        ])
+        XCTAssertEqual(try catalogue.runs(), [
+            RunRecord(id: 1, job: "demo", jobPath: "/j/demo.yml", jobHash: "jh", started: "2024-01-01T00:00:00.000Z",
+                      finished: "2024-01-01T00:00:01.000Z", status: "ok", counts: #"{"thumbnail":{"done":1,"skipped":0,"failed":0}}"#,
+                      albumVersion: "0.9.0", vipsVersion: "8.14.1", sqliteVersion: "3.40.1", host: "host"),
+        ])
+        XCTAssertEqual(try catalogue.steps(run: 1), [
+            StepRecord(run: 1, photo: photo.id, path: "/p/a.jpg", stage: .thumbnail, parameters: #"{"size":"240x240"}"#,
+                       inputHash: "aa11", outputHash: "th", milliseconds: 12.5, status: .done, error: nil),
+            StepRecord(run: 1, photo: photo.id, path: "/p/a.jpg", stage: .caption, parameters: #"{"caption":"Wood in April"}"#,
+                       inputHash: "aa11", outputHash: nil, milliseconds: 0, status: .skipped, error: "already the caption"),
+        ], "a REAL column holding the integer 0 reads as a Double")
+        let history = try catalogue.history(photo: photo.id)
+        XCTAssertEqual(history.map(\.stage), ["thumbnail", "caption"])
+        XCTAssertEqual(history.map(\.milliseconds), [12.5, 0])
+        XCTAssertEqual(history.last?.error, "already the caption")
+        XCTAssertEqual(try catalogue.countedSteps(run: 1).text,
+                       #"{"thumbnail":{"done":1,"skipped":0,"failed":0},"caption":{"done":0,"skipped":1,"failed":0}}"#)
+        XCTAssertEqual(try catalogue.stepCounts(run: 1), [.thumbnail: [.done: 1], .caption: [.skipped: 1]])
+    }
+
+    func testAColumnOfTheWrongTypeOrNameFailsNamingTheColumnAndTheSQL() throws {
+        let catalogue = try Catalogue(folder: try TestSupport.temporaryFolder(self), create: true)
+        defer { catalogue.close() }
+        try catalogue.insert(photo)
+        try catalogue.database.run("UPDATE photos SET width = 'wide'")
+        XCTAssertThrowsError(try catalogue.allPhotos()) { error in
+            let failure = error as? SQLiteError
+            XCTAssertEqual(failure?.code, 20, "SQLITE_MISMATCH")
+            XCTAssertEqual(failure?.message, "column width holds text 'wide', expected an integer")
+            XCTAssertEqual(failure?.sql?.hasPrefix("SELECT * FROM photos"), true, "\(String(describing: failure?.sql))")
+        }
+        try catalogue.database.run("UPDATE photos SET width = 320, has_gps = 2")
+        XCTAssertThrowsError(try catalogue.allPhotos()) { error in
+            XCTAssertEqual((error as? SQLiteError)?.message, "column has_gps holds an integer, expected 0 or 1")
+        }
+        XCTAssertThrowsError(try catalogue.database.query("SELECT id FROM photos") { try $0["width"] as Int }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.message, "the query returns no column named width")
+        }
+        XCTAssertThrowsError(try catalogue.database.query("SELECT NULL AS taken") { try $0["taken"] as String }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.message, "column taken holds NULL, expected text")
+        }
+        XCTAssertEqual(try catalogue.database.query("SELECT NULL AS taken") { try $0["taken"] as String? }, [nil])
+        XCTAssertThrowsError(try catalogue.database.query("SELECT 'flat' AS kind") { try $0["kind"] as Rendition.Kind }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.message, "column kind holds text 'flat', expected one of filtered, thumbnail, export")
+        }
+    }
+}
