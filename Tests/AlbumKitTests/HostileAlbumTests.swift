@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import AlbumKit
 import SQLite
+import System
 import Vips
 
 /// Real albums are full of damage: every bad entry is explained, every good photo is done, nothing is touched.

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import System
 import Vips
 
 /// `album run JOBFILE`: runs a job's stages over its photos and records everything in the catalogue.
@@ -106,9 +107,9 @@ struct RunCommand: Command {
         if let failure = RunCommand.outputFailure(mainStreams) { scheduler.requestStop(.outputClosed(failure.description)) }
         let summary: RunSummary
         do {
-            summary = try scheduler.runAll { summary in
+            summary = try scheduler.runAll(recording: { summary in
                 try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
-            }
+            }, onSecondSignal: { SecondSignal.end($0) })
         } catch let error as SQLiteError where error.isCorrupt {
             // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
             throw Catalogue.damaged(catalogue.folder + "/" + Catalogue.databaseName, error.message, duringRun: true)

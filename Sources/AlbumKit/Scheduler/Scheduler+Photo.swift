@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import System
 import Vips
 
 extension Scheduler {

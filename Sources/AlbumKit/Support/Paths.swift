@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// Path helpers shared by the job loader, the stages and the catalogue.
 public enum Paths {
@@ -29,9 +30,9 @@ public enum Paths {
     public static func reason(_ error: Error) -> String {
         if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError,
            underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+            return SystemError.reason(for: Int32(underlying.code))
         }
-        if let error = error as? POSIXError { return String(cString: strerror(error.code.rawValue)) }
+        if let error = error as? POSIXError { return SystemError.reason(for: error.code.rawValue) }
         return (error as NSError).localizedDescription
     }
 }
