@@ -13,8 +13,9 @@ Sources/AlbumKit
     `SIGTERM`, `LOCK_EX`, `FNM_PATHNAME`, `STDERR_FILENO`, …).
 
 Comments and string literals are not code (string interpolations are). A call is a Swift method, not libc, when it
-is a member (`x.write(…)`, `Thread.sleep(…)`), a declaration (`func write(`, `case signal(`), or has an argument
-label (`write(to: &out)`): C functions take none. A zero-argument call is flagged only for the names C uses that way
+is a member (`x.write(…)`, `Thread.sleep(…)`), a declaration (`func write(`, `case signal(`), a call of a function
+the same file declares (`func read(_:)`, then `read(x)`), or has an argument label (`write(to: &out)`): C functions
+take none. A zero-argument call is flagged only for the names C uses that way
 (`getpid()`, `stat()`), so a type's own `close()` is not.
 
 Usage: lint.py [PACKAGE_ROOT]   (default: the checkout this script is in). Exit status 0 clean, 1 findings.
@@ -214,6 +215,8 @@ def check(path, relative, c_modules):
         module = m.group(1)
         if module in C_LIBRARY_MODULES or (module in c_modules):
             findings.append((line_of(m.start(1)), f"refers to {module}: AlbumKit sees no C; go through System"))
+    # A function the file declares shadows libc's: `read(x)` there is album's own `func read(_:)`.
+    declared = set(re.findall(r"\bfunc\s+([A-Za-z_]\w*)", code))
     for m in re.finditer(r"(?<![\w$])([A-Za-z_]\w*)[ \t]*\(", code):
         name = m.group(1)
         home = CALLS.get(name) or next((h for p, h in CALL_PREFIXES.items() if name.startswith(p)), None)
@@ -225,8 +228,8 @@ def check(path, relative, c_modules):
             if not qualifier or qualifier.group(1) not in LIBC_QUALIFIERS:
                 continue  # a Swift method or member: x.write(…), Thread.sleep(…)
             name = qualifier.group(1) + "." + name
-        elif re.search(r"\b(?:func|case|init)$", before) or before.endswith("@"):
-            continue  # a declaration of album's own
+        elif re.search(r"\b(?:func|case|init)$", before) or before.endswith("@") or name in declared:
+            continue  # a declaration of album's own, or a call of one this file declares
         args = arguments(code, m.end() - 1)
         if args is None:
             continue
