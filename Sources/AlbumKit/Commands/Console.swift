@@ -44,12 +44,12 @@ public enum Console {
     private static let state = Mutex(State())
     private static let handler = Mutex<(@Sendable (Failure) -> Void)?>(nil)
 
-    public static func out(_ text: String) { send(text + "\n", to: .standardOutput) }
-    public static func err(_ text: String) { send(text + "\n", to: .standardError) }
+    public static func out(_ text: String) { write(text + "\n", to: .standardOutput) }
+    public static func err(_ text: String) { write(text + "\n", to: .standardError) }
 
     /// Text as it is, with no newline added (the progress line).
     public static func raw(_ text: String, toStandardError: Bool) {
-        send(text, to: toStandardError ? .standardError : .standardOutput)
+        write(text, to: toStandardError ? .standardError : .standardOutput)
     }
 
     /// For a process about to `_exit` (a second signal): `text` on stderr without waiting, neither for Console's
@@ -81,7 +81,7 @@ public enum Console {
     /// the handler may write to the other stream). nil to remove it.
     public static func onFailure(_ body: (@Sendable (Failure) -> Void)?) { handler.withLock { $0 = body } }
 
-    private static func send(_ text: String, to stream: Stream) {
+    private static func write(_ text: String, to stream: Stream) {
         let failure: Failure? = state.withLock { state in
             guard state.failures[stream] == nil else { return nil }
             let code = state.closedAtStart.contains(stream)
