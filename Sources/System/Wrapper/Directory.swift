@@ -32,13 +32,14 @@ public enum Directory {
         return DirectoryListing(names: names.sorted(), failure: failure)
     }
 
-    /// Creates `folder` and the folders above it that are missing (`mkdir -p`, mode 0755 less the umask).
+    /// Creates `folder` and the folders above it that are missing (`mkdir -p`; mode 0777 less the umask, as
+    /// Foundation's `createDirectory` makes them).
     /// - Throws: `SystemError` naming the folder that could not be made.
     public static func create(_ folder: String) throws(SystemError) {
         if (try? FileStatus(folder, followingLinks: true))?.isDirectory == true { return }
         let parent = Directory.parent(of: folder)
         if parent != folder { try create(parent) }
-        guard NativePath.withCString(folder, { mkdir($0, 0o755) }) == 0 else {
+        guard NativePath.withCString(folder, { mkdir($0, 0o777) }) == 0 else {
             let error = SystemError.last("mkdir", path: folder)
             // Made meanwhile by another writer: what was asked for is there.
             if error.code == EEXIST, (try? FileStatus(folder, followingLinks: true))?.isDirectory == true { return }

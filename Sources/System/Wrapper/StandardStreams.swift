@@ -7,8 +7,7 @@ import Glibc
 /// if let code = StandardStreams.writeAll(bytes, to: 2) { … strerror(code) … }
 /// ```
 public enum StandardStreams {
-    public static let input: Int32 = STDIN_FILENO
-    public static let output: Int32 = STDOUT_FILENO
+    /// Descriptor 2.
     public static let error: Int32 = STDERR_FILENO
 
     /// Writes every byte to `descriptor`, looping over partial writes and `EINTR`, and waiting (`poll`) on a

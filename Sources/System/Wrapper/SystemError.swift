@@ -37,8 +37,6 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var notFound: Bool { code == ENOENT }
     /// Too many symbolic links on the way (`ELOOP`): a link loop.
     public var symbolicLinkLoop: Bool { code == ELOOP }
-    /// The descriptor is not open (`EBADF`).
-    public var badDescriptor: Bool { code == EBADF }
     /// A lock another open file holds (`EWOULDBLOCK`).
     public var wouldBlock: Bool { code == EWOULDBLOCK }
 
