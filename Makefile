@@ -1,6 +1,7 @@
 # album's two commands: `make demo` and `make test`. Both install what is missing first.
 # `make bench` (QUICK=1 for a small subset) runs the benchmarks of issue 7 and writes Benchmarks/RESULTS.md.
 # `make mutate` checks that the tests catch the regressions listed in tools/mutate/mutations/ (docs/testing.md).
+# `make lint` fails when an AlbumKit file imports C or calls libc itself instead of going through System.
 SWIFT ?= swift
 # Build and link: libvips, SQLite and libcrypto headers, and pkg-config to find them.
 PACKAGES := pkg-config libvips-dev libsqlite3-dev libssl-dev
@@ -9,7 +10,7 @@ DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
 ALBUM := .build/release/album
 
-.PHONY: deps demo test mutate build release bench bench-confirm clean
+.PHONY: deps demo test lint mutate build release bench bench-confirm clean
 
 deps:
 	@scripts/ensure-packages.sh $(PACKAGES)
@@ -28,6 +29,12 @@ TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tool
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 	$(SWIFT) test --disable-swift-testing
+
+# AlbumKit imports no C module and no Glibc, and calls no libc function: System owns them (tools/lint/lint.py names
+# file:line and why; docs/testing.md). Foundation re-exports Glibc, so the compiler alone cannot hold this.
+lint:
+	@scripts/ensure-packages.sh python3
+	/usr/bin/python3 tools/lint/lint.py
 
 # Each mutation applied in a scratch copy, its catching tests run, the file restored; exits 1 when one survives.
 # The checkout itself is never edited. Options through ARGS, e.g. ARGS="--only writer-lock-shared --keep".

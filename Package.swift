@@ -15,12 +15,17 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        /// libcrypto's SHA-256, used to identify photos by their bytes.
+        /// libcrypto's SHA-256, used to identify photos by their bytes (seen only by System).
         .systemLibrary(
             name: "CCrypto",
-            path: "Sources/Vips/CCrypto",
+            path: "Sources/System/CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        /// glibc headers Swift's Glibc module leaves out: extended attributes (seen only by System).
+        .systemLibrary(
+            name: "CSystem",
+            path: "Sources/System/CSystem"
         ),
         /// SQLite's C API, with shims for the macros Swift cannot import.
         .systemLibrary(
@@ -29,10 +34,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        /// The libvips wrapper: images, loaders, savers, errors, file bytes and their hashes. The only Swift that sees libvips or libcrypto.
+        /// Every libc call album makes: file bytes and their SHA-256, native paths, stat, directory listings, atomic
+        /// writes, the flock lock, unlink, fnmatch, the standard streams, signals. The only Swift that sees libcrypto.
+        .target(
+            name: "System",
+            dependencies: ["CCrypto", "CSystem"],
+            path: "Sources/System/Wrapper"
+        ),
+        /// The libvips wrapper: images, loaders, savers, errors. The only Swift that sees libvips.
         .target(
             name: "Vips",
-            dependencies: ["CVips", "CCrypto"],
+            dependencies: ["CVips", "System"],
             path: "Sources/Vips/Wrapper"
         ),
         /// The SQLite wrapper: a connection, statements, transactions and errors. The only Swift that sees SQLite.
@@ -44,7 +56,7 @@ let package = Package(
         /// All of album's logic: job files, plans, stages, the scheduler, the catalogue and the commands.
         .target(
             name: "AlbumKit",
-            dependencies: ["Vips", "SQLite"]
+            dependencies: ["System", "Vips", "SQLite"]
         ),
         /// The `album` command: hands its arguments to AlbumKit and exits with the status it returns.
         .executableTarget(
@@ -59,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKit", "Vips", "SQLite"],
+            dependencies: ["AlbumKit", "System", "Vips", "SQLite"],
             resources: [.copy("YAML/Corpus")]
         ),
     ]

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 /// The built `album` binary on photos the test generates: output, files, catalogue rows and exit statuses.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 /// `export`: metadata policies, max-size, formats, if-exists and atomic writes, through the built binary.

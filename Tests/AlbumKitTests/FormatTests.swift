@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 /// Real-world formats: every file ends as a photo with a correct, upright thumbnail, or as a per-file failure that

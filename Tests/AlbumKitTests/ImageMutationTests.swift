@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 /// Truncated and bit-flipped images, many of them: each ends as a photo or a failure that explains itself, and the

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 final class MetadataTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 /// An upside-down or mirrored thumbnail is the bug album exists to never have.

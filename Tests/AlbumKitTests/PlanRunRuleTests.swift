@@ -1,10 +1,11 @@
 import Foundation
+import System
 import XCTest
 @testable import AlbumKit
 import Vips
 
 /// The rules `album plan` and `album run` share, on their own: a file is unchanged when its size, inode and
-/// modification time are all what its photo recorded (`FileIdentity`, read by `PathStatus` and checked against
+/// modification time are all what its photo recorded (`FileIdentity`, read by `FileStatus` and checked against
 /// coreutils' `stat`); the current photos are those no newer version replaces, and what import settles never joins
 /// phase 2 (`PhotoRecord.current`, `settle`, `CatalogueSnapshot`).
 final class PlanRunRuleTests: XCTestCase {
@@ -32,20 +33,20 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertFalse(time.isUnchanged(since: known), "one nanosecond later")
     }
 
-    func testPathStatusReadsWhatCoreutilsStatReads() throws {
+    func testFileStatusReadsWhatCoreutilsStatReads() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let path = try Fixture.jpeg(at: folder + "/a.jpg")
         XCTAssertEqual(try Tool.run(["touch", "-m", "-d", "2001-02-03 04:05:06.123456789 UTC", path]).status, 0)
         let coreutils = try Tool.run(["stat", "-c", "%s %i %.9Y", path]).stdout.split(separator: " ").map(String.init)
-        let status = try PathStatus.of(path, followingLinks: false).get()
+        let status = try FileStatus(path, followingLinks: false)
         XCTAssertEqual(status.kind, .regular)
-        XCTAssertEqual(status.identity.bytes, Int(coreutils[0]))
-        XCTAssertEqual(status.identity.inode, Int(coreutils[1]))
-        XCTAssertEqual(status.identity.mtimeNanoseconds, 981_173_106_123_456_789, "2001-02-03 04:05:06.123456789 UTC")
+        XCTAssertEqual(status.size, Int(coreutils[0]))
+        XCTAssertEqual(status.inode, Int(coreutils[1]))
+        XCTAssertEqual(status.modifiedNanoseconds, 981_173_106_123_456_789, "2001-02-03 04:05:06.123456789 UTC")
         XCTAssertEqual(coreutils[2].trimmingCharacters(in: .whitespacesAndNewlines), "981173106.123456789")
     }
 
-    func testPathStatusGoesThroughNativePathForANameThatIsNotUTF8() throws {
+    func testFileStatusGoesThroughNativePathForANameThatIsNotUTF8() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let name = NativePath.string(Array((folder + "/caf").utf8) + [0xE9] + Array(".jpg".utf8))
         let bytes = try Image.fromPixels([UInt8](repeating: 90, count: 16 * 16 * 3), width: 16, height: 16, bands: 3)
@@ -54,10 +55,10 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fd, 0)
         XCTAssertEqual(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, bytes.count)
         XCTAssertEqual(close(fd), 0)
-        let status = try PathStatus.of(name, followingLinks: false).get()
+        let status = try FileStatus(name, followingLinks: false)
         XCTAssertEqual(status.kind, .regular)
-        XCTAssertEqual(status.identity.bytes, bytes.count)
-        XCTAssertEqual(ImportStage().entry(atPath: name), .file(status.identity))
+        XCTAssertEqual(status.size, bytes.count)
+        XCTAssertEqual(ImportStage().entry(atPath: name), .file(FileIdentity(status)))
     }
 
     func testImportsEntryDecisionForLinksFoldersFIFOsAndMissingFiles() throws {
@@ -69,7 +70,7 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertEqual(mkfifo(folder + "/fifo.jpg", 0o644), 0)
         var following = ImportStage()
         following.followSymlinks = true
-        let identity = try PathStatus.of(file, followingLinks: false).get().identity
+        let identity = FileIdentity(try FileStatus(file, followingLinks: false))
 
         XCTAssertEqual(ImportStage().entry(atPath: file), .file(identity))
         XCTAssertEqual(ImportStage().entry(atPath: folder + "/link.jpg"),

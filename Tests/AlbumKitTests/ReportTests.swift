@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AlbumKit
+import System
 import Vips
 
 /// The run report: one self-contained, escaped HTML page; and the contact sheet.

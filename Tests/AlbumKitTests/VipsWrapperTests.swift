@@ -1,4 +1,5 @@
 import Synchronization
+import System
 import XCTest
 @testable import Vips
 

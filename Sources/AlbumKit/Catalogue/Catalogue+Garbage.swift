@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 extension Catalogue {
     /// The folders inside the catalogue that hold only files album derived: the only places `gc` looks.
@@ -32,17 +33,17 @@ extension Catalogue {
     }
 
     private func collectGarbage(in relative: String, needed: Set<String>, into found: inout [GarbageFile]) {
-        var info = stat()
-        guard lstat(folder + "/" + relative, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + relative) else { return }
-        for name in names.sorted() {
+        guard (try? FileStatus(folder + "/" + relative, followingLinks: false))?.isDirectory == true else { return }
+        let listing = Directory.entries(of: folder + "/" + relative)
+        guard listing.failure == nil else { return }
+        for name in listing.names {
             let path = relative + "/" + name
-            guard lstat(folder + "/" + path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard let info = try? FileStatus(folder + "/" + path, followingLinks: false) else { continue }
+            if info.isDirectory {
                 collectGarbage(in: path, needed: needed, into: &found)
-            } else if (info.st_mode & S_IFMT) == S_IFREG, !needed.contains(path) {
+            } else if info.isRegular, !needed.contains(path) {
                 let reason: GarbageFile.Reason = Catalogue.isTemporary(name) ? .temporary : .unreferenced
-                found.append(GarbageFile(relativePath: path, bytes: Int(info.st_size), reason: reason))
+                found.append(GarbageFile(relativePath: path, bytes: info.size, reason: reason))
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import System
 
 /// How a catalogue's database is opened: writers check it before their first write, readers never write.
 ///
@@ -30,7 +31,7 @@ extension Catalogue {
     /// the database file. `access(2)` answers for this user and for read-only mounts (EROFS).
     static func writable(_ folder: String) -> Bool {
         let file = folder + "/" + databaseName
-        return access(folder, W_OK) == 0 && (access(file, W_OK) == 0 || errno == ENOENT)
+        return FileSystem.whyNotWritable(folder) == nil && FileSystem.whyNotWritable(file)?.notFound ?? true
     }
 
     static func openForWriting(folder: String, create: Bool, locking: Bool, keepDamaged: Bool) throws -> Opened {
@@ -45,11 +46,11 @@ extension Catalogue {
                 throw CatalogueError("cannot create catalogue folder \(folder): \(ErrorReason.of(error))")
             }
         }
-        if access(folder, W_OK) != 0 {
-            throw CatalogueError("catalogue folder \(folder) is not writable: \(String(cString: strerror(errno))). album writes there; commands that only read (ls, show, runs, report, verify) work on it as it is")
+        if let error = FileSystem.whyNotWritable(folder) {
+            throw CatalogueError("catalogue folder \(folder) is not writable: \(error.reason). album writes there; commands that only read (ls, show, runs, report, verify) work on it as it is")
         }
-        if exists, access(file, W_OK) != 0 {
-            throw CatalogueError("catalogue database \(file) is not writable: \(String(cString: strerror(errno))). Commands that only read (ls, show, runs, report, verify) work on it as it is")
+        if exists, let error = FileSystem.whyNotWritable(file) {
+            throw CatalogueError("catalogue database \(file) is not writable: \(error.reason). Commands that only read (ls, show, runs, report, verify) work on it as it is")
         }
         let lock = locking ? try CatalogueLock(folder: folder) : nil
         // A log with commits in it is checkpointed into the file on close: not when the file turns out damaged.
@@ -155,7 +156,6 @@ extension Catalogue {
     }
 
     private static func size(of path: String) -> Int? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : nil
+        FileStatus.of(path)?.size
     }
 }

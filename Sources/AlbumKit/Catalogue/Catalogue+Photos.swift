@@ -3,13 +3,13 @@ import SQLite
 extension Catalogue {
     /// The photo whose original has this SHA-256, if any.
     public func photo(hash: String) throws -> PhotoRecord? {
-        try select(PhotoRecord.self, "WHERE hash = ?", [.text(hash)]).first
+        try fetchAll(PhotoRecord.self, "WHERE hash = ?", [.text(hash)]).first
     }
 
     /// The photos whose id starts with `prefix` (case-insensitive), at most `limit` of them, in id order.
     public func photos(idPrefix prefix: String, limit: Int = 2) throws -> [PhotoRecord] {
         let prefix = prefix.lowercased()
-        return try select(PhotoRecord.self, "WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
+        return try fetchAll(PhotoRecord.self, "WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
                           [.int(prefix.count), .text(prefix), .int(limit)])
     }
 
@@ -22,17 +22,17 @@ extension Catalogue {
 
     /// The photo with exactly this id, if any.
     public func photo(id: String) throws -> PhotoRecord? {
-        try select(PhotoRecord.self, "WHERE id = ?", [.text(id)]).first
+        try fetchAll(PhotoRecord.self, "WHERE id = ?", [.text(id)]).first
     }
 
     /// The newest photo imported from `path`, if any.
     public func latestPhoto(path: String) throws -> PhotoRecord? {
-        try select(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC LIMIT 1", [.text(path)]).first
+        try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC LIMIT 1", [.text(path)]).first
     }
 
     /// Every photo, newest added first (the gallery's order).
     public func allPhotos() throws -> [PhotoRecord] {
-        try select(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")
+        try fetchAll(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")
     }
 
     /// Adds a photo.

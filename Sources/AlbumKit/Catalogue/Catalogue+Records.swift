@@ -2,7 +2,7 @@ import SQLite
 
 extension Catalogue {
     /// The records of `R.table` that `clause` (`WHERE …`, `ORDER BY …`) picks, read by column name.
-    func select<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
+    func fetchAll<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
         try database.query("SELECT * FROM \(R.table) \(clause)", arguments, R.init(row:))
     }
 

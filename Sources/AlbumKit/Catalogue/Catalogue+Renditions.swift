@@ -3,15 +3,15 @@ import SQLite
 extension Catalogue {
     /// Every rendition of `photo`.
     public func renditions(photo: String) throws -> [Rendition] {
-        try select(Rendition.self, "WHERE photo = ? ORDER BY id", [.text(photo)])
+        try fetchAll(Rendition.self, "WHERE photo = ? ORDER BY id", [.text(photo)])
     }
 
     /// Every rendition of `kind`, or every rendition when `kind` is nil.
     public func renditions(kind: Rendition.Kind?) throws -> [Rendition] {
         guard let kind else {
-            return try select(Rendition.self, "ORDER BY id")
+            return try fetchAll(Rendition.self, "ORDER BY id")
         }
-        return try select(Rendition.self, "WHERE kind = ? ORDER BY id", [.text(kind.rawValue)])
+        return try fetchAll(Rendition.self, "WHERE kind = ? ORDER BY id", [.text(kind.rawValue)])
     }
 
     /// Whether any rendition row records the file at `path`.

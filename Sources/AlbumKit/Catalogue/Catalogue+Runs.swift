@@ -22,12 +22,12 @@ extension Catalogue {
 
     /// Past runs, newest first.
     public func runs() throws -> [RunRecord] {
-        try select(RunRecord.self, "ORDER BY id DESC")
+        try fetchAll(RunRecord.self, "ORDER BY id DESC")
     }
 
     /// Every step of a run, in the order they were recorded.
     public func steps(run: Int64) throws -> [StepRecord] {
-        try select(StepRecord.self, "WHERE run = ? ORDER BY id", [.integer(run)])
+        try fetchAll(StepRecord.self, "WHERE run = ? ORDER BY id", [.integer(run)])
     }
 
     /// Steps of a run per stage and status, counted from its rows: album's one step-count query, behind the

@@ -1,6 +1,6 @@
 import Foundation
 import SQLite
-import Vips
+import System
 
 extension Catalogue {
     /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
@@ -52,12 +52,14 @@ extension Catalogue {
 
     /// What is wrong with the file at `path`, expected to hold `bytes` bytes hashing to `hash`, or nil when nothing.
     static func check(_ path: String, bytes: Int, hash: String, what: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            return errno == ENOENT ? "the \(what) is missing" : "the \(what) cannot be read: \(String(cString: strerror(errno)))"
+        let info: FileStatus
+        do {
+            info = try FileStatus(path, followingLinks: true)
+        } catch {
+            return error.notFound ? "the \(what) is missing" : "the \(what) cannot be read: \(error.reason)"
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return "the \(what) is not a regular file" }
-        guard Int(info.st_size) == bytes else { return "the \(what) has \(info.st_size) bytes, not the \(bytes) recorded" }
+        guard info.isRegular else { return "the \(what) is not a regular file" }
+        guard info.size == bytes else { return "the \(what) has \(info.size) bytes, not the \(bytes) recorded" }
         do {
             guard try FileBytes(path: path).sha256() == hash else { return "the \(what)'s SHA-256 differs from the one recorded" }
         } catch let error as FileBytesError {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import System
 
 /// An album catalogue: a folder holding one SQLite database and the files album derived from photos.
 ///
@@ -85,7 +86,7 @@ public final class Catalogue {
         database.close()
         guard let lock else { return }
         let file = folder + "/" + Catalogue.databaseName
-        if stampOnClose, !database.metDamage, access(file + "-wal", F_OK) != 0, let stamp = CatalogueStamp(file: file) {
+        if stampOnClose, !database.metDamage, !FileSystem.exists(file + "-wal"), let stamp = CatalogueStamp(file: file) {
             stamp.record(in: folder)
         } else {
             CatalogueStamp.forget(in: folder)

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// The writer's lock on a catalogue: one album process at a time may change a catalogue.
 ///
@@ -17,56 +18,56 @@ final class CatalogueLock {
 
     /// The lock file's path, for messages.
     let path: String
-    private var descriptor: Int32
+    private var file: FileLock?
 
     /// Takes the lock without waiting.
     /// - Throws: `CatalogueError` "catalogue DIR is in use by album pid N since TIME" when another process holds it,
     ///   or naming the lock file when it cannot be opened.
     init(folder: String) throws {
         path = folder + "/" + CatalogueLock.fileName
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw CatalogueError("cannot open the catalogue's lock file \(path): \(CatalogueLock.lastError())")
+        let file: FileLock
+        do {
+            file = try FileLock(path: path)
+        } catch {
+            throw CatalogueError("cannot open the catalogue's lock file \(path): \(error.reason)")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let code = errno
-            let holder = CatalogueLock.holder(descriptor)
-            close(descriptor)
-            guard code == EWOULDBLOCK else {
-                throw CatalogueError("cannot lock catalogue \(folder) (\(path)): \(String(cString: strerror(code)))")
-            }
+        let locked: Bool
+        do {
+            locked = try file.tryLock()
+        } catch {
+            file.close()
+            throw CatalogueError("cannot lock catalogue \(folder) (\(path)): \(error.reason)")
+        }
+        guard locked else {
+            let holder = CatalogueLock.holder(file)
+            file.close()
             let who = holder.map { "album pid \($0.pid) since \($0.since)" } ?? "another album process"
             throw CatalogueError("catalogue \(folder) is in use by \(who); wait for it to finish, or stop it, then try again")
         }
-        let text = Array("\(getpid()) \(Timestamp.now())\n".utf8)
         // The text is only for messages: a failure to write it does not weaken the lock itself.
-        if ftruncate(descriptor, 0) == 0 {
-            _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        }
+        file.replaceContents(Array("\(CurrentProcess.id) \(Timestamp.now())\n".utf8))
+        self.file = file
     }
 
     /// Releases the lock. Safe to call twice.
     func release() {
-        guard descriptor >= 0 else { return }
-        _ = ftruncate(descriptor, 0)
-        close(descriptor)  // closing the last descriptor of the open file releases the flock
-        descriptor = -1
+        guard let file else { return }
+        file.truncate()
+        file.close()  // closing the last descriptor of the open file releases the flock
+        self.file = nil
     }
 
     deinit { release() }
 
     /// The pid and start time the holder wrote, if it has written them yet.
-    private static func holder(_ descriptor: Int32) -> (pid: Int, since: String)? {
+    private static func holder(_ file: FileLock) -> (pid: Int, since: String)? {
         for attempt in 0..<3 {
-            if attempt > 0 { usleep(20_000) }  // the holder writes its line just after it takes the lock
-            var buffer = [UInt8](repeating: 0, count: 128)
-            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { continue }
-            let fields = String(decoding: buffer[..<count], as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            if attempt > 0 { CurrentProcess.sleep(milliseconds: 20) }  // the holder writes its line just after it takes the lock
+            let bytes = file.read(maxBytes: 128)
+            guard !bytes.isEmpty else { continue }
+            let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace)
             if fields.count >= 2, let pid = Int(fields[0]) { return (pid, String(fields[1])) }
         }
         return nil
     }
-
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

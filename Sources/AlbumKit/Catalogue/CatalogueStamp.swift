@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// The database file's identity as the last writer left it, so that the next writer may skip the pre-write check
 /// when nothing has touched the file since.
@@ -20,13 +21,12 @@ struct CatalogueStamp: Equatable {
 
     /// The stat of `file`, or nil when it cannot be read.
     init?(file: String) {
-        var info = stat()
-        guard stat(file, &info) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        guard let info = FileStatus.of(file) else { return nil }
+        device = info.device
+        inode = UInt64(info.inode)
+        size = Int64(info.size)
+        modified = Int64(info.modifiedNanoseconds)
+        changed = Int64(info.changedNanoseconds)
     }
 
     private init?(text: String) {
@@ -49,6 +49,6 @@ struct CatalogueStamp: Equatable {
 
     /// Forgets the stamp in `folder`, so that the next writer checks in full.
     static func forget(in folder: String) {
-        _ = unlink(folder + "/" + fileName)
+        try? FileSystem.remove(folder + "/" + fileName)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import System
 import Vips
 
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
@@ -15,7 +16,7 @@ public enum Album {
     /// a write to stdout or stderr failed (`checkingOutput`); `album run` and `album import` decide it themselves.
     public static func main(_ arguments: [String]) -> Int32 {
         // Over a file-size limit (ulimit -f), a write must fail with EFBIG and fail its step, not kill the process.
-        signal(SIGXFSZ, SIG_IGN)
+        ProcessSignals.ignoreFileSizeLimit()
         var checked = false
         let status = dispatch(arguments, checked: &checked)
         return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// `album gc`: deletes files in the catalogue's own folders that no row needs.
 struct GcCommand: Command {
@@ -36,11 +37,13 @@ struct GcCommand: Command {
         for file in try catalogue.garbage() {
             let path = catalogue.folder + "/" + file.relativePath
             if !dryRun {
-                guard unlink(path) == 0 || errno == ENOENT else {
-                    Console.error("cannot delete \(path): \(String(cString: strerror(errno)))")
+                do {
+                    try FileSystem.remove(path)
+                } catch where !error.notFound {
+                    Console.error("cannot delete \(path): \(error.reason)")
                     failed = true
                     continue
-                }
+                } catch {}
                 folders.insert((file.relativePath as NSString).deletingLastPathComponent)
             }
             Console.out("\(dryRun ? "would remove" : "removed") \(file.relativePath) (\(file.reason.rawValue))")
@@ -49,7 +52,7 @@ struct GcCommand: Command {
         }
         // Shard folders left empty go too; the area folders themselves stay.
         for folder in folders.sorted(by: >) where folder.contains("/") {
-            rmdir(catalogue.folder + "/" + folder)  // fails harmlessly when the folder is not empty
+            try? FileSystem.removeEmptyFolder(catalogue.folder + "/" + folder)  // fails harmlessly when not empty
         }
         let what = "\(removed) file\(removed == 1 ? "" : "s"), \(bytes) bytes"
         Console.err("album: gc \(dryRun ? "would remove" : "removed") \(what) from \(catalogue.folder)")

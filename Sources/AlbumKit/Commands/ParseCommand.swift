@@ -1,4 +1,4 @@
-import Vips
+import System
 
 /// `album parse FILE`: any document in album's YAML subset as JSON, with no job schema applied.
 struct ParseCommand: Command {

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 /// `album report`: one self-contained HTML page about a run, or a contact-sheet JPEG of its thumbnails.

@@ -1,5 +1,5 @@
 import Foundation
-import Vips
+import System
 
 /// `album rm ID...`: forgets photos and deletes the files album derived from them; originals are never touched.
 struct RmCommand: Command {
@@ -62,16 +62,19 @@ struct RmCommand: Command {
     /// the catalogue that no longer holds what album wrote.
     static func delete(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         if try catalogue.isRecorded(path: rendition.path) { return .kept("another photo's rendition") }
-        var info = stat()
-        guard lstat(rendition.path, &info) == 0 else { return .gone }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .kept("not a regular file") }
+        guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
+        guard info.isRegular else { return .kept("not a regular file") }
         if !rendition.path.hasPrefix(catalogue.folder + "/") {
             guard let bytes = try? FileBytes(path: rendition.path), bytes.count == rendition.bytes,
                   bytes.sha256() == rendition.fileHash else {
                 return .kept("it changed since album exported it")
             }
         }
-        guard unlink(rendition.path) == 0 else { return errno == ENOENT ? .gone : .failed(String(cString: strerror(errno))) }
+        do {
+            try FileSystem.remove(rendition.path)
+        } catch {
+            return error.notFound ? .gone : .failed(error.reason)
+        }
         return .deleted
     }
 }

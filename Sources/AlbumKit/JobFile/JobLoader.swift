@@ -1,5 +1,5 @@
 import Foundation
-import Vips
+import System
 
 /// Reads a job file into a `Job`: parse (the YAML subset), expand `${NAME}`, check the schema, fill in defaults.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 /// The one mapping from an error to the sentence a user reads: a step's failure, a folder that cannot be created.
@@ -19,10 +20,10 @@ public enum ErrorReason {
         case let error as VipsError:
             return "libvips \(error.operation) failed: \(error.reason)"
         case let error as POSIXError:
-            return String(cString: strerror(error.code.rawValue))
+            return SystemError.reason(for: error.code.rawValue)
         case let error as CocoaError:
             if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-                return String(cString: strerror(Int32(underlying.code)))
+                return SystemError.reason(for: Int32(underlying.code))
             }
             return error.localizedDescription
         default:

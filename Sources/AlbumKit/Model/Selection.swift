@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// Which catalogue photos a job's stages work on: every given key must match (they are ANDed).
 /// The same keys are `album ls` flags.
@@ -60,7 +61,7 @@ public struct Selection: Sendable, Equatable {
         if let taken, !taken.contains(photo.taken) { return false }
         if let added, !added.contains(photo.added) { return false }
         if let filter, photo.filter != filter { return false }
-        if let path, fnmatch(path, photo.path, FNM_PATHNAME) != 0 { return false }
+        if let path, !Glob(path, pathname: true).matches(photo.path) { return false }
         if let caption, !(photo.caption ?? "").localizedCaseInsensitiveContains(caption) { return false }
         if let camera, !(photo.camera ?? "").localizedCaseInsensitiveContains(camera) { return false }
         if let format, photo.format != format.lowercased() { return false }

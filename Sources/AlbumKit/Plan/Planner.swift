@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// What `album run` would do, worked out without reading pixels or writing anything: `album plan` and
 /// `album run --dry-run`.
@@ -43,7 +44,7 @@ public struct Planner {
 
     /// Plans the job against its catalogue (read only; a missing catalogue means everything is to do).
     public func plan() throws -> Plan {
-        let catalogue = FileManager.default.fileExists(atPath: job.catalogue + "/" + Catalogue.databaseName)
+        let catalogue = FileSystem.exists(job.catalogue + "/" + Catalogue.databaseName)
             ? try Catalogue(folder: job.catalogue, readOnly: true) : nil
         defer { catalogue?.close() }
         let job = try self.job.resolvingSelections(in: catalogue)

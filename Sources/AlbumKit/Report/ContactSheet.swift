@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 /// A single JPEG of a run's thumbnails in a grid, assembled with libvips' `arrayjoin`, for places where HTML is

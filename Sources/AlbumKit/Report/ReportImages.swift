@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 /// The small images a report inlines: each photo's look before and after its filter, as JPEG data URIs.

@@ -1,3 +1,4 @@
+import System
 extension ReportPage {
     /// Renders `report`'s page and writes it to `path` atomically: `album report --out` and a job's `report:`.
     static func write(_ report: RunReport, catalogueFolder: String, to path: String) throws {

@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import System
+import Vips
 
 extension Scheduler {
     /// One photo's whole chain: import (for a file), then every stage that selects it, stopping at a failure.

@@ -60,10 +60,13 @@ public final class Scheduler: Sendable {
     /// Runs the job until every photo is through or a stop is requested, and returns what happened.
     /// - Parameter record: records the run's end in the catalogue; it is called before the `run-finished` event, so
     ///   that the event, like every `done` step event, announces what is committed.
+    /// - Parameter onSecondSignal: called on the signal queue when a second SIGINT or SIGTERM arrives, with its
+    ///   number; the command line ends the process there (`SecondSignal`). By default a second signal does nothing more.
     /// - Throws: a catalogue write failure, after the workers have stopped.
-    public func runAll(recording record: (RunSummary) throws -> Void = { _ in }) throws -> RunSummary {
+    public func runAll(recording record: (RunSummary) throws -> Void = { _ in },
+                       onSecondSignal: @escaping @Sendable (Int32) -> Void = { _ in }) throws -> RunSummary {
         let started = DispatchTime.now()
-        let signals = SignalWatch { [self] number in requestStop(.signal(number)) }
+        let signals = SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
         defer { signals.cancel() }
         let scan = job.importStage?.scan() ?? ImportScan()
         let files = scan.files

@@ -1,3 +1,4 @@
+import System
 import Foundation
 import SQLite
 import Vips
@@ -61,9 +62,9 @@ public struct JobRun {
         if let failure = outputFailure() { scheduler.requestStop(.outputClosed(failure.description)) }
         let summary: RunSummary
         do {
-            summary = try scheduler.runAll { summary in
+            summary = try scheduler.runAll(recording: { summary in
                 try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
-            }
+            }, onSecondSignal: { SecondSignal.end($0) })
         } catch let error as SQLiteError where error.isCorrupt {
             // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
             throw Catalogue.damaged(catalogue.folder + "/" + Catalogue.databaseName, error.message, duringRun: true)

@@ -1,4 +1,4 @@
-import Vips
+import System
 
 /// What a run can afford under an address-space limit (`ulimit -v`): how many workers, and how large a memory budget.
 ///

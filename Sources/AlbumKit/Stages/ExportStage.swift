@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 /// `export`: writes a rendition of the photo's current look (or of its thumbnail) to a path made from a template.
@@ -67,7 +68,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         }
         let rendered = try render(&work, context: context)
         var path = previous?.path ?? target
-        if FileManager.default.fileExists(atPath: path) {
+        if FileSystem.exists(path) {
             let identical = (try? FileBytes(path: path)).map { $0.count == rendered.bytes.count && $0.sha256() == SHA256.hex(rendered.bytes) } ?? false
             if identical {
                 // Nothing to write: record the file that is already there.
@@ -172,7 +173,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         var n = 1
         while true {
             let candidate = ext.isEmpty ? "\(stem)-\(n)" : "\(stem)-\(n).\(ext)"
-            if !FileManager.default.fileExists(atPath: candidate) { return candidate }
+            if !FileSystem.exists(candidate) { return candidate }
             n += 1
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// What album records of an original's file to tell, without reading it, whether it changed since it was imported:
 /// its size, inode and modification time to the nanosecond.
@@ -17,10 +18,9 @@ public struct FileIdentity: Sendable, Equatable {
         self.mtimeNanoseconds = mtimeNanoseconds
     }
 
-    /// The identity `stat` gives: `st_size`, `st_ino`, and `st_mtim` in nanoseconds.
-    init(_ info: stat) {
-        self.init(bytes: Int(info.st_size), inode: Int(info.st_ino),
-                  mtimeNanoseconds: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec))
+    /// The identity a stat gives: `st_size`, `st_ino`, and `st_mtim` in nanoseconds.
+    public init(_ status: FileStatus) {
+        self.init(bytes: status.size, inode: status.inode, mtimeNanoseconds: status.modifiedNanoseconds)
     }
 
     /// Whether a file with this identity is still the file `photo` was imported from (or last found at): the same

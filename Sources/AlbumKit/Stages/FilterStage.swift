@@ -1,3 +1,4 @@
+import System
 import Vips
 
 /// `filter`: gives the photo a new look, non-destructively.

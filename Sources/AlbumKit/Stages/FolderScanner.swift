@@ -1,5 +1,5 @@
 import Foundation
-import Vips
+import System
 
 /// Walks import's folders by raw directory entries (so names that are not UTF-8 survive, see `NativePath`),
 /// never opening a file, never following a link unless asked, and never visiting a folder twice.
@@ -16,10 +16,8 @@ struct FolderScanner {
 
     /// A root of `from`: a folder is walked; anything else is one entry (`importFile` says what it is).
     mutating func visit(root: String) {
-        var info = stat()
-        let exists = NativePath.withCString(root) { stat($0, &info) } == 0
-        if exists && (info.st_mode & S_IFMT) == S_IFDIR {
-            walk(root, identity: [UInt64(info.st_dev), UInt64(info.st_ino)], depth: 0)
+        if let info = FileStatus.of(root), info.isDirectory {
+            walk(root, identity: [info.device, UInt64(info.inode)], depth: 0)
         } else {
             found.append(root)
         }
@@ -29,19 +27,13 @@ struct FolderScanner {
         guard visited.insert(identity).inserted, depth < 256 else { return }  // a loop through followed links
         for name in entries(of: folder) {
             let path = folder == "/" ? "/" + name : folder + "/" + name
-            var info = stat()
-            guard NativePath.withCString(path, { lstat($0, &info) }) == 0 else { continue }
-            var kind = info.st_mode & S_IFMT
-            if kind == S_IFLNK && stage.followSymlinks {
-                var target = stat()
-                if NativePath.withCString(path, { stat($0, &target) }) == 0 {
-                    info = target
-                    kind = target.st_mode & S_IFMT
-                }
+            guard var info = try? FileStatus(path, followingLinks: false) else { continue }
+            if info.isSymbolicLink && stage.followSymlinks, let target = FileStatus.of(path) {
+                info = target
             }
-            if kind == S_IFDIR {
+            if info.isDirectory {
                 if stage.recursive && !name.hasPrefix(".") {
-                    walk(path, identity: [UInt64(info.st_dev), UInt64(info.st_ino)], depth: depth + 1)
+                    walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
                 }
             } else if stage.accepts(name: name) {
                 found.append(path)
@@ -52,25 +44,9 @@ struct FolderScanner {
     /// The names in a folder, raw bytes carried through `NativePath`. A folder that cannot be listed, or stops being
     /// listable half way, is recorded in `unreadable` with the system's reason.
     private mutating func entries(of folder: String) -> [String] {
-        let (opened, openError) = NativePath.withCString(folder) { path in (opendir(path), errno) }
-        guard let directory = opened else {
-            unreadable.append(UnreadableFolder(path: folder, reason: String(cString: strerror(openError))))
-            return []
-        }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(directory) else {
-                if errno != 0 { unreadable.append(UnreadableFolder(path: folder, reason: String(cString: strerror(errno)))) }
-                break
-            }
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                NativePath.string(Array(raw.prefix { $0 != 0 }))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        let listing = Directory.entries(of: folder)
+        if let failure = listing.failure { unreadable.append(UnreadableFolder(path: folder, reason: failure.reason)) }
+        return listing.names
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// What import makes of a scanned entry before it reads a byte of it: a regular file to compare with the
 /// catalogue, an entry it never opens, or one it cannot read.
@@ -14,25 +15,25 @@ public enum ImportEntry: Sendable, Equatable {
 extension ImportStage {
     /// What import makes of `path` before reading it, with the reasons its step records (`importFile`).
     public func entry(atPath path: String) -> ImportEntry {
-        var status: PathStatus
-        switch PathStatus.of(path, followingLinks: false) {
-        case .failure(let failure):
-            return .failed("cannot read it: " + failure.reason + (failure.code == ENOENT ? " (deleted or moved?)" : ""))
-        case .success(let own): status = own
+        var status: FileStatus
+        do {
+            status = try FileStatus(path, followingLinks: false)
+        } catch {
+            return .failed("cannot read it: " + error.reason + (error.notFound ? " (deleted or moved?)" : ""))
         }
         if status.kind == .symbolicLink {
             guard followSymlinks else {
                 return .skipped("a symbolic link: not followed (set follow-symlinks: true to import what links point to)")
             }
-            switch PathStatus.of(path, followingLinks: true) {
-            case .failure(let failure):
-                return .failed(failure.code == ELOOP ? "a symbolic link loop" : "a dangling symbolic link: what it points to does not exist")
-            case .success(let target): status = target
+            do {
+                status = try FileStatus(path, followingLinks: true)
+            } catch {
+                return .failed(error.symbolicLinkLoop ? "a symbolic link loop" : "a dangling symbolic link: what it points to does not exist")
             }
         }
         guard status.kind == .regular else {
-            return .skipped("not a regular file (\(status.kind.description)): never opened")
+            return .skipped("not a regular file (\(status.kind.phrase)): never opened")
         }
-        return .file(status.identity)
+        return .file(FileIdentity(status))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 extension ImportStage {
@@ -35,7 +36,7 @@ extension ImportStage {
             if mode == .copy {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
                 let target = context.catalogueFolder + "/" + photo.storedPath!
-                if !FileManager.default.fileExists(atPath: target) {
+                if !FileSystem.exists(target) {
                     try bytes.withBytes { try AtomicFile.write(Array($0), to: target) }
                 }
             }
@@ -79,7 +80,7 @@ extension ImportStage {
     private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {
         try context.read { catalogue -> Outcome in
             if let existing = try catalogue.photo(hash: candidate.hash) {
-                if existing.path == candidate.path || !FileManager.default.fileExists(atPath: existing.path) {
+                if existing.path == candidate.path || !FileSystem.exists(existing.path) {
                     // The same file again (touched, or moved here): remember where it is and its new stat.
                     try catalogue.updateLocation(photo: existing.id, path: candidate.path,
                                                  mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode)

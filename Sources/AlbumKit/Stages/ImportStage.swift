@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vips
 
 /// `import`: finds photos in folders and records them in the catalogue, identified by the SHA-256 of their bytes.
@@ -66,8 +67,8 @@ public struct ImportStage: DeclaredOptions {
     func accepts(name: String) -> Bool {
         if name.hasPrefix(".") { return false }  // hidden files, and album's own temporary files
         let lower = name.lowercased()
-        guard include.contains(where: { fnmatch($0.lowercased(), lower, 0) == 0 }) else { return false }
-        return !exclude.contains { fnmatch($0.lowercased(), lower, 0) == 0 }
+        guard include.contains(where: { Glob($0.lowercased()).matches(lower) }) else { return false }
+        return !exclude.contains { Glob($0.lowercased()).matches(lower) }
     }
 
     /// The entries to import, sorted by path, at most `limit`: every name that passes `include`/`exclude`,

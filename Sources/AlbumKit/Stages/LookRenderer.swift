@@ -1,3 +1,4 @@
+import System
 import Vips
 
 /// Turns a photo's original bytes and its look (a recipe) into one libvips pipeline, and pixels into file bytes.

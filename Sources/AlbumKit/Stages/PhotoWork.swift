@@ -1,4 +1,4 @@
-import Vips
+import System
 
 /// One photo on its way through a job's stage chain: what the stages so far have established.
 public struct PhotoWork: Sendable {

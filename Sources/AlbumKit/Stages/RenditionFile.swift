@@ -1,12 +1,12 @@
 import Foundation
-import Vips
+import System
 
 /// Writing and checking the files behind renditions.
 enum RenditionFile {
     /// Whether a recorded rendition's file is still there with its recorded size. (`album verify` re-hashes.)
     static func isIntact(_ rendition: Rendition) -> Bool {
-        var info = stat()
-        return stat(rendition.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) == rendition.bytes
+        guard let info = FileStatus.of(rendition.path) else { return false }
+        return info.isRegular && info.size == rendition.bytes
     }
 
     /// Where a rendition inside the catalogue lives: `area/ab/ID-PARAMS8-INPUT8.ext`. The name changes with the

@@ -1,3 +1,4 @@
+import System
 import Vips
 
 /// What a stage may use besides its photo: the catalogue (through its one serial owner), the run and the software.

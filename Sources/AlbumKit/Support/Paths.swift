@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// Path helpers shared by the job loader, the stages and the catalogue.
 public enum Paths {

@@ -62,10 +62,3 @@ extension Image {
         return Array(UnsafeBufferPointer(start: memory.assumingMemoryBound(to: Double.self), count: length / MemoryLayout<Double>.size))
     }
 }
-
-extension FileBytes {
-    /// Opens bytes held in memory as if read from `path` (for images made in memory).
-    public convenience init(bytes: [UInt8], path: String) {
-        self.init(copying: bytes, path: path)
-    }
-}

@@ -1,4 +1,5 @@
 import CVips
+import System
 
 /// How a thumbnail fills its box (libvips' `VipsSize` and `VipsInteresting` together).
 public struct ThumbnailGeometry: Sendable, Equatable {

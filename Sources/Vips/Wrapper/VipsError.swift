@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// A libvips operation failed. `message` is libvips' own text; `operation` and `file` are album's context.
 public struct VipsError: Error, Sendable, CustomStringConvertible {

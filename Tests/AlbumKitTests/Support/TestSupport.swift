@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import System
 import XCTest
 @testable import AlbumKit
 import Vips

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// How a run talks to people and machines: the flags `album run` and `album import` share.
 struct RunOutput: Sendable {
@@ -22,7 +23,7 @@ struct RunOutput: Sendable {
 
     /// The observers for these flags: text on stderr always (summary off for JSON), plus JSON or annotations.
     func reporters(for job: Job) -> any RunObserver {
-        let terminal = isatty(STDERR_FILENO) == 1
+        let terminal = StandardStreams.isTerminal(StandardStreams.error)
         let colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
         let text = TextReporter(.init(progress: forceProgress || terminal, verbose: verbose,
                                       summary: logFormat != .json, colour: colour, job: job))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import System
 
 /// Where album's words go: results on stdout, messages on stderr. Lines are written whole, from any thread.
 ///
@@ -31,7 +32,7 @@ public enum Console {
         public var code: Int32
 
         /// "standard output closed (Broken pipe)": the words of album's stop message.
-        public var description: String { "\(stream.name) closed (\(String(cString: strerror(code))))" }
+        public var description: String { "\(stream.name) closed (\(SystemError.reason(for: code)))" }
     }
 
     private struct State {
@@ -55,10 +56,7 @@ public enum Console {
     /// lock (a write blocked on a full stdout or stderr holds it) nor for stderr itself; lost when stderr cannot
     /// take it at once.
     public static func errWithoutWaiting(_ text: String) {
-        var ready = pollfd(fd: STDERR_FILENO, events: Int16(POLLOUT), revents: 0)
-        guard poll(&ready, 1, 0) == 1, ready.revents & Int16(POLLOUT) != 0 else { return }
-        let bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        StandardStreams.writeWithoutWaiting(Array((text + "\n").utf8), to: Stream.standardError.rawValue)
     }
 
     /// `album: error: …` on stderr.
@@ -71,17 +69,8 @@ public enum Console {
     /// that was closed still counts as failed (`EBADF`), as it would have without the reopening. SIGPIPE is
     /// ignored, so a reader that goes away (`album … | head -1`) is a write error (`EPIPE`), not a silent death.
     public static func prepareStandardStreams() {
-        signal(SIGPIPE, SIG_IGN)
-        var closed: Set<Stream> = []
-        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-            // open(2) returns the lowest free descriptor, which is this one, since those below it are open by now.
-            let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
-            if opened >= 0, opened != descriptor {
-                _ = dup2(opened, descriptor)
-                close(opened)
-            }
-            if let stream = Stream(rawValue: descriptor) { closed.insert(stream) }
-        }
+        ProcessSignals.ignoreBrokenPipe()
+        let closed = Set(StandardStreams.reopenClosedOnDevNull().compactMap(Stream.init(rawValue:)))
         state.withLock { $0.closedAtStart = closed }
     }
 
@@ -95,35 +84,13 @@ public enum Console {
     private static func write(_ text: String, to stream: Stream) {
         let failure: Failure? = state.withLock { state in
             guard state.failures[stream] == nil else { return nil }
-            let code = state.closedAtStart.contains(stream) ? EBADF : writeAll(Array(text.utf8), to: stream.rawValue)
-            guard code != 0 else { return nil }
+            let code = state.closedAtStart.contains(stream)
+                ? SystemError.badDescriptorCode : StandardStreams.writeAll(Array(text.utf8), to: stream.rawValue)
+            guard let code else { return nil }
             let failure = Failure(stream: stream, code: code)
             state.failures[stream] = failure
             return failure
         }
         if let failure, let body = handler.withLock({ $0 }) { body(failure) }
-    }
-
-    /// Writes every byte, or returns the `errno` of the write that failed (0 when all were written).
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN:
-                    // A non-blocking descriptor inherited from the caller: wait until it takes more.
-                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                default: return errno
-                }
-            }
-            return 0
-        }
     }
 }

@@ -1,4 +1,5 @@
-import CVips
+import CSystem
+import Glibc
 
 /// Extended attributes (`user.*`) on files album writes: small tags that travel with a file, such as the photo an
 /// export was made for. A file system without user attributes keeps none, and `get` then answers nil.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The whole content of one file, read once into memory that libvips can decode from and libcrypto can hash.
 ///
@@ -56,8 +56,8 @@ public final class FileBytes: @unchecked Sendable {
         if done == 0 { free(storage.baseAddress) }
     }
 
-    /// Bytes already in memory, labelled with a path for messages.
-    init(copying bytes: [UInt8], path: String) {
+    /// Bytes already in memory, labelled with a path for messages (for images made in memory).
+    public init(bytes: [UInt8], path: String) {
         self.path = path
         // Bytes already in memory are small (tests, report previews): a failed malloc ends the process here.
         let storage = UnsafeMutableRawBufferPointer(start: malloc(max(bytes.count, 1))!, count: max(bytes.count, 1))

@@ -1,0 +1,30 @@
+import Glibc
+
+/// Small questions and changes on one path, each one system call through `NativePath`.
+///
+/// ```
+/// do { try FileSystem.remove(path) } catch where !error.notFound { … error.reason … }
+/// if let error = FileSystem.whyNotWritable(folder) { … "not writable: \(error.reason)" … }
+/// ```
+public enum FileSystem {
+    /// Removes a file or a link (`unlink`); a folder is never removed this way.
+    public static func remove(_ path: String) throws(SystemError) {
+        guard NativePath.withCString(path, { unlink($0) }) == 0 else { throw SystemError.last("unlink", path: path) }
+    }
+
+    /// Removes a folder only when it is empty (`rmdir`): one that still holds anything stays, with the reason.
+    public static func removeEmptyFolder(_ path: String) throws(SystemError) {
+        guard NativePath.withCString(path, { rmdir($0) }) == 0 else { throw SystemError.last("rmdir", path: path) }
+    }
+
+    /// Whether anything is at `path`, following links (`access(F_OK)`).
+    public static func exists(_ path: String) -> Bool {
+        NativePath.withCString(path) { access($0, F_OK) } == 0
+    }
+
+    /// Why this process may not write `path`, or nil when it may (`access(W_OK)`: this user's permissions, and
+    /// `EROFS` for a read-only mount). A path that does not exist answers `notFound`.
+    public static func whyNotWritable(_ path: String) -> SystemError? {
+        NativePath.withCString(path) { access($0, W_OK) } == 0 ? nil : SystemError.last("access", path: path)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+@testable import AlbumKit
+import System
+
+/// `FolderScanner`: what import's walk finds (docs/job-files.md, "import"). It lists entries by name only, never
+/// opening a file: links, FIFOs and folders named like photos are for `importFile` to explain.
+final class FolderScannerTests: XCTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        folder = try TestSupport.temporaryFolder(self)
+    }
+
+    /// Creates an empty file at `relative` (any bytes in its name, through `NativePath`).
+    func touch(_ relative: String) throws {
+        try AtomicFile.write([], to: folder + "/" + relative)
+    }
+
+    func link(_ relative: String, to destination: String) throws {
+        try FileManager.default.createSymbolicLink(atPath: folder + "/" + relative, withDestinationPath: destination)
+    }
+
+    /// What a scan of `roots` (relative to the test's folder) with `stage`'s options finds, relative again.
+    func scan(_ roots: [String] = ["photos"], _ configure: (inout ImportStage) -> Void = { _ in }) -> (found: [String], unreadable: [UnreadableFolder]) {
+        var stage = ImportStage()
+        configure(&stage)
+        var scanner = FolderScanner(stage: stage)
+        for root in roots { scanner.visit(root: folder + "/" + root) }
+        return (scanner.found.map { String($0.dropFirst(folder.count + 1)) }, scanner.unreadable)
+    }
+
+    func testRecursiveWalksEverySubfolderAndNotRecursiveOnlyTheRoot() throws {
+        for path in ["photos/a.jpg", "photos/2024/b.jpg", "photos/2024/05/c.png", "photos/z.tif"] { try touch(path) }
+        XCTAssertEqual(scan().found, ["photos/2024/05/c.png", "photos/2024/b.jpg", "photos/a.jpg", "photos/z.tif"],
+                       "depth first, each folder's names sorted")
+        XCTAssertEqual(scan { $0.recursive = false }.found, ["photos/a.jpg", "photos/z.tif"])
+    }
+
+    func testIncludeAndExcludeAreFileNameGlobsInAnyCase() throws {
+        for path in ["photos/A.JPG", "photos/b.jpeg", "photos/c.Png", "photos/notes.txt", "photos/raw.CR2", "photos/sub/d-skip.jpg",
+                     "photos/sub/e.jpg"] { try touch(path) }
+        XCTAssertEqual(scan().found, ["photos/A.JPG", "photos/b.jpeg", "photos/c.Png", "photos/sub/d-skip.jpg", "photos/sub/e.jpg"],
+                       "the default include: the image extensions, in any case")
+        XCTAssertEqual(scan { $0.include = ["*.cr2", "*.TXT"]; $0.exclude = [] }.found, ["photos/notes.txt", "photos/raw.CR2"])
+        XCTAssertEqual(scan { $0.exclude = ["*-SKIP.*", "b.*"] }.found, ["photos/A.JPG", "photos/c.Png", "photos/sub/e.jpg"],
+                       "exclude is matched on the file name, not the folder")
+    }
+
+    func testHiddenFilesAndHiddenFoldersAreSkippedButAHiddenRootIsWalked() throws {
+        for path in ["photos/a.jpg", "photos/.b.jpg", "photos/.album/c.jpg", "photos/.thumbnails/d.jpg", "photos/sub/.e.jpg.album-Ab12Cd",
+                     ".hidden/f.jpg"] { try touch(path) }
+        XCTAssertEqual(scan().found, ["photos/a.jpg"], "hidden files, album's temporary files and hidden folders are left out")
+        XCTAssertEqual(scan([".hidden"]).found, [".hidden/f.jpg"], "a folder named in `from` is walked whatever its name")
+    }
+
+    func testARootThatIsNotAFolderIsOneEntryWhateverItIs() throws {
+        try touch("notes.txt")
+        XCTAssertEqual(scan(["notes.txt", "missing.jpg"]).found, ["notes.txt", "missing.jpg"],
+                       "a file named in `from` is taken as it is, and a missing one is importFile's to explain")
+    }
+
+    func testLinksAreListedButNeverFollowedByDefault() throws {
+        try touch("elsewhere/real.jpg")
+        try touch("elsewhere/inside/deep.jpg")
+        try touch("photos/a.jpg")
+        try link("photos/to-file.jpg", to: folder + "/elsewhere/real.jpg")
+        try link("photos/to-folder", to: folder + "/elsewhere")
+        try link("photos/dangling.jpg", to: folder + "/nowhere.jpg")
+        XCTAssertEqual(mkfifo(folder + "/photos/fifo.jpg", 0o644), 0)
+        try FileManager.default.createDirectory(atPath: folder + "/photos/folder.jpg", withIntermediateDirectories: true)
+        XCTAssertEqual(scan().found, ["photos/a.jpg", "photos/dangling.jpg", "photos/fifo.jpg", "photos/to-file.jpg"],
+                       "links and FIFOs named like photos are listed for importFile to explain; no link is walked into")
+    }
+
+    func testFollowedLinksAreWalkedAndNoFolderIsVisitedTwice() throws {
+        try touch("elsewhere/real.jpg")
+        try touch("photos/a.jpg")
+        try touch("photos/sub/c.jpg")
+        try link("photos/to-folder", to: folder + "/elsewhere")
+        try link("photos/again", to: folder + "/elsewhere")          // the same folder by a second link
+        try link("photos/sub/loop", to: folder + "/photos")          // a loop back to the root
+        try link("photos/dangling.jpg", to: folder + "/nowhere.jpg")
+        XCTAssertEqual(scan { $0.followSymlinks = true }.found, ["photos/a.jpg", "photos/again/real.jpg", "photos/dangling.jpg",
+                                                                   "photos/sub/c.jpg"],
+                       "each folder once (by device and inode), under the first name met; a dangling link is listed")
+    }
+
+    func testAFolderThatCannotBeListedIsRecordedWithTheSystemsReason() throws {
+        try touch("photos/a.jpg")
+        try touch("photos/sub/b.jpg")
+        // Out of descriptors, opendir fails (EMFILE), as root too (a mode 000 folder does not stop root).
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        let lowestFree = dup(0)
+        XCTAssertGreaterThanOrEqual(lowestFree, 0)
+        close(lowestFree)
+        var lowered = limit
+        lowered.rlim_cur = rlim_t(lowestFree)
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered), 0)
+        let result = scan()
+        XCTAssertEqual(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        XCTAssertEqual(result.found, [], "nothing from a folder that could not be listed")
+        XCTAssertEqual(result.unreadable, [UnreadableFolder(path: folder + "/photos", reason: "Too many open files")])
+    }
+
+    func testNamesThatAreNotUTF8AreFoundUnderTheirOwnBytes() throws {
+        let latin1 = "caf" + NativePath.string([0xE9])
+        try touch("photos/\(latin1)/\(latin1).jpg")
+        let found = scan().found
+        XCTAssertEqual(found, ["photos/\(latin1)/\(latin1).jpg"])
+        XCTAssertEqual(try FileStatus(folder + "/" + found[0], followingLinks: false).kind, .regular, "the path names the file")
+    }
+
+    func testTheScanIsSortedAndCutAtTheLimit() throws {
+        for path in ["photos/b/1.jpg", "photos/a.jpg", "photos/c.jpg", "more/0.jpg"] { try touch(path) }
+        var stage = ImportStage()
+        stage.from = [folder + "/photos", folder + "/more"]
+        stage.limit = 3
+        XCTAssertEqual(stage.scan().files.map { String($0.dropFirst(folder.count + 1)) }, ["more/0.jpg", "photos/a.jpg", "photos/b/1.jpg"])
+    }
+}

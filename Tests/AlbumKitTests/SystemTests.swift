@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+import System
+
+/// The System module's own promises: one stat through `NativePath` with readable reasons, the lock, globs, removals.
+final class SystemTests: XCTestCase {
+    func testFileStatusGivesKindSizeInodeAndTimeAndTellsMissingFromALoop() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let path = folder + "/caf" + NativePath.string([0xE9]) + ".jpg"
+        try AtomicFile.write(Array(repeating: 7, count: 1234), to: path)
+        let status = try FileStatus(path, followingLinks: false)
+        XCTAssertEqual(status.kind, .regular)
+        XCTAssertEqual(status.size, 1234)
+        // Checked against Python's lstat of the raw name.
+        let listed = try Tool.run(["/usr/bin/python3", "-c", "import os,sys; s=os.lstat(os.path.join(sys.argv[1].encode(), b'caf\\xe9.jpg')); print(s.st_ino, s.st_mtime_ns)", folder])
+        XCTAssertEqual(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(status.inode) \(status.modifiedNanoseconds)")
+
+        try AtomicFile.write([1, 2, 3], to: folder + "/plain.jpg")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: folder + "/plain.jpg")
+        XCTAssertEqual(try FileStatus(folder + "/link", followingLinks: false).kind, .symbolicLink)
+        XCTAssertEqual(try FileStatus(folder + "/link", followingLinks: true),
+                       try FileStatus(folder + "/plain.jpg", followingLinks: false), "stat follows the link")
+        XCTAssertEqual(try FileStatus(folder, followingLinks: true).kind, .directory)
+
+        try FileManager.default.createSymbolicLink(atPath: folder + "/dangling", withDestinationPath: folder + "/nowhere")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop-a", withDestinationPath: folder + "/loop-b")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop-b", withDestinationPath: folder + "/loop-a")
+        XCTAssertThrowsError(try FileStatus(folder + "/dangling", followingLinks: true)) { error in
+            let error = error as! SystemError
+            XCTAssertTrue(error.notFound)
+            XCTAssertFalse(error.symbolicLinkLoop)
+            XCTAssertEqual(error.description, "cannot stat \(folder)/dangling: No such file or directory")
+        }
+        XCTAssertThrowsError(try FileStatus(folder + "/loop-a", followingLinks: true)) { error in
+            XCTAssertTrue((error as! SystemError).symbolicLinkLoop)
+            XCTAssertEqual((error as! SystemError).reason, "Too many levels of symbolic links")
+        }
+        XCTAssertNil(FileStatus.of(folder + "/missing"))
+        XCTAssertEqual(FileStatus.Kind.fifo.phrase, "a FIFO")
+    }
+
+    func testAFileLockIsHeldByOneOpenFileAtATimeAndCarriesItsText() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let first = try FileLock(path: folder + "/x.lock")
+        XCTAssertTrue(try first.tryLock())
+        XCTAssertTrue(first.replaceContents(Array("123 now\n".utf8)))
+        let second = try FileLock(path: folder + "/x.lock")
+        XCTAssertFalse(try second.tryLock(), "flock is per open file: a second open of the same file cannot take it")
+        XCTAssertEqual(String(decoding: second.read(maxBytes: 128), as: UTF8.self), "123 now\n")
+        first.close()
+        first.close()
+        XCTAssertTrue(try second.tryLock(), "closing the holder releases the lock")
+        XCTAssertThrowsError(try FileLock(path: folder + "/no/such/folder/x.lock")) { error in
+            XCTAssertTrue((error as! SystemError).notFound)
+        }
+    }
+
+    func testGlobsFollowFnmatchAndPathnameKeepsStarsInsideOneFolder() {
+        XCTAssertTrue(Glob("*.jpg").matches("a.jpg"))
+        XCTAssertFalse(Glob("*.jpg").matches("a.JPG"), "case is the caller's to fold")
+        XCTAssertTrue(Glob("[ab]?.png").matches("b1.png"))
+        XCTAssertTrue(Glob("/p/*.jpg").matches("/p/x/a.jpg"))
+        XCTAssertFalse(Glob("/p/*.jpg", pathname: true).matches("/p/x/a.jpg"))
+        XCTAssertTrue(Glob("/p/*/*.jpg", pathname: true).matches("/p/x/a.jpg"))
+    }
+
+    func testRemovalsAndChecksSayWhy() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try AtomicFile.write([1], to: folder + "/a/b/file")
+        XCTAssertTrue(FileSystem.exists(folder + "/a/b/file"))
+        XCTAssertNil(FileSystem.whyNotWritable(folder + "/a/b/file"))
+        XCTAssertEqual(FileSystem.whyNotWritable(folder + "/a/none")?.notFound, true)
+        XCTAssertThrowsError(try FileSystem.removeEmptyFolder(folder + "/a/b")) { error in
+            XCTAssertEqual((error as! SystemError).reason, "Directory not empty")
+        }
+        try FileSystem.remove(folder + "/a/b/file")
+        XCTAssertFalse(FileSystem.exists(folder + "/a/b/file"))
+        XCTAssertThrowsError(try FileSystem.remove(folder + "/a/b/file")) { XCTAssertTrue(($0 as! SystemError).notFound) }
+        try FileSystem.removeEmptyFolder(folder + "/a/b")
+        let listing = Directory.entries(of: folder + "/a")
+        XCTAssertEqual(listing.names, [])
+        XCTAssertNil(listing.failure)
+        XCTAssertEqual(Directory.entries(of: folder + "/none").failure?.notFound, true)
+        XCTAssertEqual(Directory.parent(of: "/a/b"), "/a")
+        XCTAssertEqual(Directory.parent(of: "/a"), "/")
+    }
+}
