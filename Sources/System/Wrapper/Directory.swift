@@ -41,9 +41,10 @@ public enum Directory {
         if parent != folder { try create(parent) }
         guard NativePath.withCString(folder, { mkdir($0, 0o777) }) == 0 else {
             let error = SystemError.last("mkdir", path: folder)
-            // Made meanwhile by another writer: what was asked for is there.
-            if error.code == EEXIST, (try? FileStatus(folder, followingLinks: true))?.isDirectory == true { return }
-            throw error
+            guard error.code == EEXIST else { throw error }
+            // Made meanwhile by another writer: what was asked for is there. Anything else there is not a folder.
+            if (try? FileStatus(folder, followingLinks: true))?.isDirectory == true { return }
+            throw SystemError("mkdir", path: folder, code: ENOTDIR)
         }
     }
 
