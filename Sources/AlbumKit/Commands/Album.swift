@@ -23,6 +23,14 @@ public enum Album {
         return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
     }
 
+    /// Runs `arguments` against `commands` instead of the registry (and without `main`'s process setup), its
+    /// output checked as `main` checks it: how a test runs a command it declares itself (docs/commands.md).
+    static func main(_ arguments: [String], commands: [any Command.Type]) -> Int32 {
+        var checked = false
+        let status = dispatch(arguments, commands: commands, checked: &checked)
+        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
+    }
+
     /// `status`, or 3 when a write to stdout or stderr failed (said on stderr when stderr still works). A usage
     /// or environment error keeps its own status.
     static func checkingOutput(_ status: ExitCode) -> ExitCode {
@@ -33,16 +41,16 @@ public enum Album {
     }
 
     /// Runs the command; sets `checked` when the command has decided itself what a failed write means.
-    private static func dispatch(_ arguments: [String], checked: inout Bool) -> Int32 {
+    private static func dispatch(_ arguments: [String], commands: [any Command.Type] = commands, checked: inout Bool) -> Int32 {
         guard let first = arguments.first else {
-            Console.err(help)
+            Console.err(help(for: commands))
             return ExitCode.usage.rawValue
         }
         if SharedOptions.help.declaration.names.contains(first) || first == "help" {
-            if arguments.count > 1, let command = command(named: arguments[1]) {
+            if arguments.count > 1, let command = command(named: arguments[1], in: commands) {
                 Console.out(command.configuration.help)
             } else {
-                Console.out(help)
+                Console.out(help(for: commands))
             }
             return 0
         }
@@ -50,8 +58,8 @@ public enum Album {
             Console.out(versionText)
             return 0
         }
-        guard let type = command(named: first) else {
-            Console.error(unknownCommand(first))
+        guard let type = command(named: first, in: commands) else {
+            Console.error(unknownCommand(first, in: commands))
             return ExitCode.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
