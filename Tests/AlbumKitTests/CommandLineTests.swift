@@ -161,4 +161,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(Album.main(["cuont"], commands: registry), 2)
         XCTAssertEqual(Album.main(["count"], commands: Album.commands), 2, "unregistered, it is an unknown command")
     }
+
+    /// docs/commands.md shows the example's file and its help page as they are.
+    func testTheWorkedExampleInTheDocsIsTheTestedOne() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/commands.md"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("Tests/AlbumKitTests/Examples/CountCommand.swift"), encoding: .utf8)
+        let blocks = doc.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        let code = try XCTUnwrap(blocks.first { $0.hasPrefix("swift\n") && $0.contains("struct CountCommand") })
+        let declaration = try XCTUnwrap(example.range(of: "struct CountCommand"))
+        XCTAssert(code.hasSuffix(String(example[declaration.lowerBound...])), "docs/commands.md shows CountCommand.swift as it is")
+        XCTAssert(blocks.contains("\n" + CountCommand.configuration.help + "\n"), "docs/commands.md shows `album count --help` as it is")
+    }
 }

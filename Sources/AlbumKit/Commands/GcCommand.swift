@@ -14,7 +14,7 @@ struct GcCommand: Command {
             """,
         options: [SharedOptions.catalogue, dryRunOption])
 
-    static let dryRunOption: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be deleted, and delete nothing")
+    static let dryRunOption = SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")
 
     var catalogue: String
     var dryRun: Bool

@@ -19,8 +19,8 @@ struct ImportCommand: Command {
             """,
         options: [catalogueOption, workersOption, SharedOptions.verbose])
 
-    static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing", defaultHelp: "./album")
-    static let workersOption = SharedOptions.workers.helped("photos imported at once", defaultHelp: "the number of cores")
+    static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
+    static let workersOption = SharedOptions.workers.helped("photos imported at once")
 
     static let checksItsOutput = true
 

@@ -55,7 +55,7 @@ extension Option {
         let cases = E.allCases.map(\.rawValue)
         return .value(name, cases.joined(separator: "|"), help: help, default: nil, defaultHelp: defaultHelp) { text in
             guard let value = E(rawValue: text) else {
-                let list = cases.count > 1 ? cases.dropLast().joined(separator: ", ") + " or " + cases.last! : cases.joined()
+                let list = cases.count > 1 ? cases.dropLast().joined(separator: ", ") + " or " + cases[cases.count - 1] : cases.joined()
                 throw UsageError("\(name) takes \(list), got '\(text)'")
             }
             return value
@@ -71,11 +71,12 @@ extension Option {
         }
     }
 
-    /// The same option with another help line, for a command where it means a little more (`plan --verbose`).
+    /// The same option (name, value, checks, default) with another help line, for a command where it means a
+    /// little more (`plan --verbose`), and another default shown when `defaultHelp` is given.
     func helped(_ help: String, defaultHelp: String? = nil) -> Option {
         var declaration = self.declaration
         declaration.help = help
-        declaration.defaultHelp = defaultHelp
+        if let defaultHelp { declaration.defaultHelp = defaultHelp }
         return Option(declaration: declaration, read: read)
     }
 }

@@ -12,7 +12,7 @@ struct PlanCommand: Command {
         options: [catalogueOption, force, SharedOptions.set, verboseOption])
 
     static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
-    static let force: Option<Bool> = .flag("--force", help: "plan as 'album run --force' would run: every selected step to do")
+    static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
     static let verboseOption = SharedOptions.verbose.helped("one line per photo and stage")
 
     var given: [String]

@@ -14,13 +14,12 @@ struct RunCommand: Command {
             annotations on stdout, text on stderr: closed, full, or a reader that went away), the run stops the same
             way, is recorded as interrupted and exits 3. Running the job again resumes: finished steps are skipped.
             """,
-        options: [SharedOptions.jobCatalogue, workersOption, force, dryRunOption, SharedOptions.set, logFormat, progress, failFast,
+        options: [SharedOptions.jobCatalogue, workersOption, SharedOptions.force, dryRunOption, SharedOptions.set, logFormat, progress, failFast,
                   maxFailures, memoryBudget, SharedOptions.verbose])
 
     static let workersOption = SharedOptions.workers.helped("photos processed at once",
                                                             defaultHelp: "the job's 'workers:', else the number of cores")
-    static let force: Option<Bool> = .flag("--force", help: "redo every selected step, even those already up to date")
-    static let dryRunOption: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be done (as 'album plan') and do nothing")
+    static let dryRunOption = SharedOptions.dryRun.helped("print what would be done (as 'album plan') and do nothing")
     static let logFormat: Option<LogFormat?> = .choice("--log-format", LogFormat.self, help: """
         text (default): progress and summary on stderr;
         json: JSON Lines events on stdout (docs/events.md);
@@ -49,7 +48,7 @@ struct RunCommand: Command {
         options.maxFailures = try arguments.value(of: RunCommand.maxFailures)
         if let budget = try arguments.value(of: RunCommand.memoryBudget) { options.pixelBudgetMegapixels = budget }
         if let format = try arguments.value(of: RunCommand.logFormat) { output.logFormat = format }
-        options.force = try arguments.value(of: RunCommand.force)
+        options.force = try arguments.value(of: SharedOptions.force)
         dryRun = try arguments.value(of: RunCommand.dryRunOption)
         options.failFast = try arguments.value(of: RunCommand.failFast)
         output.forceProgress = try arguments.value(of: RunCommand.progress)

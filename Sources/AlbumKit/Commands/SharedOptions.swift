@@ -17,6 +17,12 @@ enum SharedOptions {
     /// `--json`: the command's answer as JSON on stdout instead of a table.
     static let json: Option<Bool> = .flag("--json", help: "JSON on stdout")
 
+    /// `--dry-run`, `-n`: say what would be done, and do nothing.
+    static let dryRun: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be done, and do nothing")
+
+    /// `--force`: every selected step to do, even those already up to date.
+    static let force: Option<Bool> = .flag("--force", help: "redo every selected step, even those already up to date")
+
     /// `--verbose`, `-v`: every step, and libvips' warnings.
     static let verbose: Option<Bool> = .flag("--verbose", aliases: ["-v"], help: "print every step, and libvips' warnings")
 
