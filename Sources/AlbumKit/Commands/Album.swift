@@ -11,6 +11,10 @@ public enum Album {
         CaptionCommand.self, RmCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
     ]
 
+    /// The options `album` itself takes, before any command, as the top-level help lists them.
+    static let helpOption = SharedOptions.help.helped("show help (also 'album COMMAND --help')")
+    static let versionOption: Option<Bool> = .flag("--version", help: "show album's, libvips' and SQLite's versions")
+
     /// Runs album with `arguments` (without the program name) and returns the exit status.
     ///
     /// Call `Console.prepareStandardStreams()` first, as `main.swift` does. A command that only prints exits 3 when
@@ -46,7 +50,7 @@ public enum Album {
             Console.err(help(for: commands))
             return ExitCode.usage.rawValue
         }
-        if SharedOptions.help.declaration.names.contains(first) || first == "help" {
+        if helpOption.declaration.names.contains(first) || first == "help" {
             if arguments.count > 1, let command = command(named: arguments[1], in: commands) {
                 Console.out(command.configuration.help)
             } else {
@@ -54,7 +58,7 @@ public enum Album {
             }
             return 0
         }
-        if first == "--version" {
+        if versionOption.declaration.names.contains(first) {
             Console.out(versionText)
             return 0
         }
@@ -133,8 +137,7 @@ public enum Album {
             \(rows.joined(separator: "\n"))
 
             options:
-              -h, --help  show help (also 'album COMMAND --help')
-              --version   show album's, libvips' and SQLite's versions
+            \(CommandConfiguration.optionLines([helpOption.declaration, versionOption.declaration]).joined(separator: "\n"))
 
             exit status: 0 ok, 1 some photos failed (verify: problems found), 2 usage or job-file error,
             3 catalogue or environment error (catalogue in use, damaged, missing; output closed, full or broken),
