@@ -122,11 +122,15 @@ final class JobFileTests: XCTestCase {
 
 final class ArgumentsTests: XCTestCase {
     func testEveryRepeatedOptionIsKeptInOrder() throws {
-        var arguments = Arguments(["run", "--set", "A=1", "job.yml", "--set=B=2", "--set", "A=3", "--workers", "2"])
-        XCTAssertEqual(try arguments.options("--set"), ["A=1", "B=2", "A=3"])
-        XCTAssertEqual(try arguments.option("--workers"), "2")
-        XCTAssertEqual(try arguments.positionals(), ["run", "job.yml"])
-        var missing = Arguments(["--set"])
-        XCTAssertThrowsError(try missing.options("--set"))
+        // `--set` as given, every occurrence in order, beside the shared option that makes them job variables.
+        let every = Option<[String]>(declaration: SharedOptions.set.declaration) { $0 }
+        let declared = [SharedOptions.set.declaration, SharedOptions.workers.declaration]
+        let arguments = try Arguments(parsing: ["run", "--set", "A=1", "job.yml", "--set=B=2", "--set", "A=3", "--workers", "2"],
+                                      options: declared)
+        XCTAssertEqual(try arguments.value(of: every), ["A=1", "B=2", "A=3"])
+        XCTAssertEqual(try arguments.value(of: SharedOptions.set), ["A": "3", "B": "2"], "the last definition of a name wins")
+        XCTAssertEqual(try arguments.value(of: SharedOptions.workers), 2)
+        XCTAssertEqual(arguments.positionals, ["run", "job.yml"])
+        XCTAssertThrowsError(try Arguments(parsing: ["--set"], options: declared))
     }
 }

@@ -5,10 +5,16 @@ import Vips
 
 /// The `album` command line: picks the subcommand and turns every error into a message and an exit status.
 public enum Album {
+    /// The registry: every subcommand, once, in the order `album --help` lists them. Dispatch, `album help NAME`,
+    /// "did you mean" and the top-level help are all made from this list, so a new command is its file plus a line here.
     static let commands: [any Command.Type] = [
         RunCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
         CaptionCommand.self, RmCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
     ]
+
+    /// The options `album` itself takes, before any command, as the top-level help lists them.
+    static let helpOption = SharedOptions.help.helped("show help (also 'album COMMAND --help')")
+    static let versionOption: Option<Bool> = .flag("--version", help: "show album's, libvips' and SQLite's versions")
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
     ///
@@ -22,6 +28,14 @@ public enum Album {
         return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
     }
 
+    /// Runs `arguments` against `commands` instead of the registry (and without `main`'s process setup), its
+    /// output checked as `main` checks it: how a test runs a command it declares itself (docs/commands.md).
+    static func main(_ arguments: [String], commands: [any Command.Type]) -> Int32 {
+        var checked = false
+        let status = dispatch(arguments, commands: commands, checked: &checked)
+        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
+    }
+
     /// `status`, or 3 when a write to stdout or stderr failed (said on stderr when stderr still works). A usage
     /// or environment error keeps its own status.
     static func checkingOutput(_ status: ExitCode) -> ExitCode {
@@ -32,38 +46,35 @@ public enum Album {
     }
 
     /// Runs the command; sets `checked` when the command has decided itself what a failed write means.
-    private static func dispatch(_ arguments: [String], checked: inout Bool) -> Int32 {
-        var arguments = arguments
+    private static func dispatch(_ arguments: [String], commands: [any Command.Type] = commands, checked: inout Bool) -> Int32 {
         guard let first = arguments.first else {
-            Console.err(help)
+            Console.err(help(for: commands))
             return ExitCode.usage.rawValue
         }
-        if first == "--help" || first == "-h" || first == "help" {
-            if arguments.count > 1, let command = commands.first(where: { $0.configuration.name == arguments[1] }) {
-                Console.out(usageText(command.configuration))
+        if helpOption.declaration.names.contains(first) || first == "help" {
+            if arguments.count > 1, let command = command(named: arguments[1], in: commands) {
+                Console.out(command.configuration.help)
             } else {
-                Console.out(help)
+                Console.out(help(for: commands))
             }
             return 0
         }
-        if first == "--version" {
+        if versionOption.declaration.names.contains(first) {
             Console.out(versionText)
             return 0
         }
-        guard let type = commands.first(where: { $0.configuration.name == first }) else {
-            var message = "unknown command '\(first)'"
-            if let near = Suggest.nearest(to: first, in: commands.map { $0.configuration.name }) { message += "; did you mean '\(near)'?" }
-            Console.error(message + "\nRun 'album --help' for the commands.")
+        guard let type = command(named: first, in: commands) else {
+            Console.error(unknownCommand(first, in: commands))
             return ExitCode.usage.rawValue
         }
-        arguments.removeFirst()
-        var reader = Arguments(arguments)
-        if reader.flag("--help", "-h") {
-            Console.out(usageText(type.configuration))
+        let rest = Array(arguments.dropFirst())
+        if Arguments.asksForHelp(rest) {
+            Console.out(type.configuration.help)
             return 0
         }
         do {
-            let command = try type.init(arguments: &reader)
+            let command = try type.init(Arguments(parsing: rest, for: type.configuration))
+            try command.validate()
             let status = try command.run()
             checked = type.checksItsOutput
             return status.rawValue
@@ -100,8 +111,24 @@ public enum Album {
         "album \(Software.albumVersion)\nlibvips \(Vips.version)\nSQLite \(Database.libraryVersion)"
     }
 
-    static var help: String {
-        let rows = commands.map { "  \($0.configuration.name.padding(toLength: 10, withPad: " ", startingAt: 0))\($0.configuration.abstract)" }
+    /// The registered command called `name`, if any.
+    static func command(named name: String, in commands: [any Command.Type] = commands) -> (any Command.Type)? {
+        commands.first { $0.configuration.name == name }
+    }
+
+    /// `unknown command 'rnu'; did you mean 'run'?`, and where to look.
+    static func unknownCommand(_ name: String, in commands: [any Command.Type] = commands) -> String {
+        var message = "unknown command '\(name)'"
+        if let near = Suggest.nearest(to: name, in: commands.map { $0.configuration.name }) { message += "; did you mean '\(near)'?" }
+        return message + "\nRun 'album --help' for the commands."
+    }
+
+    static var help: String { help(for: commands) }
+
+    /// The top-level help: one line per registered command, in the registry's order, from its configuration.
+    static func help(for commands: [any Command.Type]) -> String {
+        let width = commands.map { $0.configuration.name.count }.max() ?? 0
+        let rows = commands.map { "  \($0.configuration.name.padding(toLength: max(width + 2, 10), withPad: " ", startingAt: 0))\($0.configuration.abstract)" }
         return """
             album: batch image processing for photo albums: import, filter, thumbnail, export, with a catalogue.
 
@@ -111,16 +138,11 @@ public enum Album {
             \(rows.joined(separator: "\n"))
 
             options:
-              --help      show help (also 'album COMMAND --help')
-              --version   show album's, libvips' and SQLite's versions
+            \(CommandConfiguration.optionLines([helpOption.declaration, versionOption.declaration]).joined(separator: "\n"))
 
             exit status: 0 ok, 1 some photos failed (verify: problems found), 2 usage or job-file error,
             3 catalogue or environment error (catalogue in use, damaged, missing; output closed, full or broken),
             130/143 interrupted. See README.md and docs/ for job files.
             """
-    }
-
-    static func usageText(_ configuration: CommandConfiguration) -> String {
-        "\(configuration.abstract)\n\nusage: \(configuration.usage)\n\n\(configuration.help)"
     }
 }

@@ -1,61 +1,97 @@
-/// A small, regular argument reader in the shape of swift-argument-parser: flags, options with values, positionals.
-struct Arguments {
-    private var items: [String]
+/// The arguments after a subcommand's name, parsed against the options its `CommandConfiguration` declares: the
+/// one parser every command uses, in swift-argument-parser's shape.
+///
+/// `--name VALUE` and `--name=VALUE` both work; `--` ends the options; `-` is a positional (standard input).
+/// Every error names the option: `unknown option '--catalog'; did you mean '--catalogue'?`, `--catalogue needs a
+/// value`, `--dry-run takes no value`.
+///
+/// ```
+/// let arguments = try Arguments(parsing: ["--catalogue", "pics", "--dry-run"], for: GcCommand.configuration)
+/// try arguments.value(of: SharedOptions.catalogue)  // "/cwd/pics"
+/// try arguments.value(of: GcCommand.dryRun)         // true
+/// ```
+struct Arguments: Sendable {
+    /// The options the command declared, `--help` among them.
+    let declared: [OptionDeclaration]
+    /// What was given for each declared option, by its long name, in order; a flag's occurrences are "".
+    private var given: [String: [String]] = [:]
+    /// The arguments that are not options, in order (everything after `--` among them).
+    private(set) var positionals: [String] = []
 
-    init(_ items: [String]) { self.items = items }
-
-    /// Removes `--name` (or a short alias) and says whether it was there.
-    mutating func flag(_ names: String...) -> Bool {
-        guard let index = items.firstIndex(where: { names.contains($0) }) else { return false }
-        items.remove(at: index)
-        return true
-    }
-
-    /// Removes `--name VALUE` or `--name=VALUE` and returns VALUE.
-    mutating func option(_ name: String) throws -> String? {
-        var found: String?
-        while let index = items.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) {
-            if items[index] == name {
-                guard index + 1 < items.count else { throw UsageError("\(name) needs a value") }
-                found = items[index + 1]
-                items.removeSubrange(index...(index + 1))
-            } else {
-                found = String(items[index].dropFirst(name.count + 1))
-                items.remove(at: index)
-            }
+    /// Parses `items` against `configuration`'s options.
+    /// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag, or an argument
+    ///   given to a command that takes none.
+    init(parsing items: [String], for configuration: CommandConfiguration) throws {
+        try self.init(parsing: items, options: configuration.allOptions)
+        if configuration.arguments.isEmpty, let first = positionals.first {
+            throw UsageError("\(configuration.name) takes no arguments, got '\(first)'")
         }
-        return found
     }
 
-    /// Every `--name VALUE` (or `--name=VALUE`) occurrence, in order.
-    mutating func options(_ name: String) throws -> [String] {
-        var values: [String] = []
+    /// Parses `items` against `options`.
+    init(parsing items: [String], options: [OptionDeclaration]) throws {
+        declared = options
         var index = 0
         while index < items.count {
-            if items[index] == name {
-                guard index + 1 < items.count else { throw UsageError("\(name) needs a value") }
-                values.append(items[index + 1])
-                items.removeSubrange(index...(index + 1))
-            } else if items[index].hasPrefix(name + "=") {
-                values.append(String(items[index].dropFirst(name.count + 1)))
-                items.remove(at: index)
+            let item = items[index]
+            index += 1
+            if item == "--" {
+                positionals += items[index...]
+                break
+            }
+            guard item.hasPrefix("-"), item != "-" else {
+                positionals.append(item)
+                continue
+            }
+            let (name, inline) = Arguments.split(item)
+            guard let option = declaration(named: name) else { throw unknown(name) }
+            if option.isFlag {
+                guard inline == nil else { throw UsageError("\(option.name) takes no value, got '\(item)'") }
+                given[option.name, default: []].append("")
+            } else if let inline {
+                given[option.name, default: []].append(inline)
             } else {
+                // The next item is the value, unless it is missing or is itself one of the command's options.
+                guard index < items.count, declaration(named: items[index]) == nil else {
+                    throw UsageError("\(option.name) needs a value")
+                }
+                given[option.name, default: []].append(items[index])
                 index += 1
             }
         }
-        return values
     }
 
-    /// What is left, after checking that no unknown `--option` remains.
-    mutating func positionals() throws -> [String] {
-        var result: [String] = []
-        var literal = false
-        for item in items {
-            if literal || item == "-" || !item.hasPrefix("-") { result.append(item); continue }
-            if item == "--" { literal = true; continue }
-            throw UsageError("unknown option '\(item)'")
+    /// Whether `items` ask for help: `--help` or `-h` anywhere before `--`.
+    static func asksForHelp(_ items: [String]) -> Bool {
+        items.prefix(while: { $0 != "--" }).contains { SharedOptions.help.declaration.names.contains($0) }
+    }
+
+    /// The value of `option`: what was given, converted, or its default.
+    /// - Throws: `UsageError` when the given text is not a value the option takes.
+    func value<Value>(of option: Option<Value>) throws -> Value {
+        // An option read but not declared would never be parsed, and its default would hide the mistake: that is
+        // a bug in album's own declarations, and every command's declarations are read in CommandLineTests.
+        guard declared.contains(option.declaration) else {
+            fatalError("\(option.declaration.name) is read but not among its command's declared options")
         }
-        items = []
-        return result
+        return try option.read(given[option.declaration.name] ?? [])
+    }
+
+    /// The declaration that `name` (a long name or an alias) spells, if any.
+    private func declaration(named name: String) -> OptionDeclaration? {
+        declared.first { $0.names.contains(name) }
+    }
+
+    /// `--name=value` as its name and value; any other item as itself and nil.
+    private static func split(_ item: String) -> (String, String?) {
+        guard item.hasPrefix("--"), let equals = item.firstIndex(of: "=") else { return (item, nil) }
+        return (String(item[..<equals]), String(item[item.index(after: equals)...]))
+    }
+
+    /// The error for an unknown option, with the nearest declared name when it is a likely typo.
+    private func unknown(_ name: String) -> UsageError {
+        var message = "unknown option '\(name)'"
+        if let near = Suggest.nearest(to: name, in: declared.map(\.name)) { message += "; did you mean '\(near)'?" }
+        return UsageError(message)
     }
 }

@@ -3,27 +3,27 @@ struct CaptionCommand: Command {
     static let configuration = CommandConfiguration(
         name: "caption",
         abstract: "Set a photo's caption (recorded in its history).",
-        usage: "album caption ID TEXT [--catalogue DIR]",
-        help: """
+        arguments: "ID TEXT",
+        discussion: """
             ID is a photo's id or any unique start of it. An empty TEXT ("") removes the caption. The change is a run
             of job 'caption' with one caption step, so `album show ID` lists it and `album runs` counts it.
-
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-            """)
+            """,
+        options: [SharedOptions.catalogue])
 
     var catalogue: String
-    var id: String
-    var text: String
+    var given: [String]
+    var id: String { given[0] }
+    var text: String { given[1] }
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        let rest = try arguments.positionals()
-        guard rest.count == 2 else {
-            throw UsageError("caption takes a photo id and the caption text (quote it), got \(rest.count) argument\(rest.count == 1 ? "" : "s")")
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        given = arguments.positionals
+    }
+
+    func validate() throws {
+        guard given.count == 2 else {
+            throw UsageError("caption takes a photo id and the caption text (quote it), got \(given.count) argument\(given.count == 1 ? "" : "s")")
         }
-        id = rest[0]
-        text = rest[1]
     }
 
     func run() throws -> ExitCode {

@@ -3,15 +3,19 @@ struct CheckCommand: Command {
     static let configuration = CommandConfiguration(
         name: "check",
         abstract: "Check job files; print every error, or nothing when they are valid.",
-        usage: "album check JOBFILE... [--set NAME=VALUE]...",
-        help: "Exit status 0 when every file is valid, 2 when any has an error (each shown as file:line:col).")
+        arguments: "JOBFILE...",
+        discussion: "Exit status 0 when every file is valid, 2 when any has an error (each shown as file:line:col).",
+        options: [SharedOptions.set])
 
     var paths: [String]
-    var variables: [String: String] = [:]
+    var variables: [String: String]
 
-    init(arguments: inout Arguments) throws {
-        variables = try RunCommand.definitions(&arguments)
-        paths = try arguments.positionals()
+    init(_ arguments: Arguments) throws {
+        variables = try arguments.value(of: SharedOptions.set)
+        paths = arguments.positionals
+    }
+
+    func validate() throws {
         guard !paths.isEmpty else { throw UsageError("check needs at least one job file") }
     }
 

@@ -1,9 +1,17 @@
-/// One `album` subcommand, in swift-argument-parser's shape: a configuration, a parse that validates, a run.
+/// One `album` subcommand, in swift-argument-parser's shape: a static configuration that declares its options,
+/// an initialiser that reads their values, `validate()`, then `run()`.
+///
+/// Adding a command is one file holding such a type, plus its line in `Album.commands`; its `--help`, its usage
+/// line, its parsing and its errors come from the declarations (docs/commands.md shows a whole one).
 protocol Command: Sendable {
-    /// The subcommand's name, one-line abstract and full help.
+    /// The subcommand's name, abstract, discussion, positional arguments and options.
     static var configuration: CommandConfiguration { get }
-    /// Reads and validates the arguments after the subcommand's name.
-    init(arguments: inout Arguments) throws
+    /// Reads the declared options' values (`arguments.value(of:)`) and the positionals.
+    /// - Throws: `UsageError` when a value is not one its option takes.
+    init(_ arguments: Arguments) throws
+    /// Checks what the values cannot check one by one: how many positionals, options needed together.
+    /// - Throws: `UsageError` (exit 2).
+    func validate() throws
     /// Does the work and says how album exits.
     func run() throws -> ExitCode
     /// Whether `run()` decides itself what a failed write to stdout or stderr means (`album run` stops on its own
@@ -13,11 +21,5 @@ protocol Command: Sendable {
 
 extension Command {
     static var checksItsOutput: Bool { false }
-}
-
-struct CommandConfiguration {
-    var name: String
-    var abstract: String
-    var usage: String
-    var help: String
+    func validate() throws {}
 }

@@ -6,27 +6,23 @@ struct GcCommand: Command {
     static let configuration = CommandConfiguration(
         name: "gc",
         abstract: "Delete derived files no row refers to (never originals, never outside the catalogue).",
-        usage: "album gc [--catalogue DIR] [--dry-run]",
-        help: """
+        discussion: """
             Looks only in the catalogue's thumbnails/, filtered/ and originals/ folders, without following or
             removing symbolic links, and deletes the regular files that no rendition or photo row refers to (left by `album rm`, by runs that
             were killed before recording them, or by older parameters), and album's unfinished temporary files
             (.NAME.album-XXXXXX). Files anywhere else, exports and the user's originals are never touched.
             Prints each file it deletes, with why.
+            """,
+        options: [SharedOptions.catalogue, dryRunOption])
 
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-              --dry-run        print what would be deleted, and delete nothing
-            """)
+    static let dryRunOption = SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")
 
     var catalogue: String
     var dryRun: Bool
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        dryRun = arguments.flag("--dry-run", "-n")
-        let rest = try arguments.positionals()
-        guard rest.isEmpty else { throw UsageError("gc takes no arguments, got '\(rest[0])'") }
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        dryRun = try arguments.value(of: GcCommand.dryRunOption)
     }
 
     func run() throws -> ExitCode {

@@ -8,42 +8,40 @@ struct ImportCommand: Command {
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Import photos (files or folders) into a catalogue, without a job file.",
-        usage: "album import PATH... [--catalogue DIR] [--workers N] [--verbose]",
-        help: """
+        arguments: "PATH...",
+        discussion: """
             Each PATH is a photo or a folder (searched recursively for the image extensions, as the import stage's
             defaults). A '-' among the paths reads more paths from standard input, one per line, e.g.
               find ~/Pictures -newer last-import | album import - --catalogue album
 
-            options:
-              --catalogue DIR   the catalogue folder, created when missing (default: ./album)
-              --workers N       photos imported at once (default: the number of cores)
-              --verbose         print every step, and libvips' warnings
-
             exit status: 0 every file imported or skipped, 1 some files failed (each with its reason),
             2 usage error, 3 catalogue or environment error, or standard error could not be written.
-            """)
+            """,
+        options: [catalogueOption, workersOption, SharedOptions.verbose])
+
+    static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
+    static let workersOption = SharedOptions.workers.helped("photos imported at once")
 
     static let checksItsOutput = true
 
+    /// The paths as given, `-` among them.
+    var given: [String]
+    /// The paths to import, absolute, with those read from standard input in place of `-`.
     var paths: [String]
     var catalogue: String
     var options = RunOptions()
     var verbose = false
 
-    init(arguments: inout Arguments) throws {
-        try self.init(arguments: &arguments, standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
+    init(_ arguments: Arguments) throws {
+        try self.init(arguments, standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
     }
 
     /// Reads the arguments; `standardInput` is read only when a path is `-`.
-    init(arguments: inout Arguments, standardInput: () -> Data) throws {
-        catalogue = Paths.absolute(try arguments.option("--catalogue") ?? "album")
-        if let workers = try arguments.option("--workers") {
-            guard let n = Int(workers), (1...256).contains(n) else { throw UsageError("--workers takes a number from 1 to 256, got '\(workers)'") }
-            options.workers = n
-        }
-        verbose = arguments.flag("--verbose", "-v")
-        let given = try arguments.positionals()
-        guard !given.isEmpty else { throw UsageError("import needs at least one photo or folder, or '-' to read paths from standard input") }
+    init(_ arguments: Arguments, standardInput: () -> Data) throws {
+        catalogue = try arguments.value(of: ImportCommand.catalogueOption)
+        options.workers = try arguments.value(of: ImportCommand.workersOption)
+        verbose = try arguments.value(of: SharedOptions.verbose)
+        given = arguments.positionals
         var paths: [String] = []
         var readStandardInput = false
         for path in given {
@@ -56,6 +54,10 @@ struct ImportCommand: Command {
             }
         }
         self.paths = paths.map { Paths.absolute($0) }
+    }
+
+    func validate() throws {
+        guard !given.isEmpty else { throw UsageError("import needs at least one photo or folder, or '-' to read paths from standard input") }
     }
 
     /// The paths in a list read from standard input: one per line, `\n` or `\r\n`, blank lines ignored. Nothing else

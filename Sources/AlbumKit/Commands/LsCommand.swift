@@ -5,46 +5,43 @@ struct LsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "ls",
         abstract: "List the catalogue's photos, newest added first.",
-        usage: "album ls [--catalogue DIR] [--json] [--taken RANGE] [--added RANGE] [--filter NAME] [--path GLOB] [--caption TEXT] [--camera TEXT] [--format FORMAT] [--missing thumbnail|export] [--failed last-run]",
-        help: """
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-              --json           a JSON array, one object per photo
-              --taken RANGE    capture day or range: 2008-04-20, 2008-04-01..2008-04-30, 2008-04-01.., ..2008-04-30
-              --added RANGE    import day or range, the same forms
-              --filter NAME    the applied preset (none, sepia, noir, vivid, or a job's own)
-              --path GLOB      a glob on the original's path
-              --caption TEXT   captions containing TEXT (any case)
-              --camera TEXT    cameras containing TEXT (any case)
-              --format FORMAT  jpeg, png, webp, heif, avif, tiff, gif or jxl
-              --missing KIND   photos with no thumbnail (or export) whose file is still there
-              --failed last-run
-                               photos with a failed step in the newest job run
-            The selectors are the job file's select: keys, ANDed. The count goes to stderr.
-            """)
+        discussion: "The selectors are the job file's select: keys, ANDed. The count goes to stderr.",
+        options: [SharedOptions.catalogue, jsonOption, taken, added, filter, path, caption, camera, format, missing, failed])
+
+    static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
+    static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day or range: 2008-04-20, 2008-04-01..2008-04-30, 2008-04-01.., ..2008-04-30",
+                                                  default: nil, convert: LsCommand.range)
+    static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day or range, the same forms", default: nil, convert: LsCommand.range)
+    static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
+    static let path: Option<String?> = .value("--path", "GLOB", help: "a glob on the original's path", default: nil) { Paths.absolute($0) }
+    static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
+    static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
+    static let format: Option<String?> = .text("--format", "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
+    static let missing: Option<Selection.Missing?> = .choice("--missing", Selection.Missing.self,
+                                                             help: "photos with no thumbnail (or export) whose file is still there")
+    static let failed: Option<Selection.Failed?> = .choice("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
 
     var catalogue: String
     var json: Bool
     var selection = Selection()
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        json = arguments.flag("--json")
-        do {
-            selection.taken = try arguments.option("--taken").map { try DateRange(parsing: $0) }
-            selection.added = try arguments.option("--added").map { try DateRange(parsing: $0) }
-        } catch let error as StageError {
-            throw UsageError(error.message)
-        }
-        selection.filter = try arguments.option("--filter")
-        selection.path = try arguments.option("--path").map { Paths.absolute($0) }
-        selection.caption = try arguments.option("--caption")
-        selection.camera = try arguments.option("--camera")
-        selection.format = try arguments.option("--format")
-        selection.missing = try LsCommand.choice(arguments.option("--missing"), "--missing", Selection.Missing.self)
-        selection.failed = try LsCommand.choice(arguments.option("--failed"), "--failed", Selection.Failed.self)
-        let rest = try arguments.positionals()
-        guard rest.isEmpty else { throw UsageError("ls takes no arguments, got '\(rest[0])'") }
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        json = try arguments.value(of: LsCommand.jsonOption)
+        selection.taken = try arguments.value(of: LsCommand.taken)
+        selection.added = try arguments.value(of: LsCommand.added)
+        selection.filter = try arguments.value(of: LsCommand.filter)
+        selection.path = try arguments.value(of: LsCommand.path)
+        selection.caption = try arguments.value(of: LsCommand.caption)
+        selection.camera = try arguments.value(of: LsCommand.camera)
+        selection.format = try arguments.value(of: LsCommand.format)
+        selection.missing = try arguments.value(of: LsCommand.missing)
+        selection.failed = try arguments.value(of: LsCommand.failed)
+    }
+
+    /// A `--taken` or `--added` value; a malformed range is a usage error with the range's own message.
+    @Sendable static func range(_ text: String) throws -> DateRange {
+        do { return try DateRange(parsing: text) } catch let error as StageError { throw UsageError(error.message) }
     }
 
     func run() throws -> ExitCode {
@@ -65,15 +62,5 @@ struct LsCommand: Command {
         Console.out(table.rendered)
         Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")
         return .ok
-    }
-
-    /// An option's value as one of `E`'s cases, or a usage error listing them.
-    static func choice<E: RawRepresentable & CaseIterable>(_ text: String?, _ name: String, _: E.Type) throws -> E?
-    where E.RawValue == String {
-        guard let text else { return nil }
-        guard let value = E(rawValue: text) else {
-            throw UsageError("\(name) takes \(E.allCases.map(\.rawValue).joined(separator: " or ")), got '\(text)'")
-        }
-        return value
     }
 }

@@ -5,30 +5,37 @@ struct ParseCommand: Command {
     static let configuration = CommandConfiguration(
         name: "parse",
         abstract: "Print a YAML-subset document as JSON (a debugging aid).",
-        usage: "album parse FILE [--pretty] | album parse --batch < LIST",
-        help: """
-            Keys become JSON strings; .inf and .nan become the strings ".inf", "-.inf" and ".nan". Exit 2 with the
-            error for anything outside the subset.
+        arguments: "[FILE]",
+        discussion: """
+            Prints FILE, or with --batch each file named on stdin (album parse --batch < LIST). Keys become JSON
+            strings; .inf and .nan become the strings ".inf", "-.inf" and ".nan". Exit 2 with the error for anything
+            outside the subset.
+            """,
+        options: [pretty, batch])
 
-            options:
-              --pretty   indent the JSON
-              --batch    read one path per line from stdin; print one line per path: "OK<tab>JSON" or
-                         "ERR<tab>line:col: message" (used by tools/yaml/yaml-differential.py)
-            """)
+    static let pretty: Option<Bool> = .flag("--pretty", help: "indent the JSON")
+    static let batch: Option<Bool> = .flag("--batch", help: """
+        read one path per line from stdin; print one line per path: "OK<tab>JSON" or
+        "ERR<tab>line:col: message" (used by tools/yaml/yaml-differential.py)
+        """)
 
-    var path: String?
+    var given: [String]
     var pretty: Bool
     var batch: Bool
+    /// The file to print; nil with `--batch`.
+    var path: String? { batch ? nil : given.first }
 
-    init(arguments: inout Arguments) throws {
-        pretty = arguments.flag("--pretty")
-        batch = arguments.flag("--batch")
-        let rest = try arguments.positionals()
+    init(_ arguments: Arguments) throws {
+        pretty = try arguments.value(of: ParseCommand.pretty)
+        batch = try arguments.value(of: ParseCommand.batch)
+        given = arguments.positionals
+    }
+
+    func validate() throws {
         if batch {
-            guard rest.isEmpty else { throw UsageError("parse --batch reads its paths from stdin") }
+            guard given.isEmpty else { throw UsageError("parse --batch reads its paths from stdin") }
         } else {
-            guard rest.count == 1 else { throw UsageError("parse takes one file") }
-            path = rest[0]
+            guard given.count == 1 else { throw UsageError("parse takes one file") }
         }
     }
 

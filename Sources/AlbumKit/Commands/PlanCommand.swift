@@ -3,33 +3,35 @@ struct PlanCommand: Command {
     static let configuration = CommandConfiguration(
         name: "plan",
         abstract: "Show what running a job would do, stage by stage, without doing it.",
-        usage: "album plan JOBFILE [--catalogue DIR] [--force] [--set NAME=VALUE]... [--verbose]",
-        help: """
+        arguments: "JOBFILE",
+        discussion: """
             For each stage: how many photos are to do, already up to date, or left out by 'select:'. Nothing is
             read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
             prints the same.
+            """,
+        options: [catalogueOption, force, SharedOptions.set, verboseOption])
 
-            options:
-              --catalogue DIR   plan against this catalogue instead of the job's 'catalogue:'
-              --force           plan as 'album run --force' would run: every selected step to do
-              --set NAME=VALUE  define or override a job variable
-              --verbose         one line per photo and stage
-            """)
+    static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
+    static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
+    static let verboseOption = SharedOptions.verbose.helped("one line per photo and stage")
 
-    var jobPath: String
+    var given: [String]
+    var jobPath: String { given[0] }
     var catalogue: String?
     var force: Bool
     var verbose: Bool
     var variables: [String: String]
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue")
-        force = arguments.flag("--force")
-        verbose = arguments.flag("--verbose", "-v")
-        variables = try RunCommand.definitions(&arguments)
-        let rest = try arguments.positionals()
-        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "plan needs a job file" : "plan takes one job file") }
-        jobPath = rest[0]
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: PlanCommand.catalogueOption)
+        force = try arguments.value(of: PlanCommand.force)
+        verbose = try arguments.value(of: PlanCommand.verboseOption)
+        variables = try arguments.value(of: SharedOptions.set)
+        given = arguments.positionals
+    }
+
+    func validate() throws {
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "plan needs a job file" : "plan takes one job file") }
     }
 
     func run() throws -> ExitCode {

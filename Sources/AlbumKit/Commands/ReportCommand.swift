@@ -7,36 +7,37 @@ struct ReportCommand: Command {
     static let configuration = CommandConfiguration(
         name: "report",
         abstract: "Write an HTML report of a run (or a contact sheet of its thumbnails).",
-        usage: "album report [--run ID|last] [--catalogue DIR] (--out FILE.html | --contact-sheet FILE.jpg)",
-        help: """
+        discussion: """
             The page is one file: images are inlined as small data URIs and nothing is fetched, so it can be archived
             as a CI artifact or mailed. It shows the job, the run's status and timing, per-stage counts, the photos
             (before and after wherever a filter was applied; the first 500), every failure with its reason, and the
-            slowest photos. A job's 'report: FILE.html' writes it after every run.
+            slowest photos. A job's 'report: FILE.html' writes it after every run. It needs --out, --contact-sheet
+            or both.
+            """,
+        options: [runOption, SharedOptions.catalogue, outOption, contactSheetOption])
 
-            options:
-              --run ID|last             which run (default: the last)
-              --catalogue DIR           the catalogue folder (default: ./album)
-              --out FILE.html           write the HTML page here
-              --contact-sheet FILE.jpg  write a JPEG grid of the run's thumbnails here
-            """)
+    static let runOption: Option<Int64?> = .value("--run", "ID|last", help: "which run", default: nil, defaultHelp: "the last") { run in
+        guard run != "last" else { return nil }
+        guard let id = Int64(run), id > 0 else { throw UsageError("--run takes a run id or 'last', got '\(run)'") }
+        return id
+    }
+    static let outOption: Option<String?> = .text("--out", "FILE.html", help: "write the HTML page here")
+    static let contactSheetOption: Option<String?> = .text("--contact-sheet", "FILE.jpg", help: "write a JPEG grid of the run's thumbnails here")
 
     var runID: Int64?
     var catalogue: String
     var out: String?
     var contactSheet: String?
 
-    init(arguments: inout Arguments) throws {
-        if let run = try arguments.option("--run"), run != "last" {
-            guard let id = Int64(run), id > 0 else { throw UsageError("--run takes a run id or 'last', got '\(run)'") }
-            self.runID = id
-        }
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        out = try arguments.option("--out")
-        contactSheet = try arguments.option("--contact-sheet")
+    init(_ arguments: Arguments) throws {
+        runID = try arguments.value(of: ReportCommand.runOption)
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        out = try arguments.value(of: ReportCommand.outOption)
+        contactSheet = try arguments.value(of: ReportCommand.contactSheetOption)
+    }
+
+    func validate() throws {
         guard out != nil || contactSheet != nil else { throw UsageError("report needs --out FILE.html or --contact-sheet FILE.jpg") }
-        let rest = try arguments.positionals()
-        guard rest.isEmpty else { throw UsageError("report takes no arguments, got '\(rest[0])'") }
     }
 
     func run() throws -> ExitCode {

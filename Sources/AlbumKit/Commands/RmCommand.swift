@@ -6,24 +6,25 @@ struct RmCommand: Command {
     static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Forget photos and delete their derived files; originals are untouched.",
-        usage: "album rm ID... [--catalogue DIR]",
-        help: """
+        arguments: "ID...",
+        discussion: """
             Each ID is a photo's id or any unique start of it. album removes the photos' rows and their renditions'
             rows, then deletes the files: filtered images and thumbnails in the catalogue, and recorded exports
             unless they changed since album wrote them (those are kept and named). Originals, and the catalogue's
             copies of them (mode: copy), are left alone; `album gc` deletes copies that no photo needs. Steps stay
             in the history without a photo.
-
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-            """)
+            """,
+        options: [SharedOptions.catalogue])
 
     var catalogue: String
     var ids: [String]
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        ids = try arguments.positionals()
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        ids = arguments.positionals
+    }
+
+    func validate() throws {
         guard !ids.isEmpty else { throw UsageError("rm needs at least one photo id") }
     }
 

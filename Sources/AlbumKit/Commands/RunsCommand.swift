@@ -3,26 +3,22 @@ struct RunsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "runs",
         abstract: "List past runs, newest first, with their status and counts.",
-        usage: "album runs [--catalogue DIR] [--json]",
-        help: """
+        discussion: """
             Each run of a job (album run) or of a command that changes photos (album caption): its id, job, status
             (running, ok, failed, interrupted), when it started and finished, its steps done, skipped and failed,
             and the album and libvips versions that ran it. A run killed before it finished shows as 'running' until
             the next command that writes to the catalogue marks it 'interrupted'; its counts come from its steps.
+            """,
+        options: [SharedOptions.catalogue, jsonOption])
 
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-              --json           a JSON array, one object per run, with counts per stage and status
-            """)
+    static let jsonOption = SharedOptions.json.helped("a JSON array, one object per run, with counts per stage and status")
 
     var catalogue: String
     var json: Bool
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        json = arguments.flag("--json")
-        let rest = try arguments.positionals()
-        guard rest.isEmpty else { throw UsageError("runs takes no arguments, got '\(rest[0])'") }
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        json = try arguments.value(of: RunsCommand.jsonOption)
     }
 
     func run() throws -> ExitCode {

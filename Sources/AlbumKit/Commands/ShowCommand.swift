@@ -6,27 +6,29 @@ struct ShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a photo: its metadata, renditions and full history.",
-        usage: "album show ID [--catalogue DIR] [--json]",
-        help: """
+        arguments: "ID",
+        discussion: """
             ID is a photo's id or any unique start of it, as `album ls` shows them (8 characters are plenty).
             The history lists every step recorded for the photo, oldest first: when, which run and job, the stage,
             its status (done, skipped, failed), how long it took, its parameters, and its error or reason.
+            """,
+        options: [SharedOptions.catalogue, jsonOption])
 
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-              --json           one JSON object: photo, renditions, history
-            """)
+    static let jsonOption = SharedOptions.json.helped("one JSON object: photo, renditions, history")
 
     var catalogue: String
     var json: Bool
-    var id: String
+    var given: [String]
+    var id: String { given[0] }
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        json = arguments.flag("--json")
-        let rest = try arguments.positionals()
-        guard rest.count == 1 else { throw UsageError(rest.isEmpty ? "show needs a photo id" : "show takes one photo id, got \(rest.count)") }
-        id = rest[0]
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        json = try arguments.value(of: ShowCommand.jsonOption)
+        given = arguments.positionals
+    }
+
+    func validate() throws {
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "show needs a photo id" : "show takes one photo id, got \(given.count)") }
     }
 
     func run() throws -> ExitCode {

@@ -3,8 +3,7 @@ struct VerifyCommand: Command {
     static let configuration = CommandConfiguration(
         name: "verify",
         abstract: "Check the catalogue: database integrity, every recorded file and its hash.",
-        usage: "album verify [--catalogue DIR]",
-        help: """
+        discussion: """
             Runs SQLite's integrity and foreign-key checks, looks for rows that point at missing photos or runs,
             and re-hashes every rendition (filtered images, thumbnails, exports) and every original (or the
             catalogue's copy of it) against the SHA-256 recorded. Prints one line per problem: the path, then what
@@ -15,17 +14,13 @@ struct VerifyCommand: Command {
             the lock and says so, and leaves runs recorded as running as they are.
 
             exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
-
-            options:
-              --catalogue DIR  the catalogue folder (default: ./album)
-            """)
+            """,
+        options: [SharedOptions.catalogue])
 
     var catalogue: String
 
-    init(arguments: inout Arguments) throws {
-        catalogue = try arguments.option("--catalogue") ?? "album"
-        let rest = try arguments.positionals()
-        guard rest.isEmpty else { throw UsageError("verify takes no arguments, got '\(rest[0])'") }
+    init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
     }
 
     func run() throws -> ExitCode {

@@ -1,0 +1,54 @@
+/// The options several commands share, declared once (swift-argument-parser's `@OptionGroup`): the same name,
+/// value, checks and default wherever they appear. A command that means a little more by one says so with
+/// `helped(_:)`, which keeps everything but the help line.
+enum SharedOptions {
+    /// `--help`, `-h`: every command answers it with the help made from its declarations.
+    static let help: Option<Bool> = .flag("--help", aliases: ["-h"], help: "show this help")
+
+    /// `--catalogue DIR`: the catalogue folder, made absolute; `./album` when not given.
+    static let catalogue = Option<String>(
+        declaration: OptionDeclaration(name: "--catalogue", valueName: "DIR", help: "the catalogue folder", defaultHelp: "./album")
+    ) { given in try folder(given.last ?? "album") }
+
+    /// `--catalogue DIR` for a command that runs a job: overrides the job's `catalogue:`, nil when not given.
+    static let jobCatalogue: Option<String?> = .value("--catalogue", "DIR", help: "use this catalogue folder instead of the job's 'catalogue:'",
+                                                      default: nil, convert: folder)
+
+    /// `--json`: the command's answer as JSON on stdout instead of a table.
+    static let json: Option<Bool> = .flag("--json", help: "JSON on stdout")
+
+    /// `--dry-run`, `-n`: say what would be done, and do nothing.
+    static let dryRun: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be done, and do nothing")
+
+    /// `--force`: every selected step to do, even those already up to date.
+    static let force: Option<Bool> = .flag("--force", help: "redo every selected step, even those already up to date")
+
+    /// `--verbose`, `-v`: every step, and libvips' warnings.
+    static let verbose: Option<Bool> = .flag("--verbose", aliases: ["-v"], help: "print every step, and libvips' warnings")
+
+    /// `--workers N`: photos processed at once.
+    static let workers: Option<Int?> = .number("--workers", in: 1...256, help: "photos processed at once",
+                                               defaultHelp: "the number of cores")
+
+    /// `--set NAME=VALUE`, repeatable: job variables, the last definition of a name winning.
+    static let set = Option<[String: String]>(
+        declaration: OptionDeclaration(name: "--set", valueName: "NAME=VALUE", help: "define or override a job variable, used as ${NAME}",
+                                       repeats: true)
+    ) { given in
+        var variables: [String: String] = [:]
+        for definition in given {
+            guard let equals = definition.firstIndex(of: "="), equals != definition.startIndex else {
+                throw UsageError("--set takes NAME=VALUE, got '\(definition)'")
+            }
+            variables[String(definition[..<equals])] = String(definition[definition.index(after: equals)...])
+        }
+        return variables
+    }
+
+    /// A `--catalogue` value: an absolute folder path. Empty is no folder at all (it would mean the working
+    /// directory), so it is refused like a missing value.
+    @Sendable static func folder(_ text: String) throws -> String {
+        guard !text.isEmpty else { throw UsageError("--catalogue needs a value") }
+        return Paths.absolute(text)
+    }
+}
