@@ -35,9 +35,6 @@ public enum AddressSpace {
         return size
     }
 
-    /// What glibc reserves for each malloc arena after the first (`HEAP_MAX_SIZE`: 2 × 32 MB on 64-bit systems).
-    public static let arenaReserveBytes = 64 << 20
-
     /// "512 MB": bytes in whole mebibytes, as `ulimit -v` counts them (in KiB) divided by 1024.
     public static func megabytes(_ bytes: Int) -> String { "\(bytes >> 20) MB" }
 
