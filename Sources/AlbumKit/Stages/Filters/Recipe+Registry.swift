@@ -19,7 +19,7 @@ extension Recipe {
         Blur.self,
     ]
 
-    /// The registered primitives by name (`RecipeRegistryTests` checks that no two share one).
+    /// The registered primitives by name (`FilterPrimitiveTests` checks that no two share one).
     static let primitives: [String: any FilterPrimitive.Type] =
         Dictionary(registered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
