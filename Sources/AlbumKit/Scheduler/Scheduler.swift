@@ -66,7 +66,7 @@ public final class Scheduler: Sendable {
     public func runAll(recording record: (RunSummary) throws -> Void = { _ in },
                        onSecondSignal: @escaping @Sendable (Int32) -> Void = { _ in }) throws -> RunSummary {
         let started = DispatchTime.now()
-        let signals = SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
+        let signals = try SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
         defer { signals.cancel() }
         let scan = job.importStage?.scan() ?? ImportScan()
         let files = scan.files
