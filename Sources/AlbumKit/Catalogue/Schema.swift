@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -106,6 +106,23 @@ enum Schema {
         CREATE INDEX steps_run ON steps(run);
         CREATE INDEX steps_photo ON steps(photo);
         """,
+        // Version 3: a relocatable catalogue (`CataloguePaths`). Rendition paths under the catalogue folder become
+        // relative to it, and originals' and exports' paths under the folder's parent become `../…`; other paths stay
+        // absolute. `migrate` puts the folder (and its parent, NULL for `/`) in the temporary `migration_folder`
+        // first; without that row (a new database built from these strings) nothing matches and nothing changes.
+        // The rule runs in this order so that a path under the folder is never also taken for one under its parent.
+        """
+        CREATE TEMP TABLE IF NOT EXISTS migration_folder (folder TEXT NOT NULL, parent TEXT);
+        UPDATE renditions SET path = substr(path, length(m.folder) + 2) FROM migration_folder AS m
+            WHERE substr(path, 1, length(m.folder) + 1) = m.folder || '/';
+        UPDATE renditions SET path = '../' || substr(path, length(m.parent) + 2) FROM migration_folder AS m
+            WHERE m.parent IS NOT NULL AND substr(path, 1, length(m.parent) + 1) = m.parent || '/';
+        UPDATE photos SET path = substr(path, length(m.folder) + 2) FROM migration_folder AS m
+            WHERE substr(path, 1, length(m.folder) + 1) = m.folder || '/';
+        UPDATE photos SET path = '../' || substr(path, length(m.parent) + 2) FROM migration_folder AS m
+            WHERE m.parent IS NOT NULL AND substr(path, 1, length(m.parent) + 1) = m.parent || '/';
+        DROP TABLE temp.migration_folder;
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`; 0 for a new file).
@@ -136,6 +153,11 @@ enum Schema {
             // Read again inside the write transaction: another process may have migrated since the read above.
             let version = try Schema.version(database)
             guard version < currentVersion else { return }
+            if version < 3 {
+                let paths = CataloguePaths(folder: folder)
+                try database.execute("CREATE TEMP TABLE IF NOT EXISTS migration_folder (folder TEXT NOT NULL, parent TEXT)")
+                try database.run("INSERT INTO temp.migration_folder VALUES (?, ?)", [.text(paths.folder), .text(paths.parent)])
+            }
             for migration in migrations[version...] {
                 try database.execute(migration)
             }
