@@ -151,10 +151,10 @@ final class RelocationTests: XCTestCase {
         try album(["relocate", "--catalogue", catalogue, "--to", "\(folder)/disk"], status: 2)
     }
 
-    /// A catalogue written at schema version 2 stored every path absolute: made here by a run, then turned back into
-    /// what version 2 wrote with SQL (each stored path resolved, `user_version` 2). The first writer migrates it.
-    func testASchemaVersion2CatalogueIsCarriedForwardAndThenMoves() throws {
-        let folder = try TestSupport.temporaryFolder(self)
+    /// A catalogue written at schema version 2 stored every path absolute: made here by a run over `folder/library`
+    /// (its catalogue `.album` inside) and a photo from `folder/outside`, then turned back into what version 2 wrote
+    /// with SQL (each stored path resolved, `user_version` 2).
+    func makeVersion2Catalogue(in folder: String) throws {
         _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/library", catalogue: ".album", export: "site/{name}.jpg")
         try Fixture.jpeg(at: "\(folder)/outside/far.jpg")
         // A photo from outside the library, imported first so that the job's stages take it too.
@@ -169,7 +169,13 @@ final class RelocationTests: XCTestCase {
         try database.execute("PRAGMA user_version = 2")
         database.close()
         XCTAssert(try (storedPaths("photos", in: catalogue) + storedPaths("renditions", in: catalogue)).allSatisfy { $0.hasPrefix("/") })
+    }
 
+    /// The first writer migrates a version 2 catalogue where it is: then it moves like any other.
+    func testASchemaVersion2CatalogueIsCarriedForwardAndThenMoves() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try makeVersion2Catalogue(in: folder)
+        let catalogue = "\(folder)/library/.album"
         try album(["verify", "--catalogue", catalogue])  // a writer: it migrates
         let migrated = try Database(path: catalogue + "/catalogue.db")
         XCTAssertEqual(try migrated.query("PRAGMA user_version") { $0.int(0) }, [Schema.currentVersion])
@@ -199,5 +205,22 @@ final class RelocationTests: XCTestCase {
         XCTAssertEqual(top.stored("/album/filtered/x.jpg"), "filtered/x.jpg")
         XCTAssertEqual(top.stored("/photos/a.jpg"), "/photos/a.jpg")
         XCTAssertEqual(top.resolved("filtered/x.jpg"), "/album/filtered/x.jpg")
+    }
+
+    /// A version 2 catalogue moved with its library before any writer migrated it keeps its old absolute paths, under
+    /// neither the new folder nor its parent: `album relocate` from the old library to the new one rewrites them all,
+    /// renditions inside the catalogue too, and stores them in the relative form.
+    func testAVersion2CatalogueMovedBeforeItsMigrationIsRelocated() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try makeVersion2Catalogue(in: folder)
+        try FileManager.default.moveItem(atPath: "\(folder)/library", toPath: "\(folder)/moved")
+        let catalogue = "\(folder)/moved/.album"
+        let broken = try album(["verify", "--catalogue", catalogue], status: 1)
+        XCTAssert(broken.stdout.contains("\(folder)/library/.album/thumbnails/"), broken.stdout)
+        let done = try album(["relocate", "--catalogue", catalogue, "--from", "\(folder)/library", "--to", "\(folder)/moved"])
+        XCTAssert(done.stderr.contains("rewrote 3 originals and 10 renditions"), done.stderr)  // 4 thumbnails, 2 filtered, 4 exports
+        XCTAssertEqual(try storedPaths("photos", in: catalogue), ["dune", "storm", "wood"].map { "../photos/\($0).jpg" } + ["\(folder)/outside/far.jpg"])
+        XCTAssertEqual(try storedPaths("renditions", in: catalogue).filter { $0.hasPrefix("/") }, [])
+        try assertNothingToRedo(["run", "\(folder)/moved/job.yml", "--set", "LIBRARY=\(folder)/moved"], catalogue: catalogue)
     }
 }

@@ -2,8 +2,8 @@ import SQLite
 
 extension Catalogue {
     /// The recorded paths that lie under `old` (the folder itself or anything in it), each with the path it takes
-    /// under `new`: photos' originals first, then renditions (exports outside the catalogue; a rendition inside it
-    /// moves with the folder and is stored relative, so it is never under an old absolute prefix).
+    /// under `new`: photos' originals first, then renditions (exports recorded absolute; and a catalogue's own files,
+    /// when it was moved while it still stored them absolute, before schema version 3 made them relative).
     /// Both prefixes are absolute and normalised (`Paths.absolute`).
     public func relocations(from old: String, to new: String) throws -> [RelocatedPath] {
         func moved(_ path: String) -> String? {
