@@ -14,10 +14,12 @@ struct ImportCommand: Command {
             defaults). A '-' among the paths reads more paths from standard input, one per line, e.g.
               find ~/Pictures -newer last-import | album import - --catalogue album
 
-            exit status: 0 every file imported or skipped, 1 some files failed (each with its reason),
-            2 usage error, 3 catalogue or environment error, or standard error could not be written.
+            exit status: 0 every file imported or skipped, 1 some files failed (each with its reason), or a folder
+            gave no photos where the catalogue knows some from it (is it mounted? --allow-empty if it is meant to be
+            empty), 2 usage error or a PATH that does not exist (no catalogue is created), 3 catalogue or
+            environment error, or standard error could not be written.
             """,
-        options: [catalogueOption, workersOption, SharedOptions.verbose])
+        options: [catalogueOption, workersOption, SharedOptions.allowEmpty, SharedOptions.verbose])
 
     static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
     static let workersOption = SharedOptions.workers.helped("photos imported at once")
@@ -41,6 +43,7 @@ struct ImportCommand: Command {
         catalogue = try arguments.value(of: ImportCommand.catalogueOption)
         options.workers = try arguments.value(of: ImportCommand.workersOption)
         verbose = try arguments.value(of: SharedOptions.verbose)
+        options.allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
         given = arguments.positionals
         var paths: [String] = []
         var readStandardInput = false
