@@ -114,6 +114,30 @@ final class DerivedFilesTests: XCTestCase {
         XCTAssertTrue(text.stderr.contains(sentence), text.stderr)
     }
 
+    /// Exports written beside their originals (the export root is the import root): the root is still walked, and
+    /// the export tag alone keeps the exports out, run after run.
+    func testExportsBesideTheirOriginalsAreKeptOutByTheirTag() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/lib/a.jpg", width: 96, height: 64, variant: 1)
+        try Fixture.jpeg(at: "\(folder)/lib/b.jpg", width: 96, height: 64, variant: 2)
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import: {from: lib}
+              - thumbnail: {size: 32x32}
+              - export: {from: thumbnail, to: "lib/{name}-small.jpg"}
+            """, to: "job.yml", in: folder)
+        for runNumber in 1...3 {
+            let result = try TestSupport.album(["run", "job.yml"], in: folder)
+            XCTAssertEqual(result.status, 0, "run \(runNumber): \(result.stderr)")
+            XCTAssertEqual(try count(folder + "/album", "SELECT count(*) FROM photos"), 2, "run \(runNumber)")
+            XCTAssertEqual(files(under: folder + "/lib"), ["a-small.jpg", "a.jpg", "b-small.jpg", "b.jpg"], "run \(runNumber)")
+        }
+        let plan = try TestSupport.album(["plan", "job.yml"], in: folder)
+        XCTAssertTrue(plan.stdout.contains("skipped 2 files album wrote itself"), plan.stdout)
+    }
+
     /// Files that match no include pattern are counted by extension, in the text summary, in `run-finished` and in
     /// the plan; hidden files and excluded files are not (they were left out on purpose).
     func testIgnoredFilesAreCountedByExtension() throws {

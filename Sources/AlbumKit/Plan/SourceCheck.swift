@@ -5,9 +5,12 @@ import System
 /// no photos where the catalogue knows some under it stops it too (exit 1), unless `--allow-empty` says so.
 public enum SourceCheck {
     /// Throws when a root of the job's import does not exist (a file is a valid root; so is a link, which the
-    /// import then explains). Call it before `Catalogue(folder:create:)`.
-    public static func requireRoots(of job: Job) throws(SourceError) {
-        let missing = (job.importStage?.from ?? []).filter { (try? FileStatus($0, followingLinks: false)) == nil }
+    /// import then explains). Call it before `Catalogue(folder:create:)`. Paths in `listed` came from a list
+    /// (`album import -`): a missing one is the failed step of its file instead.
+    public static func requireRoots(of job: Job, except listed: Set<String> = []) throws(SourceError) {
+        let missing = (job.importStage?.from ?? []).filter {
+            !listed.contains($0) && (try? FileStatus($0, followingLinks: false)) == nil
+        }
         guard !missing.isEmpty else { return }
         let named = missing.map { "the import root \($0) does not exist" }.joined(separator: "; ")
         throw SourceError(named + "; nothing was imported and no catalogue was created or changed", exitCode: .usage)

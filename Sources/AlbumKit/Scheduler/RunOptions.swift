@@ -20,5 +20,8 @@ public struct RunOptions: Sendable {
     /// Run even when an import folder gave no photos where the catalogue knows some (`--allow-empty`): the
     /// folder is meant to be empty, not an unmounted share (`SourceCheck.requireFound`).
     public var allowEmpty: Bool = false
+    /// Paths read from a list (`album import -`) rather than named as roots: one that does not exist fails alone,
+    /// as a file deleted between the listing and the import, instead of stopping the run (`SourceCheck`).
+    public var listedPaths: Set<String> = []
     public init() {}
 }

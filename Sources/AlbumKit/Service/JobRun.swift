@@ -45,7 +45,7 @@ public struct JobRun {
         // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.
         if AddressSpace.limit != nil { settings.mallocArenas = 1 }
         // A root that does not exist stops the run before a catalogue folder is made under it.
-        try SourceCheck.requireRoots(of: job)
+        try SourceCheck.requireRoots(of: job, except: options.listedPaths)
         try Vips.start(settings)
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }

@@ -37,7 +37,7 @@ struct FolderScanner {
 
     private mutating func walk(_ folder: String, identity: [UInt64], depth: Int) {
         guard visited.insert(identity).inserted, depth < 256 else { return }  // a loop through followed links
-        if derived.contains(folder: identity) {
+        if derived.contains(folder: identity, isRoot: depth == 0) {
             countDerived(in: folder, depth: depth)
             return
         }
