@@ -72,6 +72,29 @@ final class DerivedFilesTests: XCTestCase {
         try assertShippedJobRunsThreeTimes(out: { $0 + "/lib/summer-sepia" })
     }
 
+    /// Where exports carry no tag (a file system without xattrs, simulated by removing it), the export root
+    /// alone keeps them out: the shipped job's old layout, exports under the import root, three runs.
+    func testWithoutTheTagTheExportRootAloneKeepsExportsOut() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let counts = try library(in: folder)
+        let job = JobFileTests.jobsFolder + "/summer-sepia.yml"
+        let set = ["--set", "SRC=\(folder)/lib", "--set", "OUT=\(folder)/lib/sepia"]
+        for runNumber in 1...3 {
+            let result = try TestSupport.album(["run", job] + set)
+            XCTAssertEqual(result.status, 0, "run \(runNumber): \(result.stderr)")
+            let untag = try Tool.run(["python3", "-c", """
+                import os, sys
+                for name in os.listdir(sys.argv[1]):
+                    path = os.path.join(sys.argv[1], name)
+                    for attribute in os.listxattr(path): os.removexattr(path, attribute)
+                    assert not os.listxattr(path)
+                """, folder + "/lib/sepia"])
+            XCTAssertEqual(untag.status, 0, untag.stderr)
+            XCTAssertEqual(try count(folder + "/lib/.album", "SELECT count(*) FROM photos"), counts.all, "run \(runNumber)")
+            XCTAssertEqual(files(under: folder + "/lib/sepia").count, counts.summer, "run \(runNumber)")
+        }
+    }
+
     /// A catalogue folder that is not hidden, under the import root, is skipped and counted; so is an export
     /// carried elsewhere with its tag (`cp --preserve=xattr`), which only the tag says is album's.
     func testTheCatalogueFolderAndTaggedFilesAreSkippedAndCounted() throws {
