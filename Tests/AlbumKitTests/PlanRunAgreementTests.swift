@@ -90,6 +90,23 @@ final class PlanRunAgreementTests: XCTestCase {
         XCTAssertEqual(try assertAgree("job.yml", in: folder)["thumbnail"], [4, 0, 0], "a new size is every thumbnail to do")
     }
 
+    /// An import root that holds the catalogue folder (not hidden) and the export root: neither is imported, by
+    /// the plan or by the run, on the first run and every rerun.
+    func testDerivedFilesUnderTheImportRootAreLeftOutAlike() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        try write("  - import: {from: .}\n  - thumbnail: {size: 64x64}\n  - export: {from: thumbnail, to: \"out/{name}.jpg\"}\n",
+                  in: folder)
+        let first = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(first["import"], [4, 0, 0])
+        XCTAssertEqual(first["export"], [4, 0, 0])
+        for _ in 0..<2 {
+            let rerun = try assertAgree("job.yml", in: folder)
+            XCTAssertEqual(rerun["import"], [0, 4, 0], "the catalogue's thumbnails and the exports are never imported")
+            XCTAssertEqual(rerun["export"], [0, 4, 0])
+        }
+    }
+
     func testJobAndStageSelectionsAgree() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try photos(in: folder)

@@ -90,6 +90,9 @@ public enum Album {
         } catch let error as AtomicFileError {
             Console.error(error.description)
             return ExitCode.environment.rawValue
+        } catch let error as SourceError {
+            Console.error(error.message)
+            return error.exitCode.rawValue
         } catch let error as StageError {
             Console.error(error.message)
             return ExitCode.failures.rawValue

@@ -11,13 +11,16 @@ struct ImportCommand: Command {
         arguments: "PATH...",
         discussion: """
             Each PATH is a photo or a folder (searched recursively for the image extensions, as the import stage's
-            defaults). A '-' among the paths reads more paths from standard input, one per line, e.g.
+            defaults). A '-' among the paths reads more paths from standard input, one per line (one that does not
+            exist is a failed file, not an error that stops the import), e.g.
               find ~/Pictures -newer last-import | album import - --catalogue album
 
-            exit status: 0 every file imported or skipped, 1 some files failed (each with its reason),
-            2 usage error, 3 catalogue or environment error, or standard error could not be written.
+            exit status: 0 every file imported or skipped, 1 some files failed (each with its reason), or a folder
+            gave no photos where the catalogue knows some from it (is it mounted? --allow-empty if it is meant to be
+            empty), 2 usage error or a PATH that does not exist (no catalogue is created), 3 catalogue or
+            environment error, or standard error could not be written.
             """,
-        options: [catalogueOption, workersOption, SharedOptions.verbose])
+        options: [catalogueOption, workersOption, SharedOptions.allowEmpty, SharedOptions.verbose])
 
     static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
     static let workersOption = SharedOptions.workers.helped("photos imported at once")
@@ -28,6 +31,8 @@ struct ImportCommand: Command {
     var given: [String]
     /// The paths to import, absolute, with those read from standard input in place of `-`.
     var paths: [String]
+    /// The paths read from standard input, absolute: a missing one fails alone (`RunOptions.listedPaths`).
+    var listed: Set<String> = []
     var catalogue: String
     var options = RunOptions()
     var verbose = false
@@ -41,6 +46,7 @@ struct ImportCommand: Command {
         catalogue = try arguments.value(of: ImportCommand.catalogueOption)
         options.workers = try arguments.value(of: ImportCommand.workersOption)
         verbose = try arguments.value(of: SharedOptions.verbose)
+        options.allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
         given = arguments.positionals
         var paths: [String] = []
         var readStandardInput = false
@@ -48,7 +54,9 @@ struct ImportCommand: Command {
             if path == "-" {
                 guard !readStandardInput else { continue }  // standard input can be read once
                 readStandardInput = true
-                paths += ImportCommand.lines(standardInput())
+                let lines = ImportCommand.lines(standardInput())
+                paths += lines
+                listed.formUnion(lines.map { Paths.absolute($0) })
             } else {
                 paths.append(path)
             }
@@ -70,6 +78,8 @@ struct ImportCommand: Command {
     func run() throws -> ExitCode {
         var stage = ImportStage()
         stage.from = paths
+        var options = options
+        options.listedPaths = listed
         let job = Job(name: "import", catalogue: catalogue, importStage: stage, path: nil, hash: nil)
         return try JobRun(job: job, options: options, output: RunOutput(verbose: verbose)).run()
     }

@@ -9,7 +9,7 @@ struct PlanCommand: Command {
             read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
             prints the same.
             """,
-        options: [catalogueOption, force, SharedOptions.set, verboseOption])
+        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, verboseOption])
 
     static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
     static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
@@ -21,12 +21,14 @@ struct PlanCommand: Command {
     var force: Bool
     var verbose: Bool
     var variables: [String: String]
+    var allowEmpty: Bool
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: PlanCommand.catalogueOption)
         force = try arguments.value(of: PlanCommand.force)
         verbose = try arguments.value(of: PlanCommand.verboseOption)
         variables = try arguments.value(of: SharedOptions.set)
+        allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
         given = arguments.positionals
     }
 
@@ -37,7 +39,7 @@ struct PlanCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
-        PlanCommand.print(try Planner(job: job, force: force).plan(), verbose: verbose)
+        PlanCommand.print(try Planner(job: job, force: force, allowEmpty: allowEmpty).plan(), verbose: verbose)
         return .ok
     }
 
@@ -52,6 +54,9 @@ struct PlanCommand: Command {
                         + String(c.toDo).leftPadded(8) + String(c.upToDate).leftPadded(12) + String(c.leftOut).leftPadded(10))
         }
         if plan.counts.isEmpty { Console.out("  (no photos)") }
+        let passedOver = [plan.scan.passedOver.derivedSentence, plan.scan.passedOver.ignoredSentence].compactMap { $0 }
+        if !passedOver.isEmpty { Console.out("") }
+        for line in passedOver { Console.out(line) }
         if verbose {
             Console.out("")
             for entry in plan.entries { Console.out("  \(entry.stage.rawValue) \(entry.verdict): \(entry.path)") }

@@ -26,6 +26,10 @@ enum SharedOptions {
     /// `--verbose`, `-v`: every step, and libvips' warnings.
     static let verbose: Option<Bool> = .flag("--verbose", aliases: ["-v"], help: "print every step, and libvips' warnings")
 
+    /// `--allow-empty`: an import folder that gives no photos, where the catalogue knows some from it, is meant to be
+    /// empty (not an unmounted share): run, import or plan anyway.
+    static let allowEmpty: Option<Bool> = .flag("--allow-empty", help: "go on when an import folder is empty where the catalogue knows photos from it")
+
     /// `--workers N`: photos processed at once.
     static let workers: Option<Int?> = .number("--workers", in: 1...256, help: "photos processed at once",
                                                defaultHelp: "the number of cores")

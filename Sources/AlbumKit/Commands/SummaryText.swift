@@ -17,6 +17,9 @@ enum SummaryText {
                          + rate.leftPadded(11) + time.leftPadded(13))
         }
         if summary.counts.isEmpty { lines.append("  (no photos)") }
+        let passedOver = [summary.passedOver.derivedSentence, summary.passedOver.ignoredSentence].compactMap { $0 }
+        if !passedOver.isEmpty { lines.append("") }
+        lines += passedOver
         if !summary.failures.isEmpty {
             lines.append("")
             lines.append("failed (\(summary.failures.count)):")

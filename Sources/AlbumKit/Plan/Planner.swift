@@ -32,18 +32,25 @@ public struct Planner {
         public var counts: [StageName: Counts] = [:]
         /// One line per photo and stage, for `--verbose`: (path, stage, verdict).
         public var entries: [(path: String, stage: StageName, verdict: String)] = []
+        /// What import's scan passed over: derived files, and files that match no include pattern.
+        public var scan = ImportScan()
     }
 
     let job: Job
     let force: Bool
+    /// Plan even when an import folder gave no photos where the catalogue knows some (`--allow-empty`).
+    let allowEmpty: Bool
 
-    public init(job: Job, force: Bool = false) {
+    public init(job: Job, force: Bool = false, allowEmpty: Bool = false) {
         self.job = job
         self.force = force
+        self.allowEmpty = allowEmpty
     }
 
     /// Plans the job against its catalogue (read only; a missing catalogue means everything is to do).
+    /// - Throws: `SourceError` where the run would stop on its import roots (`SourceCheck`), with the same status.
     public func plan() throws -> Plan {
+        try SourceCheck.requireRoots(of: job)
         let catalogue = FileSystem.exists(job.catalogue + "/" + Catalogue.databaseName)
             ? try Catalogue(folder: job.catalogue, readOnly: true) : nil
         defer { catalogue?.close() }
@@ -57,7 +64,11 @@ public struct Planner {
         // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
         var settled = Set<String>()
         if let importStage = job.importStage {
-            let scan = importStage.scan()
+            let scan = job.importScan()
+            plan.scan = scan
+            if !allowEmpty, SourceCheck.anyRootEmpty(scan) {
+                try SourceCheck.requireFound(scan, of: job, known: snapshot.currentPhotos)
+            }
             for folder in scan.unreadableFolders {
                 note(&plan, path: folder.path, stage: .import, .toDo, "(it fails: cannot read this folder)")
             }

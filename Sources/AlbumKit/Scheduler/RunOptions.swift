@@ -17,5 +17,11 @@ public struct RunOptions: Sendable {
     public var pixelBudgetMegapixels: Int = 100
     /// After a first SIGINT or SIGTERM, how long photos in flight may take to finish before they are abandoned.
     public var graceSeconds: Double = 10
+    /// Run even when an import folder gave no photos where the catalogue knows some (`--allow-empty`): the
+    /// folder is meant to be empty, not an unmounted share (`SourceCheck.requireFound`).
+    public var allowEmpty: Bool = false
+    /// Paths read from a list (`album import -`) rather than named as roots: one that does not exist fails alone,
+    /// as a file deleted between the listing and the import, instead of stopping the run (`SourceCheck`).
+    public var listedPaths: Set<String> = []
     public init() {}
 }

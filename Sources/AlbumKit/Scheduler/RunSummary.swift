@@ -18,6 +18,8 @@ public struct RunSummary: Sendable {
     public var stop: StopReason? = nil
     /// Whether photos still in flight were abandoned after the grace period.
     public var abandoned: Bool = false
+    /// What import's scan passed over: album's own files, and files that match no include pattern.
+    public var passedOver = PassedOver()
     /// ok, failed or interrupted.
     public var status: String = "ok"
 

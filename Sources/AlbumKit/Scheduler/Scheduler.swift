@@ -58,18 +58,20 @@ public final class Scheduler: Sendable {
     }
 
     /// Runs the job until every photo is through or a stop is requested, and returns what happened.
+    /// - Parameter scan: import's scan when the caller made it already (`Job.importScan`); nil to scan here.
     /// - Parameter record: records the run's end in the catalogue; it is called before the `run-finished` event, so
     ///   that the event, like every `done` step event, announces what is committed.
     /// - Parameter onSecondSignal: called on the signal queue when a second SIGINT or SIGTERM arrives, with its
     ///   number; the command line ends the process there (`SecondSignal`). By default a second signal does nothing more.
     /// - Throws: a catalogue write failure, after the workers have stopped.
-    public func runAll(recording record: (RunSummary) throws -> Void = { _ in },
+    public func runAll(scan given: ImportScan? = nil, recording record: (RunSummary) throws -> Void = { _ in },
                        onSecondSignal: @escaping @Sendable (Int32) -> Void = { _ in }) throws -> RunSummary {
         let started = DispatchTime.now()
         let signals = try SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
         defer { signals.cancel() }
-        let scan = job.importStage?.scan() ?? ImportScan()
+        let scan = given ?? job.importScan()
         let files = scan.files
+        state.withLock { $0.summary.passedOver = scan.passedOver }
         let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
         snapshot.withLock { $0 = known }
         let expected = scan.unreadableFolders.count + files.count + known.photosAfterImport(scanning: files).count

@@ -44,9 +44,15 @@ public struct JobRun {
         settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
         // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.
         if AddressSpace.limit != nil { settings.mallocArenas = 1 }
+        // A root that does not exist stops the run before a catalogue folder is made under it.
+        try SourceCheck.requireRoots(of: job, except: options.listedPaths)
         try Vips.start(settings)
         let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
+        let scan = job.importScan()
+        if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
+            try SourceCheck.requireFound(scan, of: job, known: CatalogueSnapshot(reading: catalogue).currentPhotos)
+        }
         let options = try affordable()
         let job = try self.job.resolvingSelections(in: catalogue)
         let software = Software.current
@@ -62,7 +68,7 @@ public struct JobRun {
         if let failure = outputFailure() { scheduler.requestStop(.outputClosed(failure.description)) }
         let summary: RunSummary
         do {
-            summary = try scheduler.runAll(recording: { summary in
+            summary = try scheduler.runAll(scan: scan, recording: { summary in
                 try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
             }, onSecondSignal: { SecondSignal.end($0) })
         } catch let error as SQLiteError where error.isCorrupt {

@@ -66,27 +66,34 @@ public struct ImportStage: DeclaredOptions {
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
     func accepts(name: String) -> Bool {
         if name.hasPrefix(".") { return false }  // hidden files, and album's own temporary files
+        guard included(name: name) else { return false }
         let lower = name.lowercased()
-        guard include.contains(where: { Glob($0.lowercased()).matches(lower) }) else { return false }
         return !exclude.contains { Glob($0.lowercased()).matches(lower) }
+    }
+
+    /// Whether a file name matches one of the `include` patterns (case-insensitive).
+    func included(name: String) -> Bool {
+        let lower = name.lowercased()
+        return include.contains { Glob($0.lowercased()).matches(lower) }
+    }
+
+    /// A name's extension, lowercased, as the ignored-files count groups them: "" for none.
+    static func fileExtension(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
     }
 
     /// The entries to import, sorted by path, at most `limit`: every name that passes `include`/`exclude`,
     /// whatever it is (files, and the links, FIFOs, sockets and devices that `importFile` explains and skips);
-    /// and the folders that could not be listed.
-    public func scan() -> ImportScan {
-        var scanner = FolderScanner(stage: self)
+    /// and the folders that could not be listed. Derived files (`DerivedFiles`: the catalogue folder, the job's
+    /// export roots, files carrying album's export tag) are left out and counted, and so are the files that match
+    /// no `include` pattern, by extension.
+    public func scan(skipping derived: DerivedFiles = DerivedFiles()) -> ImportScan {
+        var scanner = FolderScanner(stage: self, derived: derived)
         for root in from { scanner.visit(root: root) }
         var found = scanner.found.sorted()
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
-        return ImportScan(files: found, unreadableFolders: scanner.unreadable)
+        return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
+                          foundPerRoot: scanner.foundPerRoot)
     }
-}
-
-/// What import's scan found.
-public struct ImportScan: Sendable, Equatable {
-    /// The entries to import, sorted by path.
-    public var files: [String] = []
-    /// Folders that could not be listed: each is a failed import step, so a run never passes over them silently.
-    public var unreadableFolders: [UnreadableFolder] = []
 }

@@ -25,6 +25,7 @@ struct JSONReporter: RunObserver {
     func runFinished(_ summary: RunSummary) {
         emit([("event", .string("run-finished")), ("run", .int(Int(summary.run))), ("status", .string(summary.status)),
               ("stages", summary.countsJSON), ("failed_photos", .int(summary.failures.count)),
+              ("passed_over", summary.passedOver.json),
               ("seconds", .double((summary.seconds * 1000).rounded() / 1000)), ("exit", .int(Int(summary.exitCode.rawValue)))])
     }
 
