@@ -61,7 +61,7 @@ final class CatalogueTests: XCTestCase {
 
         let catalogue = try Catalogue(folder: folder, create: false)
         defer { catalogue.close() }
-        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [2])
+        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [Schema.currentVersion])
         XCTAssertEqual(try catalogue.database.query("SELECT run, path, stage, ms, at FROM steps") { row in
             "\(try row["run"] as Int) \(try row["path"] as String) \(try row["stage"] as String) \(try row["ms"] as Double) \(try row["at"] as String? ?? "NULL")"
         }, ["7 /p/a.jpg import 1.5 NULL"], "old rows are copied; they have no time")

@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 2
+    static let currentVersion = 4
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -105,6 +105,18 @@ enum Schema {
         ALTER TABLE steps_v2 RENAME TO steps;
         CREATE INDEX steps_run ON steps(run);
         CREATE INDEX steps_photo ON steps(photo);
+        """,
+        // Version 3 is the relocatable catalogue's (issue 16, relative paths), merged from its own branch.
+        "-- version 3: relative paths (the relocate branch)",
+        // Version 4: the catalogue's identity, a random id made once, here (for a new catalogue as for one migrated
+        // from an older version), and never changed. Exports are tagged with it, so a catalogue tells its own
+        // exports from another catalogue's in a shared folder (ExportStage, docs/catalogue.md "Who owns an export").
+        """
+        CREATE TABLE identity (
+            id TEXT NOT NULL,
+            created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        INSERT INTO identity (id) VALUES (lower(hex(randomblob(16))));
         """,
     ]
 
