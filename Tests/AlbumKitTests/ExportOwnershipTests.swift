@@ -135,6 +135,24 @@ final class ExportOwnershipTests: XCTestCase {
         XCTAssertEqual(try verify(folder, "b").status, 0)
     }
 
+    func testGcKeepsFilesAnotherCatalogueExportedIntoItsFolders() throws {
+        let folder = try library(ifExists: "skip")
+        let first = try TestSupport.album(["run", "a.yml"], in: folder)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        try TestSupport.write(try String(contentsOfFile: folder + "/b.yml", encoding: .utf8)
+            .replacingOccurrences(of: "out/{name}.jpg", with: "cat-a/filtered/zz/{name}.jpg"), to: "b.yml", in: folder)
+        let second = try TestSupport.album(["run", "b.yml"], in: folder)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let inside = try FileManager.default.contentsOfDirectory(atPath: folder + "/cat-a/filtered/zz").sorted()
+        XCTAssertEqual(inside.count, ExportOwnershipTests.photoCount)
+        let gc = try TestSupport.album(["gc", "--catalogue", "cat-a"], in: folder)
+        XCTAssertEqual(gc.status, 0, gc.stderr)
+        XCTAssert(gc.stderr.contains("another catalogue exported it (id \(try identity(folder, "b")))"), gc.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/cat-a/filtered/zz").sorted(), inside,
+                       "gc never deletes another catalogue's files, even inside its own folders")
+        XCTAssertEqual(try verify(folder, "b").status, 0)
+    }
+
     /// Both jobs started together, several times: with skip, each name is written once, by one catalogue, and
     /// the other is refused; with rename, every photo of each gets its own file. No file is overwritten by the
     /// other catalogue (its bytes and tag are the ones its catalogue recorded: verify exits 0).
