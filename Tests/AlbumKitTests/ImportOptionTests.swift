@@ -16,9 +16,11 @@ final class ImportOptionTests: XCTestCase {
         return try TestSupport.album(["run", "job.yml"] + arguments, in: folder)
     }
 
-    /// The imported photos' paths relative to `folder`, sorted.
+    /// The imported photos' paths relative to `folder`, sorted (the catalogue, `folder/album`, stores them as `../…`).
     func imported(in folder: String) throws -> [String] {
-        try Probe.rows(folder + "/album", "SELECT path FROM photos").map { $0.replacingOccurrences(of: folder + "/", with: "") }.sorted()
+        try Probe.rows(folder + "/album", "SELECT path FROM photos").map {
+            $0.hasPrefix("../") ? String($0.dropFirst(3)) : $0.replacingOccurrences(of: folder + "/", with: "")
+        }.sorted()
     }
 
     /// The newest run's import step for `path`: its status and reason, "status: reason".

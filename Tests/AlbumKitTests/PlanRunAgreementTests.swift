@@ -159,7 +159,7 @@ final class PlanRunAgreementTests: XCTestCase {
         let paths = try photos(in: folder)
         try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
         try assertAgree("job.yml", in: folder)
-        let oldID = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE path = '\(paths[0])'").first)
+        let oldID = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE path = '\(Probe.stored(paths[0], in: folder + "/album"))'").first)
 
         try edit(paths[0], variant: 9)
         try write("  - import: {from: photos}\n  - thumbnail: {size: 96x96}\n", in: folder)

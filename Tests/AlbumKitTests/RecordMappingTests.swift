@@ -54,7 +54,9 @@ final class RecordMappingTests: XCTestCase {
                         columns.map { written[$0.0]! })
             let catalogue = try Catalogue(folder: folder, readOnly: true)
             defer { catalogue.close() }
-            let record = try XCTUnwrap(read(catalogue).first, R.table)
+            // Paths are read resolved against the catalogue folder (`CataloguePaths`): stored again, as `insertRow` does.
+            var record = try XCTUnwrap(read(catalogue).first, R.table)
+            record.mapPaths(catalogue.paths.stored)
             for (column, value) in record.values {
                 XCTAssertEqual(value, written[column], "\(R.table).\(column) is read by init(row:)")
             }

@@ -20,9 +20,9 @@ extension Catalogue {
                 needed.insert(parts.suffix(3).joined(separator: "/"))
             }
         }
-        for path in try database.query("SELECT path FROM renditions", [], { try $0["path"] as String }) { note(path) }
+        for path in try database.query("SELECT path FROM renditions", [], { try $0["path"] as String }) { note(paths.resolved(path)) }
         for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { (try $0["path"] as String, try $0["stored_path"] as String?) }) {
-            note(path)
+            note(paths.resolved(path))
             if let stored { needed.insert(stored) }
         }
         var found: [GarbageFile] = []

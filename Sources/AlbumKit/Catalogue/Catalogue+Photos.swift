@@ -27,7 +27,7 @@ extension Catalogue {
 
     /// The newest photo imported from `path`, if any.
     public func latestPhoto(path: String) throws -> PhotoRecord? {
-        try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC LIMIT 1", [.text(path)]).first
+        try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC LIMIT 1", [.text(paths.stored(path))]).first
     }
 
     /// Every photo, newest added first (the gallery's order).
@@ -43,7 +43,7 @@ extension Catalogue {
     /// Records where a known original now is, and its stat, after it was found again.
     public func updateLocation(photo: String, path: String, mtimeNanoseconds: Int, inode: Int) throws {
         try database.run("UPDATE photos SET path = ?, mtime_ns = ?, inode = ? WHERE id = ?",
-                         [.text(path), .int(mtimeNanoseconds), .int(inode), .text(photo)])
+                         [.text(paths.stored(path)), .int(mtimeNanoseconds), .int(inode), .text(photo)])
     }
 
     /// Records the photo's applied filter: its name and resolved recipe (the current look).

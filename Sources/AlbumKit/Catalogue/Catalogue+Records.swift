@@ -3,13 +3,23 @@ import SQLite
 extension Catalogue {
     /// The records of `R.table` that `clause` (`WHERE …`, `ORDER BY …`) picks, read by column name.
     func fetchAll<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
-        try database.query("SELECT * FROM \(R.table) \(clause)", arguments, R.init(row:))
+        let paths = self.paths
+        return try database.query("SELECT * FROM \(R.table) \(clause)", arguments) { row in
+            var record = try R(row: row)
+            record.mapPaths(paths.resolved)
+            return record
+        }
     }
+
+    /// Where this catalogue's stored paths are resolved from: its folder as it is now.
+    var paths: CataloguePaths { CataloguePaths(folder: folder) }
 
     /// Adds `record` to its table. With `replacingOn` (a unique key's columns), a row with the same key is updated
     /// to the record's other values instead.
     func insertRow<R: TableRecord>(_ record: R, replacingOn key: [String] = []) throws {
-        try insertRow(into: R.table, record.values, replacingOn: key)
+        var stored = record
+        stored.mapPaths(paths.stored)
+        try insertRow(into: R.table, stored.values, replacingOn: key)
     }
 
     /// Adds a row of `values` to `table`; with `replacingOn`, updates the row with the same key instead. The SQL is

@@ -16,13 +16,13 @@ extension Catalogue {
 
     /// Whether any rendition row records the file at `path`.
     public func isRecorded(path: String) throws -> Bool {
-        try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(path)]) { _ in true }.first ?? false
+        try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(paths.stored(path))]) { _ in true }.first ?? false
     }
 
     /// Forgets the rendition row of `photo`'s `kind` file at `path` (the file itself is the caller's).
     public func forgetRendition(photo: String, kind: Rendition.Kind, path: String) throws {
         try database.run("DELETE FROM renditions WHERE photo = ? AND kind = ? AND path = ?",
-                         [.text(photo), .text(kind.rawValue), .text(path)])
+                         [.text(photo), .text(kind.rawValue), .text(paths.stored(path))])
     }
 
     /// Records a rendition, replacing the row for the same photo, kind and file.

@@ -33,7 +33,8 @@ extension Catalogue {
         ]
         for (sql, sentence) in dangling {
             for (path, key) in try database.query(sql, [], { ($0.text(0) ?? "", $0.text(1) ?? "") }) {
-                problems.append(CatalogueProblem(path: path, problem: sentence.replacingOccurrences(of: "%@", with: key)))
+                // A rendition's stored path, resolved (a step's is absolute, and resolves to itself).
+                problems.append(CatalogueProblem(path: paths.resolved(path), problem: sentence.replacingOccurrences(of: "%@", with: key)))
             }
         }
         for rendition in try renditions(kind: nil) {

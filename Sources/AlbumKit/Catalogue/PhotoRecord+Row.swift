@@ -49,4 +49,9 @@ extension PhotoRecord: TableRecord {
             ("stored_path", .text(storedPath)),
         ]
     }
+
+    /// The original's path is stored relative to the catalogue when it lies under the folder's parent.
+    mutating func mapPaths(_ transform: (String) -> String) {
+        path = transform(path)
+    }
 }

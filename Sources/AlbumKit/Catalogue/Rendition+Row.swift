@@ -32,6 +32,11 @@ extension Rendition: TableRecord {
             ("run", .integer(run)),
         ]
     }
+
+    /// A rendition's path is stored relative to the catalogue (an export's when it lies under the folder's parent).
+    mutating func mapPaths(_ transform: (String) -> String) {
+        path = transform(path)
+    }
 }
 
 extension Rendition.Kind: ColumnValue {}

@@ -106,17 +106,34 @@ enum Schema {
         CREATE INDEX steps_run ON steps(run);
         CREATE INDEX steps_photo ON steps(photo);
         """,
-        // Version 3 is the relocatable catalogue's (issue 16, relative paths), merged from its own branch.
-        "-- version 3: relative paths (the relocate branch)",
+        // Version 3: a relocatable catalogue (`CataloguePaths`). Rendition paths under the catalogue folder become
+        // relative to it, and originals' and exports' paths under the folder's parent become `../…`; other paths stay
+        // absolute. `migrate` puts the folder (and its parent, NULL for `/`) in the temporary `migration_folder`
+        // first; without that row (a new database built from these strings) nothing matches and nothing changes.
+        // The rule runs in this order so that a path under the folder is never also taken for one under its parent.
+        """
+        CREATE TEMP TABLE IF NOT EXISTS migration_folder (folder TEXT NOT NULL, parent TEXT);
+        UPDATE renditions SET path = substr(path, length(m.folder) + 2) FROM migration_folder AS m
+            WHERE substr(path, 1, length(m.folder) + 1) = m.folder || '/';
+        UPDATE renditions SET path = '../' || substr(path, length(m.parent) + 2) FROM migration_folder AS m
+            WHERE m.parent IS NOT NULL AND substr(path, 1, length(m.parent) + 1) = m.parent || '/';
+        UPDATE photos SET path = substr(path, length(m.folder) + 2) FROM migration_folder AS m
+            WHERE substr(path, 1, length(m.folder) + 1) = m.folder || '/';
+        UPDATE photos SET path = '../' || substr(path, length(m.parent) + 2) FROM migration_folder AS m
+            WHERE m.parent IS NOT NULL AND substr(path, 1, length(m.parent) + 1) = m.parent || '/';
+        DROP TABLE temp.migration_folder;
+        """,
         // Version 4: the catalogue's identity, a random id made once, here (for a new catalogue as for one migrated
         // from an older version), and never changed. Exports are tagged with it, so a catalogue tells its own
         // exports from another catalogue's in a shared folder (ExportStage, docs/catalogue.md "Who owns an export").
+        // Written to run again harmlessly: an identity already there (a catalogue whose user_version was set back
+        // by hand) is kept, never replaced.
         """
-        CREATE TABLE identity (
+        CREATE TABLE IF NOT EXISTS identity (
             id TEXT NOT NULL,
             created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
         );
-        INSERT INTO identity (id) VALUES (lower(hex(randomblob(16))));
+        INSERT INTO identity (id) SELECT lower(hex(randomblob(16))) WHERE NOT EXISTS (SELECT 1 FROM identity);
         """,
     ]
 
@@ -148,6 +165,11 @@ enum Schema {
             // Read again inside the write transaction: another process may have migrated since the read above.
             let version = try Schema.version(database)
             guard version < currentVersion else { return }
+            if version < 3 {
+                let paths = CataloguePaths(folder: folder)
+                try database.execute("CREATE TEMP TABLE IF NOT EXISTS migration_folder (folder TEXT NOT NULL, parent TEXT)")
+                try database.run("INSERT INTO temp.migration_folder VALUES (?, ?)", [.text(paths.folder), .text(paths.parent)])
+            }
             for migration in migrations[version...] {
                 try database.execute(migration)
             }

@@ -13,4 +13,11 @@ protocol TableRecord {
     init(row: Row) throws
     /// The columns the record writes, each with its value; the table fills the others itself (`id`, `at`).
     var values: [(column: String, value: Value)] { get }
+    /// Applies `transform` to each path the record stores relative to the catalogue (`CataloguePaths`): resolved
+    /// after a read, made relative before a write. Records without such a path keep the default, which does nothing.
+    mutating func mapPaths(_ transform: (String) -> String)
+}
+
+extension TableRecord {
+    mutating func mapPaths(_ transform: (String) -> String) {}
 }

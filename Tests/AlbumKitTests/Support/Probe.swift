@@ -175,11 +175,18 @@ enum Probe {
         return text.isEmpty ? [] : text.components(separatedBy: "\n")
     }
 
+    /// How the catalogue stores an original's absolute `path` (docs/catalogue.md, "Tables"): `../…` when it lies
+    /// under the catalogue folder's parent, else as it is. Worked out here by hand, not by album's `CataloguePaths`.
+    static func stored(_ path: String, in catalogueFolder: String) -> String {
+        let parent = (catalogueFolder as NSString).deletingLastPathComponent
+        return path.hasPrefix(parent + "/") ? "../" + path.dropFirst(parent.count + 1) : path
+    }
+
     /// The newest thumbnail file recorded for the photo imported from `original`, as an absolute path.
     static func newestThumbnail(_ catalogueFolder: String, original: String) throws -> String {
         let rows = try rows(catalogueFolder, """
             SELECT r.path FROM renditions r JOIN photos p ON p.id = r.photo
-            WHERE r.kind = 'thumbnail' AND p.path = '\(original)' ORDER BY r.id DESC LIMIT 1
+            WHERE r.kind = 'thumbnail' AND p.path IN ('\(original)', '\(stored(original, in: catalogueFolder))') ORDER BY r.id DESC LIMIT 1
             """)
         guard let path = rows.first else {
             XCTFail("no thumbnail recorded for \(original)")

@@ -1,0 +1,10 @@
+/// One path `album relocate` rewrites: a photo's original, or a rendition (an export outside the catalogue), from
+/// where it was to where it is now. Both paths are absolute, as users see them.
+public struct RelocatedPath: Sendable, Equatable {
+    /// The photo the path belongs to.
+    public var photo: String
+    /// The rendition's kind, or nil for the photo's original.
+    public var kind: Rendition.Kind?
+    public var from: String
+    public var to: String
+}
