@@ -61,10 +61,12 @@ final class CatalogueTests: XCTestCase {
 
         let catalogue = try Catalogue(folder: folder, create: false)
         defer { catalogue.close() }
-        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [3])
+        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [Schema.currentVersion])
         XCTAssertEqual(try catalogue.database.query("SELECT run, path, stage, ms, at FROM steps") { row in
             "\(try row["run"] as Int) \(try row["path"] as String) \(try row["stage"] as String) \(try row["ms"] as Double) \(try row["at"] as String? ?? "NULL")"
         }, ["7 /p/a.jpg import 1.5 NULL"], "old rows are copied; they have no time")
+        let identity = try catalogue.identity()
+        XCTAssertNotNil(identity.range(of: "^[0-9a-f]{32}$", options: .regularExpression), "a migrated catalogue gets an id: \(identity)")
         try catalogue.database.execute("INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'caption', '{}', 0, 'done')")
         let at = try XCTUnwrap(catalogue.database.query("SELECT at FROM steps WHERE stage = 'caption'") { $0.text(0) }.first ?? nil)
         XCTAssertNotNil(at.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression), at)

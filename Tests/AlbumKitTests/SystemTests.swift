@@ -39,6 +39,27 @@ final class SystemTests: XCTestCase {
         XCTAssertEqual(FileStatus.Kind.fifo.phrase, "a FIFO")
     }
 
+    func testANoReplaceWriteNeverReplacesAFileAndLeavesNoTemporaryFile() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let path = folder + "/out/photo.jpg"
+        let tag = ExportTag(photo: "ab12", catalogue: "c0ffee", catalogueFolder: folder + "/caf" + NativePath.string([0xE9]))
+        try AtomicFile.write([1, 2, 3], to: path, tag: tag, mode: .noReplace)
+        XCTAssertEqual(ExportTag.of(path), tag, "the tag is read back whole, a folder that is not UTF-8 too")
+        XCTAssert(ExportTag.isAlbumExport(path))
+        XCTAssertEqual(AtomicFile.owner(of: path), "ab12")
+        XCTAssertThrowsError(try AtomicFile.write([9], to: path, tag: ExportTag(photo: "ff", catalogue: "other"), mode: .noReplace)) { error in
+            XCTAssertEqual((error as? AtomicFileError)?.exists, true, "\(error)")
+        }
+        XCTAssertEqual(try FileBytes(path: path).withBytes { Array($0) }, [1, 2, 3], "the file there is left as it was")
+        XCTAssertEqual(ExportTag.of(path), tag)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out"), ["photo.jpg"], "no temporary file left")
+        try AtomicFile.write([4], to: path, tag: ExportTag(photo: "ff", catalogue: nil))
+        XCTAssertEqual(ExportTag.of(path), ExportTag(photo: "ff", catalogue: nil), "a replace writes the new tag alone")
+        try AtomicFile.write([5], to: folder + "/untagged.jpg")
+        XCTAssertNil(ExportTag.of(folder + "/untagged.jpg"))
+        XCTAssertFalse(ExportTag.isAlbumExport(folder + "/untagged.jpg"))
+    }
+
     func testAFileLockIsHeldByOneOpenFileAtATimeAndCarriesItsText() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let first = try FileLock(path: folder + "/x.lock")

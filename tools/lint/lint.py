@@ -34,7 +34,7 @@ HINTS = {
     "FileStatus": "stat lstat fstat fstatat statx",
     "Directory": "opendir fdopendir readdir readdir_r closedir rewinddir dirfd scandir mkdir mkdirat",
     "FileSystem": "unlink unlinkat rmdir access faccessat remove",
-    "AtomicFile": "mkstemp mkdtemp mktemp tmpfile fsync fdatasync sync rename renameat fchmod chmod",
+    "AtomicFile": "mkstemp mkdtemp mktemp tmpfile fsync fdatasync sync rename renameat renameat2 link linkat fchmod chmod",
     "FileLock": "flock lockf ftruncate truncate pread pwrite",
     "FileBytes, FileLock or AtomicFile": "open openat creat close read readv lseek fopen fclose fread fwrite fputs"
                                          " fflush mmap munmap malloc calloc realloc free",

@@ -38,7 +38,11 @@ extension Catalogue {
             }
         }
         for rendition in try renditions(kind: nil) {
-            if let problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition") {
+            var problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition")
+            if rendition.kind == .export, let other = try Catalogue.otherOwner(of: rendition.path, in: self) {
+                problem = (problem.map { $0 + "; " } ?? "") + "another catalogue (id \(other)) exported over it"
+            }
+            if let problem {
                 problems.append(CatalogueProblem(path: rendition.path, problem: problem + " (photo \(rendition.photo.prefix(8)))"))
             }
         }

@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -122,6 +122,18 @@ enum Schema {
         UPDATE photos SET path = '../' || substr(path, length(m.parent) + 2) FROM migration_folder AS m
             WHERE m.parent IS NOT NULL AND substr(path, 1, length(m.parent) + 1) = m.parent || '/';
         DROP TABLE temp.migration_folder;
+        """,
+        // Version 4: the catalogue's identity, a random id made once, here (for a new catalogue as for one migrated
+        // from an older version), and never changed. Exports are tagged with it, so a catalogue tells its own
+        // exports from another catalogue's in a shared folder (ExportStage, docs/catalogue.md "Who owns an export").
+        // Written to run again harmlessly: an identity already there (a catalogue whose user_version was set back
+        // by hand) is kept, never replaced.
+        """
+        CREATE TABLE IF NOT EXISTS identity (
+            id TEXT NOT NULL,
+            created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        INSERT INTO identity (id) SELECT lower(hex(randomblob(16))) WHERE NOT EXISTS (SELECT 1 FROM identity);
         """,
     ]
 

@@ -10,7 +10,8 @@ struct GcCommand: Command {
             Looks only in the catalogue's thumbnails/, filtered/ and originals/ folders, without following or
             removing symbolic links, and deletes the regular files that no rendition or photo row refers to (left by `album rm`, by runs that
             were killed before recording them, or by older parameters), and album's unfinished temporary files
-            (.NAME.album-XXXXXX). Files anywhere else, exports and the user's originals are never touched.
+            (.NAME.album-XXXXXX). Files anywhere else, exports and the user's originals are never touched, nor a
+            file whose export tag names another catalogue.
             Prints each file it deletes, with why.
             """,
         options: [SharedOptions.catalogue, dryRunOption])
@@ -32,6 +33,10 @@ struct GcCommand: Command {
         var folders = Set<String>()
         for file in try catalogue.garbage() {
             let path = catalogue.folder + "/" + file.relativePath
+            if let other = try Catalogue.otherOwner(of: path, in: catalogue) {
+                Console.err("album: kept \(file.relativePath): another catalogue exported it (id \(other))")
+                continue
+            }
             if !dryRun {
                 do {
                     try FileSystem.remove(path)

@@ -10,7 +10,8 @@ struct RmCommand: Command {
         discussion: """
             Each ID is a photo's id or any unique start of it. album removes the photos' rows and their renditions'
             rows, then deletes the files: filtered images and thumbnails in the catalogue, and recorded exports
-            unless they changed since album wrote them (those are kept and named). Originals, and the catalogue's
+            unless they changed since album wrote them or another catalogue's export replaced them (those are kept
+            and named). Originals, and the catalogue's
             copies of them (mode: copy), are left alone; `album gc` deletes copies that no photo needs. Steps stay
             in the history without a photo.
             """,
@@ -59,12 +60,15 @@ struct RmCommand: Command {
 
     enum Outcome { case deleted, gone, kept(String), failed(String) }
 
-    /// Deletes one rendition's file, unless another photo's row still records it, or it is an export outside
-    /// the catalogue that no longer holds what album wrote.
+    /// Deletes one rendition's file, unless another photo's row still records it, its tag names another catalogue,
+    /// or it is an export outside the catalogue that no longer holds what album wrote.
     static func delete(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         if try catalogue.isRecorded(path: rendition.path) { return .kept("another photo's rendition") }
         guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
         guard info.isRegular else { return .kept("not a regular file") }
+        if let other = try Catalogue.otherOwner(of: rendition.path, in: catalogue) {
+            return .kept("another catalogue exported it since (id \(other))")
+        }
         if !rendition.path.hasPrefix(catalogue.folder + "/") {
             guard let bytes = try? FileBytes(path: rendition.path), bytes.count == rendition.bytes,
                   bytes.sha256() == rendition.fileHash else {

@@ -26,6 +26,8 @@ public final class Scheduler: Sendable {
     /// Each stage's parameters, serialised and hashed once for the whole run: `job.stages`' in order, and import's.
     let preparedStages: [StageParameters]
     let preparedImport: StageParameters?
+    /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
+    let catalogueID: String?
 
     struct State {
         var summary: RunSummary
@@ -54,6 +56,7 @@ public final class Scheduler: Sendable {
         self.preparedStages = job.stages.map {
             StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
         }
+        self.catalogueID = try? catalogue.identity()
         self.preparedImport = job.importStage.map { StageParameters(stage: .import, parameters: $0.parameters, software: software) }
     }
 
@@ -165,11 +168,12 @@ public final class Scheduler: Sendable {
 
     var context: StageContext {
         let owner = self.owner, budget = self.budget
-        let context = StageContext(catalogueFolder: job.catalogue, run: run, software: software,
+        var context = StageContext(catalogueFolder: job.catalogue, run: run, software: software,
                                    catalogue: { body in try owner.sync(body) },
                                    catalogueCommitted: { body in try owner.syncCommitted(body) },
                                    withPixels: { pixels, body in try budget.withReservation(pixels, body) },
                                    failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
+        context.catalogueID = catalogueID
         return snapshot.withLock { $0 }?.answering(context) ?? context
     }
 }

@@ -13,10 +13,13 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         case thumbnail
     }
 
+    /// What to do with a file already at the export's path that is not this catalogue's export of this photo
+    /// (`ExportStage.owner`): a file album did not write, another photo's, or another catalogue's.
     public enum IfExists: String, Sendable, CaseIterable {
-        /// Leave a byte-identical file alone; replace a file album itself exported for this photo; fail otherwise.
+        /// Leave a byte-identical file alone (unless another catalogue exported it); replace a file this catalogue
+        /// exported for this photo; fail otherwise, naming the other catalogue when it is one.
         case skip
-        /// Always replace the file.
+        /// Always replace the file (another catalogue's too: its `album verify` then reports it).
         case overwrite
         /// Write next to it as `name-1.jpg`, `name-2.jpg`, …
         case rename
@@ -67,40 +70,50 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
         let rendered = try render(&work, context: context)
+        let tag = ExportTag(photo: work.photo.hash, catalogue: try context.identity(), catalogueFolder: context.catalogueFolder)
         var path = previous?.path ?? target
-        if FileSystem.exists(path) {
-            let identical = (try? FileBytes(path: path)).map { $0.count == rendered.bytes.count && $0.sha256() == SHA256.hex(rendered.bytes) } ?? false
-            if identical {
+        // Each turn looks at the name, then writes; a turn ends early only when another writer (another catalogue's
+        // run) took the name between the look and the rename, and the next turn looks again.
+        for _ in 0..<1000 {
+            let owner = FileSystem.exists(path) ? ExportStage.owner(of: path, tag: tag, recorded: previous?.path == path) : nil
+            if let owner, owner != .otherCatalogue, let bytes = try? FileBytes(path: path),
+               bytes.count == rendered.bytes.count, bytes.sha256() == SHA256.hex(rendered.bytes) {
                 // Nothing to write: record the file that is already there.
                 let rendition = RenditionFile.describe(rendered, at: path, kind: .export, photo: photoID,
                                                        parametersHash: parametersHash, inputHash: input, context: context)
                 try context.catalogue { try $0.record(rendition) }
                 return .skipped("an identical file is already there", input: input, output: rendition.fileHash)
             }
-            switch ifExists {
-            case .overwrite: break
-            case .skip, .rename:
-                // Not recorded, but tagged as written for this photo (a crash came between the file and its row).
-                // The tag is the original's hash: a photo re-imported after a crash gets a new id, not a new hash.
-                if previous == nil, AtomicFile.owner(of: path) != work.photo.hash {
-                    // Not album's export of this photo: never replaced under skip or rename.
-                    guard ifExists == .rename else {
-                        throw StageError("\(path) already exists and album did not export it for this photo; set if-exists: overwrite or rename, or change `to:`")
-                    }
-                    path = ExportStage.freeName(for: path)
+            var mode = AtomicFile.Mode.noReplace
+            if let owner {
+                if owner == .thisPhoto || ifExists == .overwrite {
+                    mode = .replace
+                } else if ifExists == .rename {
+                    path = ExportStage.freeName(for: target)
+                    continue
+                } else {
+                    throw StageError(ExportStage.refusal(path, owner: owner))
                 }
+            } else if ifExists == .overwrite {
+                mode = .replace
             }
+            if let previous, previous.path == path {
+                // The recorded file is about to be replaced: forget its row first, durably, so that a crash between the
+                // rename and the new row leaves no row describing other bytes. The file's owner tag still says it is ours.
+                let replaced = path
+                try context.catalogueCommitted { try $0.forgetRendition(photo: photoID, kind: .export, path: replaced) }
+            }
+            let rendition: Rendition
+            do {
+                rendition = try RenditionFile.write(rendered, to: path, tag: tag, mode: mode, kind: .export, photo: photoID,
+                                                    parametersHash: parametersHash, inputHash: input, context: context)
+            } catch let error as AtomicFileError where error.exists {
+                continue  // another writer's file is there now: look at it again
+            }
+            try context.catalogue { try $0.record(rendition) }
+            return .done(input: input, output: rendition.fileHash)
         }
-        if let previous, previous.path == path {
-            // The recorded file is about to be replaced: forget its row first, durably, so that a crash between the
-            // rename and the new row leaves no row describing other bytes. The file's owner tag still says it is ours.
-            let replaced = path
-            try context.catalogueCommitted { try $0.forgetRendition(photo: photoID, kind: .export, path: replaced) }
-        }
-        let rendition = try RenditionFile.write(rendered, to: path, owner: work.photo.hash, kind: .export, photo: photoID,
-                                                parametersHash: parametersHash, inputHash: input, context: context)
-        try context.catalogue { try $0.record(rendition) }
-        return .done(input: input, output: rendition.fileHash)
+        throw StageError("cannot export to \(target): other writers keep taking every free name beside it")
     }
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {

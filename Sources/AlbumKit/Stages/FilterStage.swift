@@ -50,9 +50,11 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         work.photo.filter = name
         work.photo.filterRecipe = recipeText
         if !context.force, let existing {
-            if needsRecord { try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) } }
             work.filtered = (existing, quality)
-            return .skipped("up to date", input: input, output: existing.fileHash)
+            // The look's image is already there, but switching the photo to it is a change: done, not skipped.
+            guard needsRecord else { return .skipped("up to date", input: input, output: existing.fileHash) }
+            try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) }
+            return .done(input: input, output: existing.fileHash)
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
         let rendered = try LookRenderer.renderFullSize(of: bytes, recipe: preset.recipe, maxSize: nil, format: .jpeg, quality: quality,
@@ -71,11 +73,14 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
         // As `run` decides: the original look is skipped unless the photo had another one; a look is skipped when
-        // its filtered image is recorded and intact, even if the photo's row still names another look.
-        let skipped = try preset.recipe.isEmpty ? work.photo.filter == "none" : upToDate(work, context: context) != nil
+        // its filtered image is recorded and intact and the photo already has it (a switch to it is done).
+        let recipeText = preset.recipe.canonical.text
+        let skipped = try preset.recipe.isEmpty
+            ? work.photo.filter == "none"
+            : upToDate(work, context: context) != nil && work.photo.filter == preset.name && work.photo.filterRecipe == recipeText
         work.recipe = preset.recipe
         work.photo.filter = preset.name
-        work.photo.filterRecipe = preset.recipe.canonical.text
+        work.photo.filterRecipe = recipeText
         return skipped
     }
 

@@ -18,9 +18,10 @@ enum RenditionFile {
     }
 
     /// Writes encoded bytes atomically and describes the result as a rendition to record.
-    static func write(_ rendered: LookRenderer.Rendered, to path: String, owner: String? = nil, kind: Rendition.Kind,
-                      photo: String, parametersHash: String, inputHash: String, context: StageContext) throws -> Rendition {
-        try AtomicFile.write(rendered.bytes, to: path, owner: owner)
+    static func write(_ rendered: LookRenderer.Rendered, to path: String, tag: ExportTag? = nil, mode: AtomicFile.Mode = .replace,
+                      kind: Rendition.Kind, photo: String, parametersHash: String, inputHash: String,
+                      context: StageContext) throws -> Rendition {
+        try AtomicFile.write(rendered.bytes, to: path, tag: tag, mode: mode)
         return describe(rendered, at: path, kind: kind, photo: photo, parametersHash: parametersHash,
                         inputHash: inputHash, context: context)
     }

@@ -20,6 +20,14 @@ public struct StageContext: Sendable {
     public var failOn: FailOn = .warning
     /// Redo steps even when they are up to date (`--force`).
     public var force: Bool = false
+    /// The catalogue's id (`Catalogue.identity()`), read once by the scheduler; nil: `identity()` asks the catalogue.
+    public var catalogueID: String? = nil
+
+    /// The catalogue's id, which export tags carry.
+    public func identity() throws -> String {
+        if let catalogueID { return catalogueID }
+        return try read { try $0.identity() }
+    }
 
     /// The newest photo recorded for `path` (import's fast path). The scheduler answers from the snapshot it took
     /// when the run began; elsewhere the catalogue is asked.

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// Writes files so that a crash never leaves a half-written file under the final name.
@@ -6,14 +7,22 @@ import Glibc
 /// renamed over the final name (atomic on POSIX file systems); the folder is then synced so the rename is durable.
 /// Every path goes through `NativePath`, so a name that is not UTF-8 is written under its own bytes.
 public enum AtomicFile {
-    /// The extended attribute that names the photo an export was written for, by its original's SHA-256.
-    static let ownerAttribute = "user.album.photo"
+    /// What the final rename may do to a file already at the path.
+    public enum Mode: Sendable {
+        /// Replace it (rename(2)).
+        case replace
+        /// Never replace it: the rename fails with `AtomicFileError.exists` when a file is there, even one that
+        /// appeared a moment before (`renameat2` with `RENAME_NOREPLACE`; on a file system without it, link(2) and
+        /// unlink(2), which fail the same way). Two processes writing one name: one wins, the other is told.
+        case noReplace
+    }
 
     /// Writes `bytes` to `path`, creating missing folders. Returns nothing on success; throws with the reason.
-    /// - Parameter owner: a photo's hash to tag the file with (`user.album.photo`), set before the rename, so album can
-    ///   recognise its own export even when a crash kept the catalogue from recording it. File systems without
-    ///   user attributes simply don't keep the tag.
-    public static func write(_ bytes: [UInt8], to path: String, owner: String? = nil) throws {
+    /// - Parameter tag: the export tag to set (`ExportTag`), before the rename, so album recognises its own export
+    ///   even when a crash kept the catalogue from recording it. File systems without user attributes simply
+    ///   don't keep the tag.
+    /// - Parameter mode: `.noReplace` fails with `AtomicFileError.exists` rather than replace a file at `path`.
+    public static func write(_ bytes: [UInt8], to path: String, tag: ExportTag? = nil, mode: Mode = .replace) throws {
         let folder = Directory.parent(of: path)
         do {
             try Directory.create(folder)
@@ -42,12 +51,18 @@ public enum AtomicFile {
                 }
             }
             fchmod(fd, 0o644)
-            if let owner { FileTag.set(ownerAttribute, to: owner, descriptor: fd) }
+            tag?.set(on: fd)
             guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
         }
-        let renamed = template.withUnsafeBufferPointer { from in NativePath.withCString(path) { rename(from.baseAddress!, $0) } }
-        guard renamed == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
-        keepTemporary = true
+        switch mode {
+        case .replace:
+            let renamed = template.withUnsafeBufferPointer { from in NativePath.withCString(path) { rename(from.baseAddress!, $0) } }
+            guard renamed == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+            keepTemporary = true
+        case .noReplace:
+            try template.withUnsafeBufferPointer { from in try renameNoReplace(from.baseAddress!, to: path) }
+            keepTemporary = true
+        }
         let folderFD = NativePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         if folderFD >= 0 {
             fsync(folderFD)
@@ -55,9 +70,24 @@ public enum AtomicFile {
         }
     }
 
-    /// The photo hash an export at `path` was tagged with, if any.
+    /// The photo hash an export at `path` was tagged with, if any (`ExportTag.of(path)?.photo`).
     public static func owner(of path: String) -> String? {
-        FileTag.get(ownerAttribute, path: path)
+        ExportTag.of(path)?.photo
+    }
+
+    /// Renames the temporary file to `path` unless a file is there. `renameat2(RENAME_NOREPLACE)` first; where the
+    /// file system does not support it (EINVAL), `link` then `unlink`, which is just as atomic.
+    private static func renameNoReplace(_ from: UnsafePointer<CChar>, to path: String) throws {
+        if NativePath.withCString(path, { album_rename_noreplace(from, $0) }) == 0 { return }
+        var code = errno
+        if code == EINVAL || code == ENOSYS {
+            if NativePath.withCString(path, { link(from, $0) }) == 0 {
+                unlink(from)
+                return
+            }
+            code = errno
+        }
+        throw AtomicFileError(path: path, reason: String(cString: strerror(code)), exists: code == EEXIST)
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }
@@ -67,5 +97,7 @@ public enum AtomicFile {
 public struct AtomicFileError: Error, Sendable, CustomStringConvertible {
     public var path: String
     public var reason: String
+    /// A `.noReplace` write found a file already at `path` (EEXIST), and left it as it was.
+    public var exists: Bool = false
     public var description: String { "cannot write \(path): \(reason)" }
 }
