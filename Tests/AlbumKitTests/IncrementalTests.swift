@@ -147,6 +147,32 @@ final class IncrementalTests: XCTestCase {
         XCTAssertEqual([thumbnail.width, thumbnail.height], [100, 160], "200×320 inside 160×160; the old one was 160×100")
     }
 
+    /// An edited original's export is its own: the rerun replaces the file at the template's path with the new
+    /// version's pixels and exits 0 (it failed with "already exists and album did not export it for this photo"),
+    /// and one export row, the new photo's, describes it.
+    func testAnEditedOriginalReplacesItsOwnExport() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let path = "\(folder)/photos/a.jpg"
+        try FileManager.default.createDirectory(atPath: "\(folder)/photos", withIntermediateDirectories: true)
+        try Data(try jpeg(note: "version A")).write(to: URL(fileURLWithPath: path))
+        let exporting = job(thumbnail: "size: 64x64") + "\n  - export: {from: image, to: \"out/{name}.jpg\"}\n"
+        try run(exporting, in: folder)
+        XCTAssertEqual(try Probe.header(folder + "/out/a.jpg").width, 320)
+
+        try overwrite(path, with: try jpeg(note: "version B", width: 200, height: 320))
+        XCTAssertEqual(try Tool.run(["touch", "-m", "-d", "2001-02-03 04:05:06", path]).status, 0)
+        try run(exporting, in: folder)  // exit 0
+        XCTAssertEqual(try lastStep("export", path, in: folder), "done")
+        let header = try Probe.header(folder + "/out/a.jpg")
+        XCTAssertEqual([header.width, header.height], [200, 320], "the export holds the new version's pixels")
+        let newest = try Probe.rows(folder + "/album", "SELECT id FROM photos WHERE replaces IS NOT NULL").first ?? "?"
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT photo FROM renditions WHERE kind = 'export'"), [newest],
+                       "one export row, the new version's: the old version's row went with its file")
+        let plan = try TestSupport.album(["plan", "job.yml"], in: folder)
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertTrue(plan.stdout.contains("export           0"), plan.stdout)
+    }
+
     func testAnOriginalChangedOnlyInModificationTimeAndBytesIsReimported() throws {
         // Same size, same inode, new bytes and a new modification time.
         try assertReimported { path, _ in

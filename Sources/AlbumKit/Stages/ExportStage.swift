@@ -64,7 +64,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         }
         let target = try to.render(work.photo)
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
-        let previous = try previousExport(of: photoID, at: target, context: context)
+        let previous = try previousExport(of: work.photo, at: target, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
@@ -101,7 +101,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 // The recorded file is about to be replaced: forget its row first, durably, so that a crash between the
                 // rename and the new row leaves no row describing other bytes. The file's owner tag still says it is ours.
                 let replaced = path
-                try context.catalogueCommitted { try $0.forgetRendition(photo: photoID, kind: .export, path: replaced) }
+                try context.catalogueCommitted { try $0.forgetRendition(photo: previous.photo, kind: .export, path: replaced) }
             }
             let rendition: Rendition
             do {
@@ -125,16 +125,27 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             input = thumbnail.fileHash
         }
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
-        guard let previous = try previousExport(of: work.photo.id, at: try to.render(work.photo), context: context) else { return false }
+        guard let previous = try previousExport(of: work.photo, at: try to.render(work.photo), context: context) else { return false }
         return previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
     }
 
     /// This photo's earlier export to `target`: at the target itself, or (rename) beside it as name-N.ext.
-    private func previousExport(of photo: String, at target: String, context: StageContext) throws -> Rendition? {
+    private func previousExport(of photo: PhotoRecord, at target: String, context: StageContext) throws -> Rendition? {
         let ifExists = self.ifExists
-        let earlier = try context.renditions(of: photo).filter { $0.kind == .export }
-        return earlier.first { $0.path == target }
-            ?? (ifExists == .rename ? earlier.first { ExportStage.isRename($0.path, of: target) } : nil)
+        // This photo's export, else that of the version it replaces, and so on back: an edited original's export is
+        // still its own, to replace (its row is forgotten with the file's), not another photo's file to refuse.
+        var version: PhotoRecord? = photo
+        var seen: Set<String> = []
+        while let current = version, seen.insert(current.id).inserted {
+            let earlier = try context.renditions(of: current.id).filter { $0.kind == .export }
+            if let found = earlier.first(where: { $0.path == target })
+                ?? (ifExists == .rename ? earlier.first { ExportStage.isRename($0.path, of: target) } : nil) {
+                return found
+            }
+            guard let replaced = current.replaces else { return nil }
+            version = try context.read { try $0.photo(id: replaced) }
+        }
+        return nil
     }
 
     /// The encoded file, from the look or from the thumbnail.
