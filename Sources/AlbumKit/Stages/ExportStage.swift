@@ -78,10 +78,17 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             let owner = FileSystem.exists(path) ? ExportStage.owner(of: path, tag: tag, recorded: previous?.path == path) : nil
             if let owner, owner != .otherCatalogue, let bytes = try? FileBytes(path: path),
                bytes.count == rendered.bytes.count, bytes.sha256() == SHA256.hex(rendered.bytes) {
-                // Nothing to write: record the file that is already there.
+                // Nothing to write: record the file that is already there, as this photo's only (an edited
+                // original's earlier version no longer describes it).
                 let rendition = RenditionFile.describe(rendered, at: path, kind: .export, photo: photoID,
                                                        parametersHash: parametersHash, inputHash: input, context: context)
-                try context.catalogue { try $0.record(rendition) }
+                let superseded = previous.flatMap { $0.photo != photoID && $0.path == path ? $0 : nil }
+                try context.catalogue { catalogue in
+                    if let superseded {
+                        try catalogue.forgetRendition(photo: superseded.photo, kind: .export, path: superseded.path)
+                    }
+                    try catalogue.record(rendition)
+                }
                 return .skipped("an identical file is already there", input: input, output: rendition.fileHash)
             }
             var mode = AtomicFile.Mode.noReplace
