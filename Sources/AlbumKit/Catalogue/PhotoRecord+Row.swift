@@ -24,6 +24,7 @@ extension PhotoRecord: TableRecord {
         hasGPS = try row["has_gps"]
         replaces = try row["replaces"]
         storedPath = try row["stored_path"]
+        damage = try row["damage"]
     }
 
     var values: [(column: String, value: Value)] {
@@ -47,6 +48,7 @@ extension PhotoRecord: TableRecord {
             ("has_gps", .int(hasGPS ? 1 : 0)),
             ("replaces", .text(replaces)),
             ("stored_path", .text(storedPath)),
+            ("damage", .text(damage)),
         ]
     }
 

@@ -33,6 +33,9 @@ public struct PhotoRecord: Sendable, Equatable {
     public var replaces: String?
     /// Where the catalogue keeps its own copy (`mode: copy`), relative to the catalogue folder.
     public var storedPath: String?
+    /// Why this photo's pixels could not be decoded, as the run that met the damage said it; nil when no run has.
+    /// A damaged photo is not retried until its bytes change (a new photo) or `--retry-damaged` (docs/catalogue.md).
+    public var damage: String? = nil
 
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {

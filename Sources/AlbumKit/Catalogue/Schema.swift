@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -134,6 +134,24 @@ enum Schema {
             created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
         );
         INSERT INTO identity (id) SELECT lower(hex(randomblob(16))) WHERE NOT EXISTS (SELECT 1 FROM identity);
+        """,
+        // Version 5: the photo lifecycle (docs/catalogue.md "A photo's life"). `photos.damage` holds why the photo's
+        // pixels could not be decoded, found by the run that met the damage (NULL: none found). A photo is one set of
+        // bytes, so new bytes at its path are a new photo without it. `aliases` holds the other paths where the same
+        // bytes were found (the photo's `path` is the first), each with its stat, stored like `photos.path`
+        // (`CataloguePaths`).
+        """
+        ALTER TABLE photos ADD COLUMN damage TEXT;
+        CREATE TABLE aliases (
+            photo TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            added TEXT NOT NULL,
+            PRIMARY KEY (photo, path)
+        );
+        CREATE INDEX aliases_path ON aliases(path);
         """,
     ]
 
