@@ -166,7 +166,7 @@ final class RelocationTests: XCTestCase {
             try database.run("UPDATE \(table) SET path = ? || substr(path, 4) WHERE path LIKE '../%'", [.text("\(folder)/library/")])
             try database.run("UPDATE \(table) SET path = ? || path WHERE path NOT LIKE '/%'", [.text(catalogue + "/")])
         }
-        try database.execute("DROP TABLE aliases; ALTER TABLE photos DROP COLUMN damage; PRAGMA user_version = 2")
+        try database.execute("DROP TABLE aliases; ALTER TABLE photos DROP COLUMN damage; ALTER TABLE photos DROP COLUMN missing_kept; ALTER TABLE runs DROP COLUMN stages; PRAGMA user_version = 2")
         database.close()
         XCTAssert(try (storedPaths("photos", in: catalogue) + storedPaths("renditions", in: catalogue)).allSatisfy { $0.hasPrefix("/") })
     }

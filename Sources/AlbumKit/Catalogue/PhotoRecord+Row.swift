@@ -25,6 +25,7 @@ extension PhotoRecord: TableRecord {
         replaces = try row["replaces"]
         storedPath = try row["stored_path"]
         damage = try row["damage"]
+        missingKept = try row["missing_kept"]
     }
 
     var values: [(column: String, value: Value)] {
@@ -49,6 +50,7 @@ extension PhotoRecord: TableRecord {
             ("replaces", .text(replaces)),
             ("stored_path", .text(storedPath)),
             ("damage", .text(damage)),
+            ("missing_kept", .text(missingKept)),
         ]
     }
 

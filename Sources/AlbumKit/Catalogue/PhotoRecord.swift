@@ -36,6 +36,8 @@ public struct PhotoRecord: Sendable, Equatable {
     /// Why this photo's pixels could not be decoded, as the run that met the damage said it; nil when no run has.
     /// A damaged photo is not retried until its bytes change (a new photo) or `--retry-damaged` (docs/catalogue.md).
     public var damage: String? = nil
+    /// When `album prune --keep-missing` kept this photo while its original was gone (ISO-8601 UTC); nil if never.
+    public var missingKept: String? = nil
 
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {

@@ -18,6 +18,7 @@ extension RunRecord: TableRecord {
         vipsVersion = try row["vips_version"]
         sqliteVersion = try row["sqlite_version"]
         host = try row["host"]
+        stages = try row["stages"]
     }
 
     var values: [(column: String, value: Value)] {
@@ -33,6 +34,7 @@ extension RunRecord: TableRecord {
             ("vips_version", .text(vipsVersion)),
             ("sqlite_version", .text(sqliteVersion)),
             ("host", .text(host)),
+            ("stages", .text(stages)),
         ]
     }
 }

@@ -15,4 +15,7 @@ public struct RunRecord: Sendable, Equatable {
     public var vipsVersion: String
     public var sqliteVersion: String
     public var host: String
+    /// Each stage the run applied, with its parameters' hash, as JSON (`[{"stage":"thumbnail","params_hash":"…"},…]`);
+    /// nil for runs recorded before schema version 5. `album prune` keeps what these would produce.
+    public var stages: String? = nil
 }

@@ -139,9 +139,13 @@ enum Schema {
         // pixels could not be decoded, found by the run that met the damage (NULL: none found). A photo is one set of
         // bytes, so new bytes at its path are a new photo without it. `aliases` holds the other paths where the same
         // bytes were found (the photo's `path` is the first), each with its stat, stored like `photos.path`
-        // (`CataloguePaths`).
+        // (`CataloguePaths`). `photos.missing_kept` is when `album prune --keep-missing` kept the photo while its
+        // original was gone (verify then reports it as a state the user chose, not a problem). `runs.stages` is each
+        // stage the run applied with its parameters' hash, JSON (`album prune` keeps the renditions they produce).
         """
         ALTER TABLE photos ADD COLUMN damage TEXT;
+        ALTER TABLE photos ADD COLUMN missing_kept TEXT;
+        ALTER TABLE runs ADD COLUMN stages TEXT;
         CREATE TABLE aliases (
             photo TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
             path TEXT NOT NULL,
