@@ -14,4 +14,12 @@ extension PhotoRecord {
             ("replaces", .string(replaces)), ("stored_path", .string(storedPath)),
         ])
     }
+
+    /// The photo's JSON with its other known paths (`aliases`, docs/catalogue.md "Aliases"), as `show --json` and
+    /// `ls --json` print it.
+    public func json(aliases: [PhotoAlias]) -> JSONValue {
+        guard case .object(var fields) = json else { return json }
+        fields.append(("aliases", .array(aliases.map { .string($0.path) })))
+        return .object(fields)
+    }
 }

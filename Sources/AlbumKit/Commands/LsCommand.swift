@@ -50,7 +50,8 @@ struct LsCommand: Command {
         let selection = try self.selection.resolved(in: catalogue)
         let photos = try catalogue.allPhotos().filter(selection.matches)
         if json {
-            Console.out(JSONValue.array(photos.map(\.json)).prettyText)
+            let aliases = Dictionary(grouping: try catalogue.allAliases(), by: \.photo)
+            Console.out(JSONValue.array(photos.map { $0.json(aliases: aliases[$0.id] ?? []) }).prettyText)
             return .ok
         }
         var table = TextTable(["id", "taken", "added", "size", "format", "filter", "caption", "path"])

@@ -1,11 +1,13 @@
 import Foundation
+import System
 
 extension Planner {
     /// Plans one entry import finds, as `ImportStage.importFile` will treat it: never opened, failing, unchanged
-    /// (its photo goes on), or to import (the new photo it would record goes on, and settles the version it replaces).
-    func planImport(of path: String, by stage: ImportStage, job: Job, snapshot: CatalogueSnapshot,
-                    settled: inout Set<String>, in plan: inout Plan, context: StageContext) throws {
-        switch stage.entry(atPath: path) {
+    /// (its photo goes on), a known name of a photo unchanged (the photo goes on), bytes the catalogue already has
+    /// (`planKnownBytes`), or to import (the new photo it would record goes on, and settles the version it replaces).
+    func planImport(of path: String, entry: ImportEntry, job: Job, snapshot: CatalogueSnapshot,
+                    progress: inout PlanProgress, in plan: inout Plan, context: StageContext) throws {
+        switch entry {
         case .skipped(let reason):
             note(&plan, path: path, stage: .import, .leftOut, "(not imported: \(reason))")
         case .failed(let reason):
@@ -14,21 +16,38 @@ extension Planner {
             let known = snapshot.photosByPath[path]
             if let known, identity.isUnchanged(since: known) {
                 note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
-                guard PhotoRecord.settle(known, in: &settled) else { return }
-                try follow(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
-                           beforeImport: false, of: job, in: &plan, context: context)
+                guard PhotoRecord.settle(known, in: &progress.settled) else { return }
+                try followKeeping(snapshot.withExportPaths(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))),
+                                  beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
+            } else if let (alias, photo) = snapshot.aliasesByPath[path], identity.isUnchanged(since: alias) {
+                note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
+                guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
+                try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
+                                  beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
             } else {
+                let hash = Planner.isCandidate(identity, progress) ? try? FileBytes(path: path).sha256() : nil
+                if let hash, let holder = Planner.holder(of: hash, snapshot: snapshot, progress) {
+                    try planKnownBytes(at: path, identity: identity, holder: holder, job: job, snapshot: snapshot,
+                                       progress: &progress, in: &plan, context: context)
+                    return
+                }
                 note(&plan, path: path, stage: .import, .toDo)
-                let photo = Planner.photoToImport(at: path, identity: identity, replacing: known)
-                guard PhotoRecord.settle(photo, in: &settled) else { return }
-                try follow(PhotoWork(photo: photo, recipe: .original), beforeImport: true, of: job, in: &plan, context: context)
+                var photo = Planner.photoToImport(at: path, identity: identity, replacing: known)
+                if let hash {
+                    photo.hash = hash
+                    progress.newPhotosByHash[hash] = photo
+                }
+                guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
+                try followKeeping(PhotoWork(photo: photo, recipe: .original), beforeImport: true, of: job,
+                                  progress: &progress, in: &plan, context: context)
             }
         }
     }
 
     /// The photo import would record for a new or changed file, as far as its name, its stat and the catalogue
     /// say: a new id, added now, the original look, the caption of the version it replaces. The plan assumes new
-    /// bytes: a file that was only touched, or that copies another photo, is counted as to do.
+    /// bytes unless it read them (`isCandidate`: a size another photo or file has): a file whose size changed and
+    /// that copies no other is counted as to do.
     static func photoToImport(at path: String, identity: FileIdentity, replacing previous: PhotoRecord?) -> PhotoRecord {
         PhotoRecord(id: UUID().uuidString.lowercased(), hash: "", path: path, bytes: identity.bytes,
                     mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: 0, height: 0, format: "",

@@ -62,7 +62,8 @@ public struct Planner {
             catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force))
         var plan = Plan(job: job)
         // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
-        var settled = Set<String>()
+        var progress = PlanProgress()
+        progress.knownSizes = Set(snapshot.currentPhotos.map(\.bytes))
         if let importStage = job.importStage {
             let scan = job.importScan()
             plan.scan = scan
@@ -72,24 +73,32 @@ public struct Planner {
             for folder in scan.unreadableFolders {
                 note(&plan, path: folder.path, stage: .import, .toDo, "(it fails: cannot read this folder)")
             }
-            for path in scan.files {
-                try planImport(of: path, by: importStage, job: job, snapshot: snapshot, settled: &settled,
+            let entries = scan.files.map { importStage.entry(atPath: $0) }
+            for (path, entry) in zip(scan.files, entries) {
+                guard case .file(let identity) = entry, snapshot.isToImport(path, identity) else { continue }
+                progress.sizesToImport[identity.bytes, default: 0] += 1
+            }
+            for (path, entry) in zip(scan.files, entries) {
+                try planImport(of: path, entry: entry, job: job, snapshot: snapshot, progress: &progress,
                                in: &plan, context: context)
             }
         }
-        // Phase 2: the current photos phase 1 did not settle.
+        // Phase 2: the current photos phase 1 did not settle; then the exports of the names found for known bytes.
         if !job.stages.isEmpty {
-            for photo in snapshot.photosAfterImport(settled: settled) {
-                try follow(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)),
-                           beforeImport: false, of: job, in: &plan, context: context)
+            for photo in snapshot.photosAfterImport(settled: progress.settled) {
+                try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
+                                  beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
             }
+            try planAliasExports(of: job, progress, in: &plan, context: context)
         }
         return plan
     }
 
     /// Plans the stages after import of `job` (its selections resolved) for one photo: in the catalogue, or still
     /// to import (`beforeImport`: a `select:` on what only its header says counts it in, noted as such).
-    func follow(_ work: PhotoWork, beforeImport: Bool, of job: Job, in plan: inout Plan, context: StageContext) throws {
+    /// - Returns: the work as the chain leaves it (its look, its thumbnail).
+    @discardableResult
+    func follow(_ work: PhotoWork, beforeImport: Bool, of job: Job, in plan: inout Plan, context: StageContext) throws -> PhotoWork {
         var work = work
         let selected = Planner.matches(job.select, work.photo, beforeImport: beforeImport)
         for stage in job.stages {
@@ -103,6 +112,7 @@ public struct Planner {
             note(&plan, path: work.photo.path, stage: name, upToDate ? .upToDate : .toDo,
                  selected == nil || own == nil ? "(if its header matches select)" : nil)
         }
+        return work
     }
 
     func note(_ plan: inout Plan, path: String, stage: StageName, _ verdict: Verdict, _ detail: String? = nil) {

@@ -1,6 +1,8 @@
+import System
+
 /// What the catalogue held when a run (or a plan) began, indexed for the decisions both make: the current photos
-/// (`PhotoRecord.current`), the newest current photo per path (import's fast path) and every rendition per photo
-/// (the stages' up-to-date checks). Loaded in two queries, so a rerun where nothing changed asks the catalogue's
+/// (`PhotoRecord.current`), the newest current photo per path (import's fast path), every rendition per photo
+/// (the stages' up-to-date checks) and the current photos' aliases (docs/catalogue.md, "Aliases"). Loaded in three queries, so a rerun where nothing changed asks the catalogue's
 /// serial owner nothing per photo (those round trips were most of a no-op rerun's time: Benchmarks/INVESTIGATION.md).
 ///
 /// Reading the snapshot instead of the live catalogue is sound because a photo's chain only ever looks up what an
@@ -11,8 +13,15 @@ final class CatalogueSnapshot: Sendable {
     let currentPhotos: [PhotoRecord]
     let photosByPath: [String: PhotoRecord]
     let renditionsByPhoto: [String: [Rendition]]
+    /// The aliases of the current photos, by path (import's fast path for another name) and by photo (each
+    /// export's paths), oldest first.
+    let aliasesByPath: [String: (alias: PhotoAlias, photo: PhotoRecord)]
+    let aliasesByPhoto: [String: [PhotoAlias]]
+    /// The current photos by id, and by hash (what import's duplicate check finds, for the plan).
+    let photosByID: [String: PhotoRecord]
+    let photosByHash: [String: PhotoRecord]
 
-    init(photos: [PhotoRecord], renditions: [Rendition]) {
+    init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = []) {
         currentPhotos = PhotoRecord.current(photos)
         var byPath: [String: PhotoRecord] = [:]
         for photo in currentPhotos where byPath[photo.path].map({ $0.added < photo.added }) ?? true {
@@ -20,15 +29,49 @@ final class CatalogueSnapshot: Sendable {
         }
         photosByPath = byPath
         renditionsByPhoto = Dictionary(grouping: renditions, by: \.photo)
+        let current = Dictionary(currentPhotos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        photosByID = current
+        photosByHash = Dictionary(currentPhotos.map { ($0.hash, $0) }, uniquingKeysWith: { first, _ in first })
+        let known = aliases.filter { current[$0.photo] != nil }
+        aliasesByPhoto = Dictionary(grouping: known, by: \.photo)
+        var aliasByPath: [String: (alias: PhotoAlias, photo: PhotoRecord)] = [:]
+        for alias in known where aliasByPath[alias.path] == nil { aliasByPath[alias.path] = (alias, current[alias.photo]!) }
+        aliasesByPath = aliasByPath
     }
 
-    /// Every photo and rendition of `catalogue`; an empty snapshot when there is no catalogue yet.
+    /// Every photo, rendition and alias of `catalogue`; an empty snapshot when there is no catalogue yet.
     convenience init(reading catalogue: Catalogue?) throws {
         guard let catalogue else {
             self.init(photos: [], renditions: [])
             return
         }
-        self.init(photos: try catalogue.allPhotos(), renditions: try catalogue.renditions(kind: nil))
+        self.init(photos: try catalogue.allPhotos(), renditions: try catalogue.renditions(kind: nil),
+                  aliases: try catalogue.allAliases())
+    }
+
+    /// The paths `photo`'s exports are made for as its chain begins: its own, then each alias the run began with
+    /// whose file still exists (an alias found during the run gets its export after the chain: the scheduler's
+    /// and the plan's alias items). One rule for the run and the plan.
+    func exportPaths(of photo: PhotoRecord) -> [String] {
+        var paths = [photo.path]
+        for alias in aliasesByPhoto[photo.id] ?? [] where !paths.contains(alias.path) && FileSystem.exists(alias.path) {
+            paths.append(alias.path)
+        }
+        return paths
+    }
+
+    /// Whether import will read the file at `path` (neither its photo's file nor a known alias, unchanged).
+    func isToImport(_ path: String, _ identity: FileIdentity) -> Bool {
+        if let known = photosByPath[path], identity.isUnchanged(since: known) { return false }
+        if let (alias, _) = aliasesByPath[path], identity.isUnchanged(since: alias) { return false }
+        return true
+    }
+
+    /// `work` with the paths its exports are made for (`exportPaths(of:)`).
+    func withExportPaths(_ work: PhotoWork) -> PhotoWork {
+        var work = work
+        work.exportPaths = exportPaths(of: work.photo)
+        return work
     }
 
     /// Phase 2's photos: the current photos that phase 1 did not settle (`PhotoRecord.settled` of every photo
@@ -48,6 +91,7 @@ final class CatalogueSnapshot: Sendable {
         var context = context
         context.knownPhoto = { [self] path in photosByPath[path] }
         context.recordedRenditions = { [self] photo in renditionsByPhoto[photo] ?? [] }
+        context.knownAlias = { [self] path in aliasesByPath[path] }
         return context
     }
 }

@@ -19,9 +19,16 @@ extension Scheduler {
             guard let imported else { failed = result.status == .failed; return }
             // Two files with the same bytes are one photo: only the first goes on through the chain. The version
             // this import replaces is settled too: a superseded photo never joins the run (phase 2).
-            let first = state.withLock { PhotoRecord.settle(imported.photo, in: &$0.settled) }
+            // A path found with a known photo's bytes gets its export after every chain (`processAlias`).
+            let first = state.withLock { state in
+                if let alias = imported.newAlias { state.aliasesFound.append(alias) }
+                return PhotoRecord.settle(imported.photo, in: &state.settled)
+            }
             guard first else { return }
-            work = imported
+            work = withExportPaths(imported)
+        case .alias(let alias):
+            failed = processAlias(alias)
+            return
         case .unreadableFolder(let folder):
             record(.import, path: folder.path, photo: nil, parameters: preparedImport!.text,
                    result: .failed("cannot read this folder: \(folder.reason); nothing in it was imported"), since: .now())
@@ -29,7 +36,7 @@ extension Scheduler {
             return
         case .photo(let photo):
             do {
-                work = PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))
+                work = withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)))
             } catch {
                 let stage = job.stages.first.map { type(of: $0).stage } ?? .filter
                 record(stage, path: photo.path, photo: photo.id, parameters: JSONValue.null.text,
@@ -70,7 +77,7 @@ extension Scheduler {
         if let limit = options.maxFailures, failures >= limit { requestStop(.maxFailures(limit)) }
     }
 
-    private func record(_ stage: StageName, path: String, photo: String?, parameters: String, result: StepResult,
+    func record(_ stage: StageName, path: String, photo: String?, parameters: String, result: StepResult,
                         since clock: DispatchTime) {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e6
         let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters,

@@ -9,8 +9,9 @@ import Vips
 /// libvips' maintainers advise parallelism across images with few threads per image for batch work, so each
 /// worker runs one photo's whole chain, and libvips' own pool is set to one thread per pipeline (`Vips.Settings`).
 public final class Scheduler: Sendable {
-    /// A unit of work: a file to import, or a catalogue photo for the stages after import.
-    enum Item: Sendable { case file(String), photo(PhotoRecord), unreadableFolder(UnreadableFolder) }
+    /// A unit of work: a file to import, a catalogue photo for the stages after import, or the exports of a path
+    /// this run found with a photo's bytes (`processAlias`).
+    enum Item: Sendable { case file(String), photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder) }
 
     let job: Job
     let options: RunOptions
@@ -35,6 +36,9 @@ public final class Scheduler: Sendable {
         /// new version of their file it imported. None joins phase 2, and a second file with a settled photo's
         /// bytes goes no further than import.
         var settled: Set<String> = []
+        /// The paths phase 1 recorded as other names of a photo (`ImportMatch.newAlias`): their exports are made
+        /// after phase 2's photos.
+        var aliasesFound: [PhotoAlias] = []
         var total = 0
         var photosDone = 0
         var photosFailed = 0
@@ -85,11 +89,13 @@ public final class Scheduler: Sendable {
 
         // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
         var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map(Item.file))
-        // Phase 2: the catalogue's other current photos, for the stages after import.
+        // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
+        // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {
             let photos = known.photosAfterImport(settled: state.withLock { $0.settled })
-            state.withLock { $0.total = $0.photosDone + photos.count }
-            finished = perform(photos.map(Item.photo))
+            let aliases = job.stages.contains { $0 is ExportStage } ? state.withLock { $0.aliasesFound } : []
+            state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
+            finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))
         }
         if let error = owner.finish() { throw error }
         let summary = state.withLock { state in

@@ -51,25 +51,43 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         .selection(\.select),
     ]
 
+    /// Exports the photo once per target (`targets(of:)`: one per known path when the template is over a path's
+    /// name, else one), rendering it at most once: done when any file was written, else skipped.
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
-        let photoID = work.photo.id
-        let input: String
+        let input = try self.input(of: work)
+        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+        var rendered: LookRenderer.Rendered?
+        var results: [StepResult] = []
+        for target in try targets(of: work) {
+            results.append(try export(&work, to: target, input: input, parametersHash: parametersHash,
+                                      rendered: &rendered, context: context))
+        }
+        return results.first { $0.status == .done } ?? results[0]
+    }
+
+    /// What the export reads: the look's hash, or the thumbnail's file hash.
+    private func input(of work: PhotoWork) throws -> String {
         switch from {
-        case .image: input = work.lookHash
+        case .image: return work.lookHash
         case .thumbnail:
             guard let thumbnail = work.thumbnail else {
                 throw StageError("export from: thumbnail needs a thumbnail stage before it in the job")
             }
-            input = thumbnail.fileHash
+            return thumbnail.fileHash
         }
-        let target = try to.render(work.photo)
-        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+    }
+
+    /// Writes (or finds up to date) the export at one target, rendering the photo when no earlier target has.
+    private func export(_ work: inout PhotoWork, to target: String, input: String, parametersHash: String,
+                        rendered: inout LookRenderer.Rendered?, context: StageContext) throws -> StepResult {
+        let photoID = work.photo.id
         let previous = try previousExport(of: work.photo, at: target, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
-        let rendered = try render(&work, context: context)
+        if rendered == nil { rendered = try render(&work, context: context) }
+        let rendered = rendered!
         let tag = ExportTag(photo: work.photo.hash, catalogue: try context.identity(), catalogueFolder: context.catalogueFolder)
         var path = previous?.path ?? target
         // Each turn looks at the name, then writes; a turn ends early only when another writer (another catalogue's
@@ -132,8 +150,12 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             input = thumbnail.fileHash
         }
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
-        guard let previous = try previousExport(of: work.photo, at: try to.render(work.photo), context: context) else { return false }
-        return previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
+        for target in try targets(of: work) {
+            guard let previous = try previousExport(of: work.photo, at: target, context: context),
+                  previous.parametersHash == parametersHash, previous.inputHash == input, RenditionFile.isIntact(previous)
+            else { return false }
+        }
+        return true
     }
 
     /// This photo's earlier export to `target`: at the target itself, or (rename) beside it as name-N.ext.

@@ -28,4 +28,10 @@ public struct FileIdentity: Sendable, Equatable {
     public func isUnchanged(since photo: PhotoRecord) -> Bool {
         bytes == photo.bytes && mtimeNanoseconds == photo.mtimeNanoseconds && inode == photo.inode
     }
+
+    /// Whether a file with this identity is still the file `alias` was found at with its photo's bytes: the same
+    /// rule as for the photo's own path, so a rerun knows an alias unchanged without hashing it.
+    public func isUnchanged(since alias: PhotoAlias) -> Bool {
+        bytes == alias.bytes && mtimeNanoseconds == alias.mtimeNanoseconds && inode == alias.inode
+    }
 }

@@ -18,6 +18,11 @@ extension ImportStage {
                 return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
                         .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
             }
+            // The same for another name of a photo: an alias unchanged since it was hashed is that photo's bytes.
+            if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {
+                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
+                        .skipped("unchanged since it was found as another name of \(known.path)", input: known.hash, output: known.hash))
+            }
             let bytes = try FileBytes(path: path)
             let hash = bytes.sha256()
             let format = try ImportStage.sniff(bytes)
@@ -47,6 +52,10 @@ extension ImportStage {
             case .duplicate(let existing, let reason):
                 let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
                 return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
+            case .alias(let existing, let alias, let reason):
+                var work = PhotoWork(photo: existing, original: bytes, recipe: try Recipe(canonicalJSON: existing.filterRecipe))
+                work.newAlias = alias
+                return (work, StepResult(status: .done, inputHash: hash, outputHash: hash, message: reason))
             }
         } catch let error as FileBytesError {
             return (nil, .failed("cannot read it: \(error.reason)"))
@@ -59,7 +68,7 @@ extension ImportStage {
         }
     }
 
-    private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String) }
+    private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String) }
 
     /// Refuses decompression bombs and absurd headers before a pixel is decoded.
     private func checkLimits(_ header: Image) throws {
@@ -76,28 +85,47 @@ extension ImportStage {
         }
     }
 
-    /// Checks for the same bytes and records the photo, atomically on the catalogue's serial owner.
+    /// Checks for the same bytes and records the photo, atomically on the catalogue's serial owner: bytes already
+    /// known are the same file touched, a move, or another name of the photo (`ImportMatch`); new bytes are a new
+    /// photo, a new version of the photo at that path when there is one. Any alias recorded at the path for other
+    /// bytes is forgotten: the file there no longer holds them.
     private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {
         try context.read { catalogue -> Outcome in
             if let existing = try catalogue.photo(hash: candidate.hash) {
-                if existing.path == candidate.path || !FileSystem.exists(existing.path) {
+                let match = ImportMatch.of(path: candidate.path, photo: existing, aliases: try catalogue.aliases(photo: existing.id))
+                let reason = match.reason(existing)
+                switch match {
+                case .sameFile, .moved:
                     // The same file again (touched, or moved here): remember where it is and its new stat.
+                    try catalogue.forgetAliases(path: candidate.path)
                     try catalogue.updateLocation(photo: existing.id, path: candidate.path,
                                                  mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode)
                     var moved = existing
                     moved.path = candidate.path
                     moved.mtimeNanoseconds = candidate.mtimeNanoseconds
                     moved.inode = candidate.inode
-                    let reason = existing.path == candidate.path ? "already imported, bytes unchanged" : "already imported from \(existing.path), which is gone"
                     return .duplicate(moved, reason)
+                case .knownAlias(var alias):
+                    alias.bytes = candidate.bytes
+                    alias.mtimeNanoseconds = candidate.mtimeNanoseconds
+                    alias.inode = candidate.inode
+                    try catalogue.updateStat(of: alias)
+                    return .duplicate(existing, reason)
+                case .newAlias:
+                    let alias = PhotoAlias(photo: existing.id, path: candidate.path, bytes: candidate.bytes,
+                                           mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode,
+                                           added: candidate.added)
+                    try catalogue.forgetAliases(path: candidate.path)
+                    try catalogue.insert(alias)
+                    return .alias(existing, alias, reason)
                 }
-                return .duplicate(existing, "duplicate of \(existing.path) (same bytes)")
             }
             var photo = candidate
             if let previous = try catalogue.latestPhoto(path: candidate.path) {
                 photo.replaces = previous.id  // the file's bytes changed: a new version of that photo
                 photo.caption = photo.caption ?? previous.caption
             }
+            try catalogue.forgetAliases(path: candidate.path)
             try catalogue.insert(photo)
             return .added(photo)
         }

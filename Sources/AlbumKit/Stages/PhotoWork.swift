@@ -13,12 +13,22 @@ public struct PhotoWork: Sendable {
     /// The full-size filtered image a `filter` stage in this chain made or found up to date: an export with the same
     /// encoding copies it instead of rendering the look again.
     public var filtered: (rendition: Rendition, quality: Int)?
+    /// The original's paths that exports are made for, when set (`CatalogueSnapshot.exportPaths(of:)`: the photo's
+    /// path, then each alias whose file still exists; one alias's path alone for the export made after the
+    /// photo's chain); nil: the photo's path alone.
+    public var exportPaths: [String]?
+    /// The path this import recorded as another name of the photo (`ImportMatch.newAlias`): its exports are made
+    /// after the photo's chain, by the scheduler and the plan alike.
+    public var newAlias: PhotoAlias?
 
     public init(photo: PhotoRecord, original: FileBytes? = nil, recipe: Recipe) {
         self.photo = photo
         self.original = original
         self.recipe = recipe
     }
+
+    /// The paths each export renders its template for, the photo's own first (docs/catalogue.md, "Aliases").
+    public var paths: [String] { exportPaths ?? [photo.path] }
 
     /// The identity of the current look: the original's hash, or a hash of it with the recipe.
     public var lookHash: String {

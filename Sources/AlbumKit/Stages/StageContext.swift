@@ -34,6 +34,18 @@ public struct StageContext: Sendable {
     public var knownPhoto: (@Sendable (_ path: String) throws -> PhotoRecord?)? = nil
     /// Every recorded rendition of a photo, oldest first; answered like `knownPhoto`.
     public var recordedRenditions: (@Sendable (_ photo: String) throws -> [Rendition])? = nil
+    /// The alias recorded at `path` and its (current) photo (import's fast path for another name); answered like
+    /// `knownPhoto`.
+    public var knownAlias: (@Sendable (_ path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)?)? = nil
+
+    /// The alias recorded at `path`, with its photo.
+    public func alias(atPath path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)? {
+        if let knownAlias { return try knownAlias(path) }
+        return try read { catalogue -> (alias: PhotoAlias, photo: PhotoRecord)? in
+            guard let alias = try catalogue.aliases(path: path).first, let photo = try catalogue.photo(id: alias.photo) else { return nil }
+            return (alias, photo)
+        }
+    }
 
     /// The newest photo recorded for `path`.
     public func photo(atPath path: String) throws -> PhotoRecord? {

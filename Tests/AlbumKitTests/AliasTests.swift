@@ -1,0 +1,205 @@
+import CSystem
+import Foundation
+import Glibc
+import XCTest
+@testable import AlbumKit
+
+/// Every path gets its export (issue 16, problem 8): the same bytes under two names are one photo with two known
+/// paths (aliases), and an export template over `{name}` writes both files. Through the built binary, on generated
+/// photos; the catalogue is read with the sqlite3 shell (`Probe`), the exports with djpeg and getxattr(2).
+final class AliasTests: XCTestCase {
+    /// photos/r001.jpg and its byte-for-byte copy "photos/dup copy.jpg", and photos/other.jpg, another picture;
+    /// job.yml imports them, makes thumbnails, and exports `out/{name}.jpg` (and `template` when given).
+    func library(template: String = "out/{name}.jpg") throws -> String {
+        let folder = try TestSupport.temporaryFolder(self)
+        let first = try Fixture.jpeg(at: "\(folder)/photos/r001.jpg", variant: 1)
+        try FileManager.default.copyItem(atPath: first, toPath: "\(folder)/photos/dup copy.jpg")
+        try Fixture.jpeg(at: "\(folder)/photos/other.jpg", width: 160, height: 240, variant: 2)
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import: {from: photos}
+              - thumbnail: {size: 64x64}
+              - export: {to: "\(template)", quality: 85}
+            """ + "\n", to: "job.yml", in: folder)
+        return folder
+    }
+
+    func run(_ folder: String, _ arguments: [String] = ["run", "job.yml"]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try TestSupport.album(arguments, in: folder)
+    }
+
+    /// The plan's table: per stage, to do, up to date, left out.
+    func plan(_ folder: String) throws -> [String: [Int]] {
+        let plan = try run(folder, ["plan", "job.yml"])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        var counts: [String: [Int]] = [:]
+        for row in plan.stdout.split(separator: "\n") {
+            let fields = row.split(separator: " ")
+            guard fields.count == 4, ["import", "filter", "thumbnail", "export"].contains(String(fields[0])) else { continue }
+            counts[String(fields[0])] = fields.dropFirst().compactMap { Int($0) }
+        }
+        return counts
+    }
+
+    /// The plan's "to do" column summed over the stages.
+    func toDo(_ folder: String) throws -> Int {
+        try plan(folder).values.map { $0[0] }.reduce(0, +)
+    }
+
+    /// The newest run's steps of `stage`, as "status path" lines, sorted.
+    func steps(_ folder: String, _ stage: String) throws -> [String] {
+        try Probe.rows(folder + "/album", """
+            SELECT status || ' ' || path FROM steps WHERE stage = '\(stage)' AND run = (SELECT max(id) FROM runs)
+            """).sorted()
+    }
+
+    /// The value of an extended attribute, read with getxattr(2) as any tool would.
+    static func tag(_ name: String, of path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let length = getxattr(path, name, &buffer, buffer.count)
+        return length > 0 ? String(decoding: buffer.prefix(length), as: UTF8.self) : nil
+    }
+
+    /// Checks that `export` is `original`'s picture: its size, and each quadrant's mean colour within JPEG's error,
+    /// both decoded by djpeg.
+    func assertPicture(_ export: String, isThatOf original: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let made = try Probe.decodeJPEG(export), source = try Probe.decodeJPEG(original)
+        XCTAssertEqual([made.width, made.height], [source.width, source.height], export, file: file, line: line)
+        let w = source.width, h = source.height
+        for (columns, rows) in [(4..<w / 2 - 4, 4..<h / 2 - 4), (w / 2 + 4..<w - 4, 4..<h / 2 - 4),
+                                (4..<w / 2 - 4, h / 2 + 4..<h - 4), (w / 2 + 4..<w - 4, h / 2 + 4..<h - 4)] {
+            for (a, b) in zip(made.mean(columns: columns, rows: rows), source.mean(columns: columns, rows: rows)) {
+                XCTAssertEqual(a, b, accuracy: 4, "\(export): quadrant \(columns)×\(rows)", file: file, line: line)
+            }
+        }
+    }
+
+    func testTwoNamesWithTheSameBytesAreOnePhotoAndEachGetsItsExport() throws {
+        let folder = try library()
+        let first = try run(folder)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let hash = try Tool.sha256("\(folder)/photos/r001.jpg")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE hash = '\(hash)'"), ["1"],
+                       "one photo for the two names")
+        let paths = try Probe.rows(folder + "/album", "SELECT path FROM photos WHERE hash = '\(hash)' UNION ALL SELECT path FROM aliases")
+        XCTAssertEqual(Set(paths), ["../photos/r001.jpg", "../photos/dup copy.jpg"], "the photo's path and its alias, stored relative")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions WHERE kind = 'thumbnail'"), ["2"],
+                       "a thumbnail per photo, not per name")
+
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["dup copy.jpg", "other.jpg", "r001.jpg"])
+        let identity = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM identity").first)
+        for name in ["r001", "dup copy"] {
+            let export = "\(folder)/out/\(name).jpg"
+            try assertPicture(export, isThatOf: "\(folder)/photos/\(name).jpg")
+            XCTAssertEqual(AliasTests.tag("user.album.photo", of: export), hash, "\(name): album's export tag names the photo")
+            XCTAssertEqual(AliasTests.tag("user.album.catalogue", of: export), identity, "\(name): and this catalogue")
+        }
+        try assertPicture("\(folder)/out/other.jpg", isThatOf: "\(folder)/photos/other.jpg")
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT count(*) FROM renditions r JOIN photos p ON p.id = r.photo WHERE r.kind = 'export' AND p.hash = '\(hash)'
+            """), ["2"], "each name's export is the photo's rendition")
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+
+        // A rerun: nothing to do, nothing done, no alias row rewritten.
+        let aliasRow = try Probe.rows(folder + "/album", "SELECT * FROM aliases")
+        XCTAssertEqual(try toDo(folder), 0)
+        let rerun = try run(folder)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT count(*) FROM steps WHERE status != 'skipped' AND run = (SELECT max(id) FROM runs)
+            """), ["0"], "a no-op rerun does nothing")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT * FROM aliases"), aliasRow)
+        XCTAssertEqual(try toDo(folder), 0)
+    }
+
+    func testShowListsAPhotosAliases() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let hash = try Tool.sha256("\(folder)/photos/r001.jpg")
+        let row = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id || '|' || path FROM photos WHERE hash = '\(hash)'").first)
+        let id = String(row.prefix { $0 != "|" })
+        let alias = row.hasSuffix("r001.jpg") ? "\(folder)/photos/dup copy.jpg" : "\(folder)/photos/r001.jpg"
+        let text = try run(folder, ["show", String(id.prefix(8)), "--catalogue", "album"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssert(text.stdout.split(separator: "\n").contains { $0.hasPrefix("alias ") && $0.hasSuffix(" " + alias) }, text.stdout)
+        let json = try run(folder, ["show", id, "--catalogue", "album", "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let photo = try XCTUnwrap(object["photo"] as? [String: Any])
+        XCTAssertEqual(photo["aliases"] as? [String], [alias])
+    }
+
+    func testAThirdCopyAddedLaterGetsItsExportOnTheNextRun() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        try FileManager.default.copyItem(atPath: "\(folder)/photos/r001.jpg", toPath: "\(folder)/photos/third.jpg")
+        let plan = try self.plan(folder)
+        XCTAssertEqual(plan["import"], [1, 3, 0], "the copy is to import; the two known names are unchanged")
+        XCTAssertEqual(plan["thumbnail"], [0, 2, 0], "a copy needs no thumbnail of its own")
+        XCTAssertEqual(plan["export"], [1, 2, 0], "its export is to do")
+        let second = try run(folder)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(try steps(folder, "export").filter { $0.hasPrefix("done") }, ["done \(folder)/photos/third.jpg"])
+        XCTAssertEqual(try steps(folder, "thumbnail").filter { !$0.hasPrefix("skipped") }, [], "no new thumbnail")
+        try assertPicture("\(folder)/out/third.jpg", isThatOf: "\(folder)/photos/third.jpg")
+        XCTAssertEqual(AliasTests.tag("user.album.photo", of: "\(folder)/out/third.jpg"), try Tool.sha256("\(folder)/photos/third.jpg"))
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["2"])
+        XCTAssertEqual(try toDo(folder), 0)
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+    }
+
+    func testADeletedAliasFailsNothingAndIsFoundMissing() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let alias = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM aliases").first)
+        let aliasPath = folder + "/" + alias.dropFirst(3)
+        let aliasName = ((aliasPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let before = try Tool.sha256("\(folder)/out/\(aliasName).jpg")
+        try FileManager.default.removeItem(atPath: aliasPath)
+        XCTAssertEqual(try toDo(folder), 0, "a gone alias has nothing to do")
+        let rerun = try run(folder)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE status = 'failed'"), ["0"])
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+
+        // A new quality: the photo's own export is refreshed, the gone alias's is left as it was.
+        let job = try String(contentsOfFile: folder + "/job.yml", encoding: .utf8)
+        try job.replacingOccurrences(of: "quality: 85", with: "quality: 60").write(toFile: folder + "/job.yml", atomically: true, encoding: .utf8)
+        let requality = try run(folder)
+        XCTAssertEqual(requality.status, 0, requality.stderr)
+        XCTAssertEqual(try steps(folder, "export").filter { $0.hasPrefix("done") }.count, 2, "r001's (or dup copy's) and other's")
+        XCTAssertEqual(try Tool.sha256("\(folder)/out/\(aliasName).jpg"), before, "the gone alias's export is not refreshed")
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+
+        // What `album prune` calls: the gone alias is found, and forgotten.
+        let catalogue = try Catalogue(folder: folder + "/album", create: false, writing: true)
+        defer { catalogue.close() }
+        let missing = try catalogue.missingAliases()
+        XCTAssertEqual(missing.map(\.path), [aliasPath])
+        try catalogue.forgetAliases(missing)
+        XCTAssertEqual(try catalogue.missingAliases(), [])
+        XCTAssertEqual(try catalogue.allAliases(), [])
+    }
+
+    func testATemplateWithoutTheNameGivesOneFilePerPhoto() throws {
+        let folder = try library(template: "out/{hash8}.jpg")
+        let result = try run(folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let hash = try Tool.sha256("\(folder)/photos/r001.jpg"), other = try Tool.sha256("\(folder)/photos/other.jpg")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["\(hash.prefix(8)).jpg", "\(other.prefix(8)).jpg"].sorted())
+        XCTAssertEqual(try toDo(folder), 0)
+    }
+
+    func testRmOfAPhotoRemovesItsAliasesExportsToo() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let hash = try Tool.sha256("\(folder)/photos/r001.jpg")
+        let id = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE hash = '\(hash)'").first)
+        let rm = try run(folder, ["rm", id, "--catalogue", "album"])
+        XCTAssertEqual(rm.status, 0, rm.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted(), ["other.jpg"], "both names' exports are deleted")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["0"])
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+    }
+}
