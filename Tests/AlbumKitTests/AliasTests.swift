@@ -111,6 +111,13 @@ final class AliasTests: XCTestCase {
             SELECT count(*) FROM steps WHERE status != 'skipped' AND run = (SELECT max(id) FROM runs)
             """), ["0"], "a no-op rerun does nothing")
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT * FROM aliases"), aliasRow)
+        // The alias was known by its stat, unread, as the photo's own file is.
+        let stored = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM aliases").first)
+        let photoPath = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM photos WHERE hash = '\(hash)'").first)
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT status || ': ' || error FROM steps WHERE stage = 'import' AND path = '\(folder)/\(stored.dropFirst(3))'
+            AND run = (SELECT max(id) FROM runs)
+            """), ["skipped: unchanged since it was found as another name of \(folder)/\(photoPath.dropFirst(3))"])
         XCTAssertEqual(try toDo(folder), 0)
     }
 

@@ -31,18 +31,22 @@ final class ImportOptionTests: XCTestCase {
             """).first ?? "no step"
     }
 
+    /// The second name is recorded as an alias of the photo (docs/catalogue.md, "Aliases"), a step done: it gets
+    /// its own exports (AliasTests).
     func testTheSameBytesFoundTwiceAreOnePhotoAndTheSecondIsSkippedAsADuplicate() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let first = try Fixture.jpeg(at: "\(folder)/photos/a.jpg")
         try FileManager.default.copyItem(atPath: first, toPath: "\(folder)/photos/b.jpg")
         let result = try run("from: photos", in: folder)
         XCTAssertEqual(result.status, 0, result.stderr)
-        // Two workers hash the two files at once: whichever is recorded first is the photo, the other its duplicate.
+        // Two workers hash the two files at once: whichever is recorded first is the photo, the other its alias.
         let kept = try imported(in: folder)
         XCTAssert(kept == ["photos/a.jpg"] || kept == ["photos/b.jpg"], "one photo for the two files: \(kept)")
         let photo = "\(folder)/\(kept.first ?? "")", other = "\(folder)/photos/\(kept == ["photos/a.jpg"] ? "b" : "a").jpg"
-        XCTAssertEqual(try step(other, in: folder), "skipped: duplicate of \(photo) (same bytes)")
+        XCTAssertEqual(try step(other, in: folder),
+                       "done: the same bytes as \(photo): recorded as another name of it, which gets its own exports")
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT hash FROM photos"), [try Tool.sha256(first)])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT path FROM aliases"), [Probe.stored(other, in: folder + "/album")])
     }
 
     // MARK: - Which files

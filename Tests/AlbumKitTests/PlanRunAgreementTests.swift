@@ -212,6 +212,36 @@ final class PlanRunAgreementTests: XCTestCase {
             """), ["0"], "the superseded version is not processed")
     }
 
+    /// The same bytes under two names are one photo with an alias (docs/catalogue.md, "Aliases"). The plan reads the
+    /// files whose size another has, so it counts what the run does: one chain per photo, and the other name's
+    /// import and export; then a copy added later, and an alias deleted.
+    func testAliasesAgree() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let paths = try photos(in: folder)
+        try FileManager.default.copyItem(atPath: paths[0], toPath: "\(folder)/photos/copy of a.jpg")
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n  - export: {from: thumbnail, to: \"out/{name}.jpg\"}\n",
+                  in: folder)
+        let first = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(first["import"], [5, 0, 0])
+        XCTAssertEqual(first["thumbnail"], [4, 0, 0], "a thumbnail per photo")
+        XCTAssertEqual(first["export"], [5, 0, 0], "an export per name")
+        let rerun = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(rerun["import"], [0, 5, 0])
+        XCTAssertEqual(rerun["export"], [0, 4, 0], "one export step per photo, for all its names")
+
+        try FileManager.default.copyItem(atPath: paths[1], toPath: "\(folder)/photos/trip/b again.jpg")
+        let copied = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(copied["import"], [1, 5, 0])
+        XCTAssertEqual(copied["thumbnail"], [0, 4, 0])
+        XCTAssertEqual(copied["export"], [1, 4, 0])
+
+        let alias = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM aliases ORDER BY added LIMIT 1").first)
+        try FileManager.default.removeItem(atPath: folder + "/" + alias.dropFirst(3))
+        let deleted = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(deleted["import"], [0, 5, 0])
+        XCTAssertEqual(deleted["export"], [0, 4, 0])
+    }
+
     /// The one thing a plan cannot know: what a file still to import has in its header. A `select:` on `taken`,
     /// `caption`, `camera` or `format` counts such a file in, and says so; the run then reads the header.
     func testASelectOnTheHeaderOfAFileStillToImportIsCountedInAndSaysSo() throws {

@@ -115,6 +115,45 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertEqual(snapshot.photosAfterImport(settled: []).map(\.id), ["new", "b", "c"])
     }
 
+    // MARK: - Aliases
+
+    func testAnAliasIsKnownByTheSameStatRuleAndOnlyForACurrentPhoto() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let here = try Fixture.jpeg(at: folder + "/a.jpg"), copy = try Fixture.jpeg(at: folder + "/copy.jpg")
+        let old = photo("old", path: here, added: "2026-01-01T00:00:00Z")
+        let current = photo("new", path: here, added: "2026-01-02T00:00:00Z", replaces: "old")
+        let other = photo("b", path: folder + "/b.jpg")
+        func alias(_ photo: String, _ path: String) -> PhotoAlias {
+            PhotoAlias(photo: photo, path: path, bytes: 100, mtimeNanoseconds: 1_700_000_000_123_456_789, inode: 7, added: "2026-01-03T00:00:00Z")
+        }
+        let snapshot = CatalogueSnapshot(photos: [current, other, old], renditions: [],
+                                         aliases: [alias("new", copy), alias("old", folder + "/old-copy.jpg"), alias("b", folder + "/gone.jpg")])
+        XCTAssertEqual(snapshot.aliasesByPath[copy]?.photo.id, "new")
+        XCTAssertNil(snapshot.aliasesByPath[folder + "/old-copy.jpg"], "a superseded photo's alias is not known")
+        let same = FileIdentity(bytes: 100, inode: 7, mtimeNanoseconds: 1_700_000_000_123_456_789)
+        XCTAssertTrue(same.isUnchanged(since: alias("new", copy)))
+        var touched = same
+        touched.mtimeNanoseconds += 1
+        XCTAssertFalse(touched.isUnchanged(since: alias("new", copy)), "one nanosecond later")
+        XCTAssertFalse(snapshot.isToImport(copy, same))
+        XCTAssertTrue(snapshot.isToImport(copy, touched))
+        XCTAssertEqual(snapshot.exportPaths(of: current), [here, copy], "its path, then each alias whose file exists")
+        XCTAssertEqual(snapshot.exportPaths(of: other), [folder + "/b.jpg"], "an alias whose file is gone gets no export")
+    }
+
+    func testWhatImportMakesOfKnownBytes() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let here = try Fixture.jpeg(at: folder + "/a.jpg")
+        let known = photo("p", path: here)
+        let alias = PhotoAlias(photo: "p", path: folder + "/b.jpg", bytes: 100, mtimeNanoseconds: 1, inode: 2, added: "2026-01-01T00:00:00Z")
+        XCTAssertEqual(ImportMatch.of(path: here, photo: known, aliases: [alias]), .sameFile)
+        XCTAssertEqual(ImportMatch.of(path: folder + "/b.jpg", photo: known, aliases: [alias]), .knownAlias(alias))
+        XCTAssertEqual(ImportMatch.of(path: folder + "/c.jpg", photo: known, aliases: [alias]), .newAlias)
+        XCTAssertTrue(ImportMatch.newAlias.isNew)
+        XCTAssertEqual(ImportMatch.of(path: folder + "/c.jpg", photo: photo("p", path: folder + "/gone.jpg"), aliases: [alias]), .moved,
+                       "the photo's own file is gone: its bytes have moved")
+    }
+
     // MARK: - Selecting a photo still to import
 
     func testASelectionOnAPhotoStillToImportIsUnknownOnlyForWhatItsHeaderSays() {
