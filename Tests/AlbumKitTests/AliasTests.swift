@@ -189,6 +189,25 @@ final class AliasTests: XCTestCase {
         XCTAssertEqual(try catalogue.allAliases(), [])
     }
 
+    /// The first name deleted, the copy holds the photo's bytes: it becomes the photo's path, unread, and the photo
+    /// is not left missing while its bytes are there.
+    func testThePhotosOwnFileDeletedMakesItsAliasItsPath() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let hash = try Tool.sha256("\(folder)/photos/r001.jpg")
+        let photoPath = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM photos WHERE hash = '\(hash)'").first)
+        let alias = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM aliases").first)
+        try FileManager.default.removeItem(atPath: folder + "/" + photoPath.dropFirst(3))
+        XCTAssertEqual(try toDo(folder), 0, "the alias's export is there; the gone name's is not refreshed")
+        let rerun = try run(folder)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT path FROM photos WHERE hash = '\(hash)'"), [alias])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["0"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE status = 'failed'"), ["0"])
+        XCTAssertEqual(try toDo(folder), 0)
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+    }
+
     func testATemplateWithoutTheNameGivesOneFilePerPhoto() throws {
         let folder = try library(template: "out/{hash8}.jpg")
         let result = try run(folder)

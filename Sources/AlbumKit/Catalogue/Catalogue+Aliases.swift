@@ -35,6 +35,21 @@ extension Catalogue {
         try database.run("DELETE FROM aliases WHERE path = ? AND photo IS NOT ?", [.text(paths.stored(path)), .text(photo)])
     }
 
+    /// Makes `alias` its photo's path, when the photo's own file is gone (an alias unchanged since it was hashed
+    /// holds the photo's bytes): the photo's path and stat become the alias's, and the alias row goes. When the
+    /// photo's file is there (another alias took its place first), nothing changes.
+    /// - Returns: the photo as it now is; nil when there is no such photo.
+    public func promote(_ alias: PhotoAlias) throws -> PhotoRecord? {
+        guard var photo = try photo(id: alias.photo) else { return nil }
+        guard !FileSystem.exists(photo.path) else { return photo }
+        try forgetAliases(path: alias.path)
+        try updateLocation(photo: photo.id, path: alias.path, mtimeNanoseconds: alias.mtimeNanoseconds, inode: alias.inode)
+        photo.path = alias.path
+        photo.mtimeNanoseconds = alias.mtimeNanoseconds
+        photo.inode = alias.inode
+        return photo
+    }
+
     /// The aliases whose file is gone from its path: their exports are no longer refreshed, and `album prune`
     /// forgets them (`forgetAliases(_:)`). A file that cannot be stat-ed for another reason (a permission) is not gone.
     public func missingAliases() throws -> [PhotoAlias] {

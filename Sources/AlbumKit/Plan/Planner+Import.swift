@@ -19,8 +19,13 @@ extension Planner {
                 guard PhotoRecord.settle(known, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))),
                                   beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
-            } else if let (alias, photo) = snapshot.aliasesByPath[path], identity.isUnchanged(since: alias) {
+            } else if let (alias, found) = snapshot.aliasesByPath[path], identity.isUnchanged(since: alias) {
                 note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
+                var photo = progress.moved[found.id] ?? found
+                if !FileSystem.exists(photo.path) {  // the photo's own file is gone: this name becomes its path
+                    photo.path = path
+                    progress.moved[photo.id] = photo
+                }
                 guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
                                   beforeImport: false, of: job, progress: &progress, in: &plan, context: context)

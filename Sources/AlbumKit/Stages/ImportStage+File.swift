@@ -20,6 +20,12 @@ extension ImportStage {
             }
             // The same for another name of a photo: an alias unchanged since it was hashed is that photo's bytes.
             if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {
+                guard FileSystem.exists(known.path) else {
+                    // The photo's own file is gone and its bytes are here: this name becomes its path (a move).
+                    let moved = try context.read { try $0.promote(alias) } ?? known
+                    return (PhotoWork(photo: moved, recipe: try Recipe(canonicalJSON: moved.filterRecipe)),
+                            .skipped(ImportMatch.moved.reason(known), input: known.hash, output: known.hash))
+                }
                 return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
                         .skipped("unchanged since it was found as another name of \(known.path)", input: known.hash, output: known.hash))
             }
