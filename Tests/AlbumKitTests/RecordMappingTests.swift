@@ -31,6 +31,8 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(rendition.values.map(\.column), try columns("renditions", in: catalogue, except: ["id"]))
         XCTAssertEqual(run.values.map(\.column), try columns("runs", in: catalogue, except: ["id"]))
         XCTAssertEqual(step.values.map(\.column), try columns("steps", in: catalogue, except: ["id", "at"]))
+        let alias = PhotoAlias(photo: "p", path: "/p/b.jpg", bytes: 1, mtimeNanoseconds: 2, inode: 3, added: "a")
+        XCTAssertEqual(alias.values.map(\.column), try columns("aliases", in: catalogue, except: []))
     }
 
     /// A row whose every column holds a value of its declared type that no default has (for a CHECKed column, an
@@ -65,6 +67,7 @@ final class RecordMappingTests: XCTestCase {
         try roundTrip(Rendition.self) { try $0.renditions(kind: nil) }
         try roundTrip(RunRecord.self) { try $0.runs() }
         try roundTrip(StepRecord.self) { try $0.steps(run: 3) }  // `run` is steps' column 1: the integer 1 + 2
+        try roundTrip(PhotoAlias.self) { try $0.allAliases() }
     }
 
     /// The catalogue is made as album wrote it before records were mapped by name: the schema's SQL, then rows

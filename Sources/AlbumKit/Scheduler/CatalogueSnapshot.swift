@@ -2,8 +2,9 @@ import System
 
 /// What the catalogue held when a run (or a plan) began, indexed for the decisions both make: the current photos
 /// (`PhotoRecord.current`), the newest current photo per path (import's fast path), every rendition per photo
-/// (the stages' up-to-date checks) and the current photos' aliases (docs/catalogue.md, "Aliases"). Loaded in three queries, so a rerun where nothing changed asks the catalogue's
-/// serial owner nothing per photo (those round trips were most of a no-op rerun's time: Benchmarks/INVESTIGATION.md).
+/// (the stages' up-to-date checks) and the current photos' aliases (docs/catalogue.md, "Aliases"). Loaded in three
+/// queries, so a rerun where nothing changed asks the catalogue's serial owner nothing per photo (those round trips
+/// were most of a no-op rerun's time: Benchmarks/INVESTIGATION.md).
 ///
 /// Reading the snapshot instead of the live catalogue is sound because a photo's chain only ever looks up what an
 /// earlier run wrote: the file import finds is its own photo's, and a stage looks up renditions of its own kind,

@@ -60,7 +60,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         var results: [StepResult] = []
         for target in try targets(of: work) {
             results.append(try export(&work, to: target, input: input, parametersHash: parametersHash,
-                                      rendered: &rendered, context: context))
+                                      renderedOnce: &rendered, context: context))
         }
         return results.first { $0.status == .done } ?? results[0]
     }
@@ -79,15 +79,15 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
 
     /// Writes (or finds up to date) the export at one target, rendering the photo when no earlier target has.
     private func export(_ work: inout PhotoWork, to target: String, input: String, parametersHash: String,
-                        rendered: inout LookRenderer.Rendered?, context: StageContext) throws -> StepResult {
+                        renderedOnce: inout LookRenderer.Rendered?, context: StageContext) throws -> StepResult {
         let photoID = work.photo.id
         let previous = try previousExport(of: work.photo, at: target, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
-        if rendered == nil { rendered = try render(&work, context: context) }
-        let rendered = rendered!
+        let rendered = try renderedOnce ?? render(&work, context: context)
+        renderedOnce = rendered
         let tag = ExportTag(photo: work.photo.hash, catalogue: try context.identity(), catalogueFolder: context.catalogueFolder)
         var path = previous?.path ?? target
         // Each turn looks at the name, then writes; a turn ends early only when another writer (another catalogue's
