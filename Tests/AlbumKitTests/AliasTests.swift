@@ -228,6 +228,41 @@ final class AliasTests: XCTestCase {
         XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
     }
 
+    /// Originals moved elsewhere with their copies: `album relocate` rewrites the aliases with the photos' paths, and
+    /// the rerun after it does nothing.
+    func testRelocateRewritesAliasesWithTheOriginals() throws {
+        let folder = try library()
+        try TestSupport.write("""
+            version: 1
+            catalogue: jobs/album
+            stages:
+              - import: {from: nas/photos}
+              - export: {to: "out/{name}.jpg"}
+            """ + "\n", to: "elsewhere.yml", in: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/nas", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: folder + "/photos", toPath: folder + "/nas/photos")
+        XCTAssertEqual(try run(folder, ["run", "elsewhere.yml"]).status, 0)
+        let catalogue = folder + "/jobs/album"
+        XCTAssertEqual(try Probe.rows(catalogue, "SELECT count(*) FROM aliases WHERE path LIKE '\(folder)/nas/photos/%'"), ["1"],
+                       "stored absolute: the library is not under the catalogue's parent")
+        try FileManager.default.moveItem(atPath: folder + "/nas", toPath: folder + "/disk")
+        let relocate = try run(folder, ["relocate", "--catalogue", catalogue, "--from", folder + "/nas", "--to", folder + "/disk", "--json"])
+        XCTAssertEqual(relocate.status, 0, relocate.stderr)
+        let moved = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(relocate.stdout.utf8)) as? [String: Any])
+        let kinds = try XCTUnwrap(moved["paths"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
+        XCTAssertEqual(kinds.sorted(), ["alias", "original", "original"])
+        XCTAssertEqual(try Probe.rows(catalogue, "SELECT count(*) FROM aliases WHERE path LIKE '\(folder)/disk/photos/%'"), ["1"])
+
+        let job = try String(contentsOfFile: folder + "/elsewhere.yml", encoding: .utf8)
+        try job.replacingOccurrences(of: "nas/photos", with: "disk/photos").write(toFile: folder + "/elsewhere.yml", atomically: true, encoding: .utf8)
+        let rerun = try run(folder, ["run", "elsewhere.yml"])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try Probe.rows(catalogue, """
+            SELECT count(*) FROM steps WHERE status != 'skipped' AND run = (SELECT max(id) FROM runs)
+            """), ["0"], "nothing to redo: every name is known where it is now")
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", catalogue]).status, 0)
+    }
+
     func testATemplateWithoutTheNameGivesOneFilePerPhoto() throws {
         let folder = try library(template: "out/{hash8}.jpg")
         let result = try run(folder)

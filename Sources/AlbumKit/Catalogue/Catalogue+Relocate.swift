@@ -2,7 +2,7 @@ import SQLite
 
 extension Catalogue {
     /// The recorded paths that lie under `old` (the folder itself or anything in it), each with the path it takes
-    /// under `new`: photos' originals first, then renditions (exports recorded absolute; and a catalogue's own files,
+    /// under `new`: photos' originals first, then their aliases, then renditions (exports recorded absolute; and a catalogue's own files,
     /// when it was moved while it still stored them absolute, before schema version 3 made them relative).
     /// Both prefixes are absolute and normalised (`Paths.absolute`).
     public func relocations(from old: String, to new: String) throws -> [RelocatedPath] {
@@ -14,6 +14,9 @@ extension Catalogue {
         var found: [RelocatedPath] = []
         for photo in try fetchAll(PhotoRecord.self, "ORDER BY added, rowid") {
             if let to = moved(photo.path) { found.append(RelocatedPath(photo: photo.id, kind: nil, from: photo.path, to: to)) }
+        }
+        for alias in try allAliases() {
+            if let to = moved(alias.path) { found.append(RelocatedPath(photo: alias.photo, kind: nil, from: alias.path, to: to, alias: true)) }
         }
         for rendition in try renditions(kind: nil) {
             if let to = moved(rendition.path) {
@@ -33,6 +36,9 @@ extension Catalogue {
                 if let kind = move.kind {
                     try database.run("UPDATE renditions SET path = ? WHERE photo = ? AND kind = ? AND path = ?",
                                      [.text(paths.stored(move.to)), .text(move.photo), .text(kind.rawValue), .text(paths.stored(move.from))])
+                } else if move.alias {
+                    try database.run("UPDATE aliases SET path = ? WHERE photo = ? AND path = ?",
+                                     [.text(paths.stored(move.to)), .text(move.photo), .text(paths.stored(move.from))])
                 } else {
                     try database.run("UPDATE photos SET path = ? WHERE id = ?", [.text(paths.stored(move.to)), .text(move.photo)])
                 }

@@ -1,5 +1,5 @@
-/// One path `album relocate` rewrites: a photo's original, or a rendition (an export outside the catalogue), from
-/// where it was to where it is now. Both paths are absolute, as users see them.
+/// One path `album relocate` rewrites: a photo's original (or another name of it, an alias), or a rendition (an
+/// export outside the catalogue), from where it was to where it is now. Both paths are absolute, as users see them.
 public struct RelocatedPath: Sendable, Equatable {
     /// The photo the path belongs to.
     public var photo: String
@@ -7,4 +7,9 @@ public struct RelocatedPath: Sendable, Equatable {
     public var kind: Rendition.Kind?
     public var from: String
     public var to: String
+    /// Whether the path is one of the photo's aliases (docs/catalogue.md, "Aliases") rather than its own path.
+    public var alias: Bool = false
+
+    /// What the path is, as `album relocate` names it: `original`, `alias`, or the rendition's kind.
+    public var label: String { kind?.rawValue ?? (alias ? "alias" : "original") }
 }

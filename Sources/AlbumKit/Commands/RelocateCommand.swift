@@ -53,13 +53,13 @@ struct RelocateCommand: Command {
                 ("from", .string(old)), ("to", .string(new)), ("dry_run", .bool(dryRun)),
                 ("run", run.map { .int(Int($0)) } ?? .null),
                 ("paths", .array(moves.map { move in
-                    .object([("photo", .string(move.photo)), ("kind", .string(move.kind?.rawValue ?? "original")),
+                    .object([("photo", .string(move.photo)), ("kind", .string(move.label)),
                              ("from", .string(move.from)), ("to", .string(move.to)), ("found", .bool(FileSystem.exists(move.to)))])
                 })),
             ]).prettyText)
         } else {
             for move in moves {
-                Console.out("\(dryRun ? "would move" : "moved") \(move.photo.prefix(8)) \(move.kind?.rawValue ?? "original"): \(move.from) -> \(move.to)\(FileSystem.exists(move.to) ? "" : " (not found there)")")
+                Console.out("\(dryRun ? "would move" : "moved") \(move.photo.prefix(8)) \(move.label): \(move.from) -> \(move.to)\(FileSystem.exists(move.to) ? "" : " (not found there)")")
             }
         }
         let originals = moves.filter { $0.kind == nil }.count
