@@ -228,6 +228,27 @@ final class AliasTests: XCTestCase {
         XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
     }
 
+    /// New bytes under an alias's name are a new photo: the alias is forgotten, and the export under that name,
+    /// this catalogue's file for the old photo that no longer claims it, becomes the new photo's.
+    func testAnAliasRewrittenWithOtherBytesIsANewPhotoThatTakesItsExport() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let stored = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM aliases").first)
+        let alias = folder + "/" + stored.dropFirst(3)
+        let name = ((alias as NSString).lastPathComponent as NSString).deletingPathExtension
+        try Fixture.jpeg(at: alias, width: 200, height: 120, variant: 7)
+        let rerun = try run(folder)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["3"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["0"], "the name holds other bytes now")
+        try assertPicture("\(folder)/out/\(name).jpg", isThatOf: alias)
+        XCTAssertEqual(AliasTests.tag("user.album.photo", of: "\(folder)/out/\(name).jpg"), try Tool.sha256(alias))
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions WHERE kind = 'export'"), ["3"],
+                       "one export row per file: the old photo's row for that name went with the file")
+        XCTAssertEqual(try toDo(folder), 0)
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+    }
+
     /// Originals moved elsewhere with their copies: `album relocate` rewrites the aliases with the photos' paths, and
     /// the rerun after it does nothing.
     func testRelocateRewritesAliasesWithTheOriginals() throws {

@@ -14,6 +14,11 @@ extension Catalogue {
         return try fetchAll(Rendition.self, "WHERE kind = ? ORDER BY id", [.text(kind.rawValue)])
     }
 
+    /// The rendition rows that record the file at `path`.
+    public func renditions(path: String) throws -> [Rendition] {
+        try fetchAll(Rendition.self, "WHERE path = ? ORDER BY id", [.text(paths.stored(path))])
+    }
+
     /// Whether any rendition row records the file at `path`.
     public func isRecorded(path: String) throws -> Bool {
         try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(paths.stored(path))]) { _ in true }.first ?? false

@@ -40,4 +40,26 @@ extension ExportStage {
         let folder = found.catalogueFolder.map { ", at \($0)" } ?? ""
         return "\(path) was exported by another catalogue (id \(catalogue)\(folder)); album does not replace it: \(advice)"
     }
+
+    /// This catalogue's export at `target` of another photo that no longer claims it: none of that photo's paths
+    /// (its own, its aliases') renders this template to `target`. An alias whose file now holds other bytes (a new
+    /// photo, its alias row forgotten), or a photo moved to another name, leaves such a file; the photo whose name
+    /// gives `target` now takes it over as its own, as an edited original's new version takes its earlier export.
+    func abandonedExport(at target: String, for photo: PhotoRecord, context: StageContext) throws -> Rendition? {
+        guard FileSystem.exists(target) else { return nil }
+        let template = to
+        return try context.read { catalogue -> Rendition? in
+            for rendition in try catalogue.renditions(path: target) where rendition.kind == .export && rendition.photo != photo.id {
+                guard let other = try catalogue.photo(id: rendition.photo) else { continue }
+                let names = [other.path] + (try catalogue.aliases(photo: other.id)).map(\.path)
+                let claimed = try names.contains { name in
+                    var named = other
+                    named.path = name
+                    return try template.render(named) == target
+                }
+                if !claimed { return rendition }
+            }
+            return nil
+        }
+    }
 }

@@ -82,6 +82,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                         renderedOnce: inout LookRenderer.Rendered?, context: StageContext) throws -> StepResult {
         let photoID = work.photo.id
         let previous = try previousExport(of: work.photo, at: target, context: context)
+            ?? abandonedExport(at: target, for: work.photo, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
