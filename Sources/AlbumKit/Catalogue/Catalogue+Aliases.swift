@@ -56,12 +56,12 @@ extension Catalogue {
         try allAliases().filter(\.isMissing)
     }
 
-    /// Forgets `aliases` (their rows only: exports made for them stay, recorded as their photo's renditions).
+    /// Forgets `aliases` (their rows only: exports made for them stay, recorded as their photo's renditions). It
+    /// opens no transaction of its own, so a caller may make it part of one (`album prune`'s); outside one, each
+    /// row goes on its own.
     public func forgetAliases(_ aliases: [PhotoAlias]) throws {
-        try transaction {
-            for alias in aliases {
-                try database.run("DELETE FROM aliases WHERE photo = ? AND path = ?", [.text(alias.photo), .text(paths.stored(alias.path))])
-            }
+        for alias in aliases {
+            try database.run("DELETE FROM aliases WHERE photo = ? AND path = ?", [.text(alias.photo), .text(paths.stored(alias.path))])
         }
     }
 }
