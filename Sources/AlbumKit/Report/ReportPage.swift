@@ -51,7 +51,8 @@ struct ReportPage {
         for stage in StageName.allCases {
             guard let counts = report.counts[stage] else { continue }
             let total = counts.values.reduce(0, +)
-            rows += "<tr><th>\(stage.rawValue)</th><td>\(counts[.done] ?? 0)</td><td>\(counts[.skipped] ?? 0)</td>"
+            let skipped = report.skippedCounted ? String(counts[.skipped] ?? 0) : "not counted"
+            rows += "<tr><th>\(stage.rawValue)</th><td>\(counts[.done] ?? 0)</td><td>\(skipped)</td>"
                 + "<td class=\"\((counts[.failed] ?? 0) > 0 ? "bad" : "")\">\(counts[.failed] ?? 0)</td>"
                 + "<td>\(String(format: "%.1f", Double(total) / wall))</td><td>\(String(format: "%.1f s", report.stageSeconds[stage] ?? 0))</td></tr>\n"
         }

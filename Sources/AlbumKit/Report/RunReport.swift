@@ -12,10 +12,16 @@ public struct RunReport: Sendable {
     }
 
     public var run: RunRecord
+    /// Steps per stage and status (`Catalogue.stepCounts`): the run's recorded counts, or for a run that never
+    /// ended, its rows' done and failed.
     public var counts: [StageName: [StepRecord.Status: Int]]
-    /// Time spent per stage, summed over the run's steps.
+    /// Whether `counts` holds the skipped steps: false for a run that never ended (they are counted only at its end).
+    public var skippedCounted: Bool
+    /// Time spent per stage, summed over the run's step rows (done and failed: a skipped step is no row, and
+    /// takes next to nothing).
     public var stageSeconds: [StageName: Double]
-    /// Every photo the run touched, in the order the run reached them.
+    /// Every photo the run changed or failed (its step rows), in the order the run reached them: a photo the
+    /// run found up to date is no row, and not in the grid.
     public var photos: [Photo]
     /// Every failed step: path, stage, reason.
     public var failures: [StepRecord]
@@ -68,7 +74,7 @@ public struct RunReport: Sendable {
             guard let record = try catalogue.photo(id: id), let entry = perPhoto[id] else { return nil }
             return Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms)
         }
-        return RunReport(run: run, counts: counts, stageSeconds: stageSeconds, photos: photos,
+        return RunReport(run: run, counts: counts, skippedCounted: run.counts != nil, stageSeconds: stageSeconds, photos: photos,
                          failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit)
     }
 

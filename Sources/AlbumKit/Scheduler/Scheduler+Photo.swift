@@ -76,21 +76,27 @@ extension Scheduler {
         let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters,
                               inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
                               status: result.status, error: result.message.map(Scheduler.oneLine))
-        // A done or failed step is announced once its row is committed, so that no event outlives a crash that
-        // takes its row back; a skipped step changes nothing and is announced at once. The counts are the
-        // committed rows', so the run's counts, its rows and its step events agree (docs/events.md).
-        let durable = result.status != .skipped
-        owner.async({ try $0.record(step) }, afterCommit: { [self] in
-            state.withLock { $0.summary.counts[stage, default: [:]][result.status, default: 0] += 1 }
-            if durable { observer.step(step) }
-        })
         state.withLock { state in
             state.summary.stageSeconds[stage, default: 0] += ms / 1000
             if result.status == .failed {
                 state.summary.failures.append(.init(path: path, stage: stage, reason: step.error ?? "unknown"))
             }
         }
-        if !durable { observer.step(step) }
+        // A skipped step changed nothing, so it is no row: it is counted here, the run row's counts keep it when the
+        // run ends (`runs.counts`, the one record of skipped steps), and it is announced at once. A no-op rerun
+        // writes nothing per photo (docs/catalogue.md, "Skipped steps").
+        guard result.status != .skipped else {
+            state.withLock { $0.summary.counts[stage, default: [:]][.skipped, default: 0] += 1 }
+            observer.step(step)
+            return
+        }
+        // A done or failed step is announced once its row is committed, so that no event outlives a crash that
+        // takes its row back; its count is the committed row's, so the run's counts, its rows and its step events
+        // agree (docs/events.md).
+        owner.async({ try $0.record(step) }, afterCommit: { [self] in
+            state.withLock { $0.summary.counts[stage, default: [:]][result.status, default: 0] += 1 }
+            observer.step(step)
+        })
     }
 
     /// A message on one line: events are JSON Lines and summaries are tables.

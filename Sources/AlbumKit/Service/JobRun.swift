@@ -75,7 +75,8 @@ public struct JobRun {
             // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
             throw Catalogue.damaged(catalogue.folder + "/" + Catalogue.databaseName, error.message, duringRun: true)
         } catch let error as SQLiteError {
-            try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: "{}")
+            // No summary to record: readers count the run's rows, and say its skipped steps were not counted.
+            try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: nil)
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")
         }
         var status = summary.exitCode
