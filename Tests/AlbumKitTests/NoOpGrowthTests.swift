@@ -101,7 +101,11 @@ final class NoOpGrowthTests: XCTestCase {
         XCTAssertEqual(report.status, 0, report.stderr)
         let html = try String(contentsOfFile: folder + "/r.html", encoding: .utf8)
         XCTAssert(html.contains("<tr><th>thumbnail</th><td>0</td><td>60</td>"), html)
-        XCTAssert(html.contains("<h2>Photos (0)</h2>"), html)
+        XCTAssert(html.contains("<h2>Photos (0)</h2><p class=\"note\">The run changed no photo: its 240 steps were up to date."), html)
+        let sheet = try TestSupport.album(["report", "--contact-sheet", "sheet.jpg"], in: folder)
+        XCTAssertNotEqual(sheet.status, 0)
+        XCTAssert(sheet.stderr.contains("run 6 changed no photo and failed none, so there is nothing to put on its contact sheet"), sheet.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/sheet.jpg"))
     }
 
     /// A no-op rerun whose output is a one-page pipe blocks on its events, so a kill surely lands mid-run.

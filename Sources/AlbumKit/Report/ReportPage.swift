@@ -77,8 +77,11 @@ struct ReportPage {
         for photo in shown {
             cards += card(photo) + "\n"
         }
+        let skipped = report.counts.values.reduce(0) { $0 + ($1[.skipped] ?? 0) }
         let note = report.photos.count > shown.count
             ? "<p class=\"note\">Showing the first \(shown.count) of \(report.photos.count) photos; every failure is listed above. `album ls` lists them all.</p>"
+            : report.photos.isEmpty && skipped > 0
+            ? "<p class=\"note\">The run changed no photo: its \(skipped) steps were up to date. `album ls` lists the photos.</p>"
             : ""
         return "<section><h2>Photos (\(report.photos.count))</h2>\(note)<div class=\"grid\">\n\(cards)</div></section>"
     }

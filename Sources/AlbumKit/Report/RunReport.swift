@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a run report shows, gathered from the catalogue: the run, its counts, its photos and its failures.
+/// What a run report shows, gathered from the catalogue: the run, its counts, the photos it changed or failed, and
+/// its failures.
 public struct RunReport: Sendable {
     /// One photo of the run, in the grid.
     public struct Photo: Sendable {
