@@ -46,8 +46,9 @@ struct RunsCommand: Command {
         Console.err("\(runs.count) run\(runs.count == 1 ? "" : "s")")
         let uncounted = runs.filter { $0.counts == nil }.map { String($0.id) }
         if !uncounted.isEmpty {
-            Console.err("skipped ?: run\(uncounted.count == 1 ? "" : "s") \(uncounted.joined(separator: ", ")) never ended, and "
-                        + "skipped steps are counted only when a run ends; done and failed are counted from the rows")
+            Console.err("skipped ?: run\(uncounted.count == 1 ? "" : "s") \(uncounted.joined(separator: ", ")) recorded no counts "
+                        + "(killed before the end, or still running): a skipped step is no row, and a run counts them only as it ends; "
+                        + "done and failed are counted from the rows")
         }
         return .ok
     }
