@@ -25,8 +25,8 @@ struct PruneCommand: Command {
     static let keepVersions: Option<Int?> = .number("--keep-versions", in: 0...1_000_000,
                                                     help: "keep the N newest superseded versions of each photo", defaultHelp: "0")
     static let history: Option<Int?> = .number("--history", "KEEP", in: 0...1_000_000,
-                                               help: "keep skipped step rows of each photo's last KEEP runs only (done and failed rows stay)",
-                                               defaultHelp: "every row")
+                                               help: "keep only the skipped step rows of each photo's last KEEP runs (done and failed rows always stay)",
+                                               defaultHelp: "keep all")
 
     var catalogue: String
     var dryRun: Bool
