@@ -283,6 +283,33 @@ final class PruneTests: XCTestCase {
         try album(["verify", "--catalogue", "theirs-album"], in: folder)
     }
 
+    func testAPhotoWhoseOriginalTheCatalogueCopiedIsKept() throws {
+        let folder = try makeLibrary(photos: 2)
+        try TestSupport.write(PruneTests.job.replacingOccurrences(of: "{from: photos}", with: "{from: photos, mode: copy}"),
+                              to: "job.yml", in: folder)
+        try run(folder)
+        try FileManager.default.removeItem(atPath: "\(folder)/photos/p2.jpg")
+        let result = try album(["prune"], in: folder)
+        XCTAssert(result.stderr.contains("kept 1 missing photo whose original the catalogue keeps a copy of (mode: copy)"), result.stderr)
+        XCTAssertEqual(try rows(folder, "SELECT count(*) FROM photos"), ["2"], "forgetting it would let gc delete the only copy")
+        XCTAssertEqual(files(folder, under: "album/originals").count, 2)
+    }
+
+    func testAFileThatCannotBeDeletedMakesTheExitStatusOne() throws {
+        let folder = try makeLibrary(photos: 2)
+        try run(folder)
+        try FileManager.default.removeItem(atPath: "\(folder)/photos/p2.jpg")
+        // An immutable file (chattr +i) cannot be unlinked, even by root.
+        guard try Tool.run(["chattr", "+i", "\(folder)/out/p2.jpg"]).status == 0 else {
+            throw XCTSkip("chattr +i is not available on this file system")
+        }
+        defer { _ = try? Tool.run(["chattr", "-i", "\(folder)/out/p2.jpg"]) }
+        let result = try album(["prune"], in: folder, status: 1)
+        XCTAssert(result.stderr.contains("album: error: cannot delete \(folder)/out/p2.jpg: "), result.stderr)
+        XCTAssertEqual(try rows(folder, "SELECT path FROM photos"), ["../photos/p1.jpg"], "the rows went first")
+        XCTAssertEqual(files(folder, under: "album/thumbnails").count, 1, "the other files were deleted")
+    }
+
     // MARK: - History
 
     func testHistoryKeepsTheLastRunsSkippedRowsAndEveryDoneAndFailedRow() throws {
