@@ -83,12 +83,12 @@ extension Catalogue {
                 plan.keptCopies.append(photo.id)  // mode: copy kept the original here; forgetting it would lose it (gc)
                 break
             }
-            if !options.forgetUnreachable, var folder = UnreachableFolder.of(original: photo.path) {
-                if let index = plan.unreachable.firstIndex(where: { $0.folder == folder.folder && $0.why == folder.why }) {
+            if !options.forgetUnreachable, var unreachable = UnreachableFolder.of(original: photo.path) {
+                if let index = plan.unreachable.firstIndex(where: { $0.folder == unreachable.folder && $0.why == unreachable.why }) {
                     plan.unreachable[index].photos.append(photo.id)
                 } else {
-                    folder.photos = [photo.id]
-                    plan.unreachable.append(folder)
+                    unreachable.photos = [photo.id]
+                    plan.unreachable.append(unreachable)
                 }
                 break
             }
