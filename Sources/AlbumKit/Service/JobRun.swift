@@ -56,7 +56,8 @@ public struct JobRun {
         let options = try affordable()
         let job = try self.job.resolvingSelections(in: catalogue)
         let software = Software.current
-        let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
+        let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software,
+                                         stages: job.appliedStages(software: software))
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software,
                                   observer: observer)
         // A failed write to the run's own output stops it as a first SIGINT would (`StopReason.outputClosed`).
