@@ -70,7 +70,7 @@ public struct JobRun {
         let summary: RunSummary
         do {
             summary = try scheduler.runAll(scan: scan, recording: { summary in
-                try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
+                try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.recordedCounts.text)
             }, onSecondSignal: { SecondSignal.end($0) })
         } catch let error as SQLiteError where error.isCorrupt {
             // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
