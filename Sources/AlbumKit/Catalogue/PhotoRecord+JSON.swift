@@ -1,8 +1,18 @@
 /// A photo as JSON: the one encoding `album ls --json` (one per photo) and `album show --json` (its `photo`) print.
 ///
 /// Every column but the fast path's stat (`mtime_ns`, `inode`), under the column's name; `filter_recipe` as the
-/// JSON it holds. docs/catalogue.md lists the fields.
+/// JSON it holds; then, when the caller knows it, the photo's state (computed, not a column: `PhotoRecord.conditions`)
+/// and, for a damaged photo, the reason. docs/catalogue.md lists the fields.
 extension PhotoRecord {
+    /// The photo with its state: `"state"` (ok, damaged, missing, changed, superseded) and `"damage"` (the reason,
+    /// only when damaged) after the columns.
+    public func json(_ condition: PhotoCondition) -> JSONValue {
+        guard case .object(var members) = json else { return json }
+        members.append(("state", .string(condition.state.rawValue)))
+        if condition.state == .damaged { members.append(("damage", .string(condition.reason ?? damage))) }
+        return .object(members)
+    }
+
     public var json: JSONValue {
         .object([
             ("id", .string(id)), ("path", .string(path)), ("hash", .string(hash)),

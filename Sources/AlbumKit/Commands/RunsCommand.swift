@@ -34,13 +34,14 @@ struct RunsCommand: Command {
             Console.out(JSONValue.array(zip(runs, counts).map(RunsCommand.json)).prettyText)
             return .ok
         }
-        var table = TextTable(["run", "job", "status", "started", "finished", "done", "skipped", "failed", "album", "libvips"],
+        var table = TextTable(["run", "job", "status", "started", "finished", "done", "skipped", "failed", "states", "album", "libvips"],
                               rightAligned: [0, 5, 6, 7])
         for (run, counts) in zip(runs, counts) {
             let totals = RunsCommand.totals(counts)
             table.append([String(run.id), run.job, run.status, String(run.started.prefix(19)),
                           run.finished.map { String($0.prefix(19)) } ?? "-", String(totals[0]),
-                          run.counts == nil ? "?" : String(totals[1]), String(totals[2]), run.albumVersion, run.vipsVersion])
+                          run.counts == nil ? "?" : String(totals[1]), String(totals[2]), StatesText.brief(run.states),
+                          run.albumVersion, run.vipsVersion])
         }
         Console.out(table.rendered)
         Console.err("\(runs.count) run\(runs.count == 1 ? "" : "s")")

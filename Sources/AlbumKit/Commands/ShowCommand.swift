@@ -40,15 +40,17 @@ struct ShowCommand: Command {
         let photo = try PhotoArgument.resolve(id, in: catalogue)
         let renditions = try catalogue.renditions(photo: photo.id)
         let history = try catalogue.history(photo: photo.id)
+        let condition = photo.condition(isSuperseded: try catalogue.allPhotos().contains { $0.replaces == photo.id })
         if json {
             Console.out(JSONValue.object([
-                ("photo", photo.json), ("renditions", .array(renditions.map(ShowCommand.json))),
+                ("photo", photo.json(condition)), ("renditions", .array(renditions.map(ShowCommand.json))),
                 ("history", .array(history.map(ShowCommand.json))),
             ]).prettyText)
             return .ok
         }
         var about = TextTable(["photo", photo.id])
         about.append(["path", photo.path])
+        about.append(["state", condition.reason.map { "\(condition.state.rawValue): \($0)" } ?? condition.state.rawValue])
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])
         about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])

@@ -16,12 +16,14 @@ extension Planner {
                 note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
                 guard PhotoRecord.settle(known, in: &settled) else { return }
                 try follow(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
-                           beforeImport: false, of: job, in: &plan, context: context)
+                           beforeImport: false, foundByImport: true, of: job, in: &plan, context: context)
             } else {
                 note(&plan, path: path, stage: .import, .toDo)
                 let photo = Planner.photoToImport(at: path, identity: identity, replacing: known)
+                if known != nil { plan.states[.superseded, default: 0] += 1 }
                 guard PhotoRecord.settle(photo, in: &settled) else { return }
-                try follow(PhotoWork(photo: photo, recipe: .original), beforeImport: true, of: job, in: &plan, context: context)
+                try follow(PhotoWork(photo: photo, recipe: .original), beforeImport: true, foundByImport: true, of: job,
+                           in: &plan, context: context)
             }
         }
     }

@@ -33,6 +33,7 @@ struct ReportPage {
             <main>
             \(stagesTable())
             \(failuresSection())
+            \(statesSection())
             \(gridSection())
             \(slowestSection())
             </main>
@@ -71,6 +72,20 @@ struct ReportPage {
         return "<section><h2>Failures (\(report.failures.count))</h2><ul class=\"failures\">\n\(items)\n</ul></section>"
     }
 
+    /// The states the run met (counts), and every damaged photo with its reason.
+    private func statesSection() -> String {
+        let counts = RunSummary.countedStates.compactMap { state in
+            report.states[state].flatMap { $0 > 0 ? "<li>\($0) \(state.rawValue)</li>" : nil }
+        }
+        let damaged = report.damaged.map {
+            "<li class=\"damaged\"><code>\(e($0.path))</code> <span class=\"state\">damaged</span><br>\(e($0.damage ?? ""))</li>"
+        }
+        guard !counts.isEmpty || !damaged.isEmpty else { return "<section><h2>States</h2><p>Every photo ok.</p></section>" }
+        return "<section><h2>States</h2><ul class=\"states\">\n\(counts.joined(separator: "\n"))\n</ul>"
+            + (damaged.isEmpty ? "" : "<h3>Damaged photos (\(damaged.count))</h3><ul class=\"failures\">\n\(damaged.joined(separator: "\n"))\n</ul>")
+            + "</section>"
+    }
+
     private func gridSection() -> String {
         let shown = report.photos.prefix(report.gridLimit)
         var cards = ""
@@ -101,6 +116,7 @@ struct ReportPage {
             figures = "<p class=\"missing\">no preview: \(e("\(error)"))</p>"
         }
         let caption = photo.record.caption.map { "<p class=\"caption\">\(e($0))</p>" } ?? ""
+            + (photo.record.damage.map { "<p class=\"state bad\">damaged: \(e($0))</p>" } ?? "")
         return """
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\
             <p class="meta">\(e(photo.record.taken ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>

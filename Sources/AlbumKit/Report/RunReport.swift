@@ -28,6 +28,11 @@ public struct RunReport: Sendable {
     public var failures: [StepRecord]
     /// How many photos the grid shows at most; failures are always listed in full.
     public var gridLimit: Int
+    /// The states the run met and did not take through its stages (`RunRecord.states`).
+    public var states: [PhotoState: Int] = [:]
+    /// The catalogue's current photos whose pixels a run could not decode, with the reason (`PhotoRecord.damage`):
+    /// those this run failed, and those it did not retry.
+    public var damaged: [PhotoRecord] = []
 
     /// The run's wall time in seconds, when it has finished.
     public var seconds: Double? {
@@ -76,7 +81,8 @@ public struct RunReport: Sendable {
             return Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms)
         }
         return RunReport(run: run, counts: counts, skippedCounted: run.counts != nil, stageSeconds: stageSeconds, photos: photos,
-                         failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit)
+                         failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit, states: run.states,
+                         damaged: PhotoRecord.current(try catalogue.allPhotos()).filter { $0.damage != nil })
     }
 
     static func date(_ text: String) -> Date? {

@@ -11,9 +11,12 @@ final class CatalogueSnapshot: Sendable {
     let currentPhotos: [PhotoRecord]
     let photosByPath: [String: PhotoRecord]
     let renditionsByPhoto: [String: [Rendition]]
+    /// How many photos a newer version of their file replaces: kept until `album prune`, never in a run.
+    let supersededCount: Int
 
     init(photos: [PhotoRecord], renditions: [Rendition]) {
         currentPhotos = PhotoRecord.current(photos)
+        supersededCount = photos.count - currentPhotos.count
         var byPath: [String: PhotoRecord] = [:]
         for photo in currentPhotos where byPath[photo.path].map({ $0.added < photo.added }) ?? true {
             byPath[photo.path] = photo

@@ -19,7 +19,10 @@ extension Scheduler {
             guard let imported else { failed = result.status == .failed; return }
             // Two files with the same bytes are one photo: only the first goes on through the chain. The version
             // this import replaces is settled too: a superseded photo never joins the run (phase 2).
-            let first = state.withLock { PhotoRecord.settle(imported.photo, in: &$0.settled) }
+            let first = state.withLock { state in
+                if result.status == .done, imported.photo.replaces != nil { state.summary.states[.superseded, default: 0] += 1 }
+                return PhotoRecord.settle(imported.photo, in: &state.settled)
+            }
             guard first else { return }
             work = imported
         case .unreadableFolder(let folder):
@@ -39,14 +42,28 @@ extension Scheduler {
             }
         }
         guard job.select?.matches(work.photo) ?? true else { return }
+        // A missing or damaged photo is counted, not sent through the stages (`PhotoRecord.heldBack`, as the plan).
+        guard !job.stages.isEmpty else { return }
+        var foundByImport = false
+        if case .file = item { foundByImport = true }
+        if let held = work.photo.heldBack(foundByImport: foundByImport, retryDamaged: options.retryDamaged) {
+            state.withLock { $0.summary.states[held, default: 0] += 1 }
+            return
+        }
         for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             let clock = DispatchTime.now()
             var stageContext = context
             stageContext.prepared = prepared
-            let result: StepResult
+            var result: StepResult
             do {
                 result = try stage.run(&work, context: stageContext)
+            } catch let damage as DamagedImage {
+                // The photo's pixels cannot be decoded: recorded on the photo, so later runs leave it alone.
+                result = .failed(damage.reason)
+                result.state = .damaged
+                let photo = work.photo.id, reason = Scheduler.oneLine(damage.reason)
+                owner.async({ try $0.setDamage(photo: photo, reason: reason) })
             } catch {
                 result = .failed(ErrorReason.of(error))
             }
@@ -56,6 +73,11 @@ extension Scheduler {
                 failed = true
                 break  // later stages would work from a look that was not made
             }
+        }
+        if !failed, work.photo.damage != nil {
+            // `--retry-damaged`, and every stage went through: the pixels decode now.
+            let photo = work.photo.id
+            owner.async({ try $0.setDamage(photo: photo, reason: nil) })
         }
     }
 
@@ -75,7 +97,7 @@ extension Scheduler {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e6
         let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters,
                               inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
-                              status: result.status, error: result.message.map(Scheduler.oneLine))
+                              status: result.status, error: result.message.map(Scheduler.oneLine), state: result.state)
         state.withLock { state in
             state.summary.stageSeconds[stage, default: 0] += ms / 1000
             if result.status == .failed {
