@@ -228,6 +228,46 @@ final class AliasTests: XCTestCase {
         XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
     }
 
+    /// Before any rerun, a photo whose own file is gone while its alias holds the bytes is not `missing`: `ls` says
+    /// ok, verify passes, and `album prune` keeps the photo (forgetting it would lose the name that still has it).
+    func testAPhotoHeldByItsAliasIsNotMissingAndPruneKeepsIt() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let hash = try Tool.sha256("\(folder)/photos/r001.jpg")
+        let id = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE hash = '\(hash)'").first)
+        let photoPath = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM photos WHERE id = '\(id)'").first)
+        try FileManager.default.removeItem(atPath: folder + "/" + photoPath.dropFirst(3))
+
+        let listed = try run(folder, ["ls", "--catalogue", "album", "--json"])
+        let photos = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(photos.first { $0["id"] as? String == id }?["state"] as? String, "ok", listed.stdout)
+        let verify = try run(folder, ["verify", "--catalogue", "album"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        let pruned = try run(folder, ["prune", "--catalogue", "album", "--json"])
+        XCTAssertEqual(pruned.status, 0, pruned.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE id = '\(id)'"), ["1"], pruned.stdout)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases WHERE photo = '\(id)'"), ["1"])
+    }
+
+    /// `album prune` forgets an alias whose file is gone (its row; the photo and its other files stay), says so in
+    /// `--json`, and a dry run first forgets nothing.
+    func testPruneForgetsAGoneAlias() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let alias = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT path FROM aliases").first)
+        try FileManager.default.removeItem(atPath: folder + "/" + alias.dropFirst(3))
+        let dry = try run(folder, ["prune", "--catalogue", "album", "--dry-run", "--json"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["1"], "a dry run forgets nothing")
+        let pruned = try run(folder, ["prune", "--catalogue", "album", "--json"])
+        XCTAssertEqual(pruned.status, 0, pruned.stderr)
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(pruned.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((summary["aliases"] as? [[String: Any]])?.compactMap { $0["path"] as? String }, [folder + "/" + alias.dropFirst(3)])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["0"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["2"], "both photos stay")
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+    }
+
     /// New bytes under an alias's name are a new photo: the alias is forgotten, and the export under that name,
     /// this catalogue's file for the old photo that no longer claims it, becomes the new photo's.
     func testAnAliasRewrittenWithOtherBytesIsANewPhotoThatTakesItsExport() throws {

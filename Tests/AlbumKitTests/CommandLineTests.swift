@@ -14,7 +14,7 @@ final class CommandLineTests: XCTestCase {
     static let catalogueCommands: [String: [String]] = [
         "run": ["job.yml"], "plan": ["job.yml"], "import": ["photos"], "ls": [], "show": ["abc"], "runs": [],
         "report": ["--out", "report.html"], "caption": ["abc", "a caption"], "rm": ["abc"], "verify": [], "gc": [],
-        "relocate": ["--from", "old", "--to", "new"],
+        "relocate": ["--from", "old", "--to", "new"], "prune": [],
     ]
 
     /// A folder with one photo and a job that imports it.

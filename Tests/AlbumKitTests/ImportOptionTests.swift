@@ -37,7 +37,7 @@ final class ImportOptionTests: XCTestCase {
         let folder = try TestSupport.temporaryFolder(self)
         let first = try Fixture.jpeg(at: "\(folder)/photos/a.jpg")
         try FileManager.default.copyItem(atPath: first, toPath: "\(folder)/photos/b.jpg")
-        let result = try run("from: photos", in: folder)
+        let result = try run("from: photos", in: folder, arguments: ["--log-format", "json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         // Two workers hash the two files at once: whichever is recorded first is the photo, the other its alias.
         let kept = try imported(in: folder)

@@ -43,7 +43,9 @@ final class IncrementalTests: XCTestCase {
 
         // The same options again: nothing is redone.
         try run(job(thumbnail: "size: 120x120, fit: contain, quality: 90"), in: folder)
-        XCTAssertEqual(try lastStep("thumbnail", photo, in: folder), "skipped")
+        XCTAssertEqual(try lastStep("thumbnail", photo, in: folder), "none", "up to date: a skipped step is no row")
+        XCTAssertEqual(try Probe.rows(album, "SELECT json_extract(counts, '$.thumbnail.skipped') FROM runs ORDER BY id DESC LIMIT 1"),
+                       ["1"], "the run's row counts it")
 
         try run(job(thumbnail: "size: 200x200, fit: contain, quality: 90"), in: folder)
         XCTAssertEqual(try lastStep("thumbnail", photo, in: folder), "done", "a new size is a new thumbnail")

@@ -23,13 +23,17 @@ final class PlanRunAgreementTests: XCTestCase {
         return counts
     }
 
-    /// Runs the job and returns its exit status and the newest run's steps: per stage, [done, skipped, failed].
+    /// Runs the job and returns its exit status and the newest run's steps: per stage, [done, skipped, failed]; done
+    /// and failed are its step rows, skipped its row's counts (a skipped step is no row).
     func run(_ job: String, in folder: String) throws -> (status: Int32, steps: [String: [Int]], stderr: String) {
         let result = try TestSupport.album(["run", job], in: folder)
         var steps: [String: [Int]] = [:]
         for row in try Probe.rows(folder + "/album", """
-            SELECT stage, sum(status = 'done'), sum(status = 'skipped'), sum(status = 'failed') FROM steps
-            WHERE run = (SELECT max(id) FROM runs) GROUP BY stage
+            SELECT j.key, (SELECT count(*) FROM steps s WHERE s.run = r.id AND s.stage = j.key AND s.status = 'done'),
+            json_extract(j.value, '$.skipped'),
+            (SELECT count(*) FROM steps s WHERE s.run = r.id AND s.stage = j.key AND s.status = 'failed')
+            FROM runs r, json_each(r.counts) j
+            WHERE r.id = (SELECT max(id) FROM runs) AND j.key IN ('import', 'filter', 'thumbnail', 'export')
             """) {
             let fields = row.split(separator: "|")
             steps[String(fields[0])] = fields.dropFirst().compactMap { Int($0) }
@@ -240,6 +244,26 @@ final class PlanRunAgreementTests: XCTestCase {
         let deleted = try assertAgree("job.yml", in: folder)
         XCTAssertEqual(deleted["import"], [0, 5, 0])
         XCTAssertEqual(deleted["export"], [0, 4, 0])
+    }
+
+    /// The states that keep a photo out of the stages (`PhotoRecord.heldBack`): a damaged photo not retried and a
+    /// missing one are left out by the plan as by the run, with a job that imports and with one that does not
+    /// (all phase 2), and both count them alike.
+    func testDamagedAndMissingPhotosAreHeldBackAlike() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let paths = try photos(in: folder)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: paths[1]))  // b.jpg: its pixels end early
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        XCTAssertEqual(try run("job.yml", in: folder).status, 1, "the run that finds the damage fails the photo")
+        try FileManager.default.removeItem(atPath: paths[2])  // c.jpg: missing
+
+        let rerun = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(rerun["thumbnail"], [0, 2, 2], "a and d up to date; b (damaged) and c (missing) left out")
+        let plan = try TestSupport.album(["plan", "job.yml"], in: folder)
+        XCTAssert(plan.stdout.contains("1 damaged photo, not retried") && plan.stdout.contains("1 missing photo"), plan.stdout)
+        try write("  - thumbnail: {size: 96x96}\n", to: "nightly.yml", in: folder)
+        XCTAssertEqual(try assertAgree("nightly.yml", in: folder)["thumbnail"], [2, 0, 2], "without import too")
     }
 
     /// The one thing a plan cannot know: what a file still to import has in its header. A `select:` on `taken`,

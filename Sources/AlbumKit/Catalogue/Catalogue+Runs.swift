@@ -1,16 +1,20 @@
 import SQLite
 
 extension Catalogue {
-    /// Records the start of a run and returns its id.
-    public func beginRun(job: String, jobPath: String?, jobHash: String?, started: String, software: Software) throws -> Int64 {
+    /// Records the start of a run and returns its id; `stages` are the stages a job run applies (`runs.stages`),
+    /// nil for a run that applies none (`caption`, `relocate`).
+    public func beginRun(job: String, jobPath: String?, jobHash: String?, started: String, software: Software,
+                         stages: [AppliedStage]? = nil) throws -> Int64 {
         try insertRow(RunRecord(id: 0, job: job, jobPath: jobPath, jobHash: jobHash, started: started, finished: nil,
                              status: "running", counts: nil, albumVersion: software.album, vipsVersion: software.vips,
-                             sqliteVersion: software.sqlite, host: software.host))
+                             sqliteVersion: software.sqlite, host: software.host, stages: stages.map { AppliedStage.json($0).text }))
         return database.lastInsertRowID
     }
 
-    /// Records how a run ended.
-    public func finishRun(_ run: Int64, finished: String, status: String, counts: String) throws {
+    /// Records how a run ended. `counts` is the run's step counts per stage and status (the `run-finished` event's
+    /// `stages`), the one record of its skipped steps, which are not rows; nil when the run could not count them
+    /// (a catalogue write failed under it), so that readers fall back to its rows as for a killed run.
+    public func finishRun(_ run: Int64, finished: String, status: String, counts: String?) throws {
         try database.run("UPDATE runs SET finished = ?, status = ?, counts = ? WHERE id = ?",
                          [.text(finished), .text(status), .text(counts), .integer(run)])
     }
@@ -30,9 +34,47 @@ extension Catalogue {
         try fetchAll(StepRecord.self, "WHERE run = ? ORDER BY id", [.integer(run)])
     }
 
-    /// Steps of a run per stage and status, counted from its rows: album's one step-count query, behind the
-    /// report's counts and `countedSteps`.
+    /// A run's steps per stage and status, without zeros: the counts the run recorded when it ended
+    /// (`runs.counts`), which alone hold its skipped steps, since a skipped step is no row; for a run that never
+    /// ended (killed, or still running) its rows' done and failed, and no skipped: they were never counted.
+    /// Behind the report's counts and `album runs`.
     public func stepCounts(run: Int64) throws -> [StageName: [StepRecord.Status: Int]] {
+        let recorded = try database.query("SELECT counts FROM runs WHERE id = ?", [.integer(run)]) { try $0["counts"] as String? }
+        if let text = recorded.first ?? nil, let counts = JSONValue(parsing: text) {
+            return Catalogue.stepCounts(counts)
+        }
+        return try rowCounts(run: run).mapValues { $0.filter { $0.key != .skipped } }.filter { !$0.value.isEmpty }
+    }
+
+    /// A run's counts in the run-finished event's shape, `{"import":{"done":n,"skipped":null,"failed":n},…}`, for a
+    /// run that recorded none (it never ended): done and failed counted from its rows, and skipped `null`, never
+    /// counted. Every job stage appears, as in recorded counts, then any other stage that has rows (`caption`).
+    public func countedSteps(run: Int64) throws -> JSONValue {
+        let counts = try rowCounts(run: run)
+        return .object(StageName.allCases.filter { StageName.jobStages.contains($0) || counts[$0] != nil }.map { stage in
+            (stage.rawValue, .object(StepRecord.Status.allCases.map { status in
+                (status.rawValue, status == .skipped ? .null : .int(counts[stage]?[status] ?? 0))
+            }))
+        })
+    }
+
+    /// Recorded counts (`{"import":{"done":n,…},…}`) as a dictionary without zeros; stages album does not know
+    /// (`relocate`'s) are left out.
+    static func stepCounts(_ counts: JSONValue) -> [StageName: [StepRecord.Status: Int]] {
+        guard case .object(let stages) = counts else { return [:] }
+        var result: [StageName: [StepRecord.Status: Int]] = [:]
+        for (name, byStatus) in stages {
+            guard let stage = StageName(rawValue: name), case .object(let members) = byStatus else { continue }
+            for (key, value) in members {
+                guard let status = StepRecord.Status(rawValue: key), case .int(let count) = value, count > 0 else { continue }
+                result[stage, default: [:]][status] = count
+            }
+        }
+        return result
+    }
+
+    /// A run's step rows per stage and status: album's one step-count query.
+    private func rowCounts(run: Int64) throws -> [StageName: [StepRecord.Status: Int]] {
         var counts: [StageName: [StepRecord.Status: Int]] = [:]
         let rows = try database.query("SELECT stage, status, COUNT(*) AS count FROM steps WHERE run = ? GROUP BY stage, status",
                                       [.integer(run)]) { (try $0["stage"] as StageName, try $0["status"] as StepRecord.Status, try $0["count"] as Int) }
@@ -40,16 +82,5 @@ extension Catalogue {
             counts[stage, default: [:]][status] = count
         }
         return counts
-    }
-
-    /// A run's step counts in the run-finished event's shape: `{"import":{"done":n,"skipped":n,"failed":n},…}`;
-    /// only stages that have steps appear. Used for runs that never finished, which have no recorded counts.
-    public func countedSteps(run: Int64) throws -> JSONValue {
-        let counts = try stepCounts(run: run)
-        return .object(StageName.allCases.compactMap { stage in
-            counts[stage].map { byStatus in
-                (stage.rawValue, .object(StepRecord.Status.allCases.map { ($0.rawValue, .int(byStatus[$0] ?? 0)) }))
-            }
-        })
     }
 }

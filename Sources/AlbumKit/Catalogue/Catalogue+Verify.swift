@@ -5,21 +5,32 @@ import System
 extension Catalogue {
     /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
     /// checks, rows that point at missing photos or runs, every rendition's file (there, regular, its size and
-    /// SHA-256), and every original (the user's file, or the catalogue's copy) against its recorded hash.
+    /// SHA-256), and every current original (the user's file, or the catalogue's copy) against its recorded hash.
     /// Files nobody records are not problems: `album gc` reports and removes those. A database too damaged to be
     /// read to the end is one more problem, with SQLite's reason, after what could be checked.
+    ///
+    /// A photo's state is not a problem (`VerifyStates`): a superseded version's original is not checked, a
+    /// `changed` original (its stat and its bytes differ: an edit) is the next run's to import, and a `missing` one
+    /// that `album prune --keep-missing` kept is what the user chose. A missing original is a problem otherwise,
+    /// and so is one whose stat is as recorded but whose bytes are not (damaged on disk).
     public func verify() throws -> [CatalogueProblem] {
+        try verifyWithStates().problems
+    }
+
+    /// `verify()`'s problems, and the states it met that are not problems.
+    public func verifyWithStates() throws -> (problems: [CatalogueProblem], states: VerifyStates) {
         let databasePath = folder + "/" + Catalogue.databaseName
         var problems: [CatalogueProblem] = []
+        var states = VerifyStates()
         do {
-            try verify(into: &problems, databasePath: databasePath)
+            try verify(into: &problems, states: &states, databasePath: databasePath)
         } catch let error as SQLiteError where error.isCorrupt {
             problems.append(CatalogueProblem(path: databasePath, problem: "the database cannot be read to the end: \(error.message)"))
         }
-        return problems
+        return (problems, states)
     }
 
-    private func verify(into problems: inout [CatalogueProblem], databasePath: String) throws {
+    private func verify(into problems: inout [CatalogueProblem], states: inout VerifyStates, databasePath: String) throws {
         for message in Catalogue.findingLines(try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" })) where message != "ok" {
             problems.append(CatalogueProblem(path: databasePath, problem: "integrity check: \(message)"))
         }
@@ -46,11 +57,41 @@ extension Catalogue {
                 problems.append(CatalogueProblem(path: rendition.path, problem: problem + " (photo \(rendition.photo.prefix(8)))"))
             }
         }
-        for photo in try allPhotos() {
+        let photos = try allPhotos()
+        let replaced = Set(photos.compactMap(\.replaces))
+        let aliases = Dictionary(grouping: try allAliases(), by: \.photo)
+        for photo in photos {
+            let condition = photo.condition(isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [])
+            let id = " (photo \(photo.id.prefix(8)))"
+            switch condition.state {
+            case .superseded:
+                states.superseded += 1
+                continue  // an earlier version: its file now holds the newer one
+            case .missing where photo.storedPath == nil && photo.missingKept == nil:
+                problems.append(CatalogueProblem(path: photo.path, problem: "the original is missing" + id))
+                continue
+            case .missing:
+                // Kept by `album prune --keep-missing`, or gone while the catalogue keeps its own copy (checked below).
+                if photo.missingKept != nil { states.missingKept += 1 } else { states.missing += 1 }
+                if photo.storedPath == nil { continue }
+            case .changed:
+                states.changed += 1  // edited: the next run of its folder imports the new version
+                if photo.storedPath == nil { continue }
+            case .damaged:
+                states.damaged += 1
+            case .ok:
+                break
+            }
+            // Not missing, yet its own file is gone: an alias holds its bytes (the next run makes that name its path).
+            if photo.storedPath == nil, PhotoRecord.isGone(photo.path) { continue }
             let path = photo.originalPath(in: folder)
             let what = photo.storedPath == nil ? "original" : "catalogue's copy of the original"
-            if let problem = Catalogue.check(path, bytes: photo.bytes, hash: photo.hash, what: what) {
-                problems.append(CatalogueProblem(path: path, problem: problem + " (photo \(photo.id.prefix(8)))"))
+            if var problem = Catalogue.check(path, bytes: photo.bytes, hash: photo.hash, what: what) {
+                // Its state said unchanged (the stat as recorded, or the bytes hashed equal): the bytes rotted in place.
+                if photo.storedPath == nil, problem.hasSuffix("differs from the one recorded") {
+                    problem += ", though its size, inode and modification time are as recorded: damaged on disk"
+                }
+                problems.append(CatalogueProblem(path: path, problem: problem + id))
             }
         }
     }

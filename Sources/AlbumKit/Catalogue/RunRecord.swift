@@ -15,7 +15,8 @@ public struct RunRecord: Sendable, Equatable {
     public var vipsVersion: String
     public var sqliteVersion: String
     public var host: String
-    /// Each stage the run applied, with its parameters' hash, as JSON (`[{"stage":"thumbnail","params_hash":"…"},…]`);
-    /// nil for runs recorded before schema version 5. `album prune` keeps what these would produce.
+    /// Each stage the run applied, with its parameters' hash (and a filter stage's look), as JSON written when the run
+    /// starts (`AppliedStage.json`: `[{"stage":"thumbnail","params_hash":"…"},…]`); nil for runs recorded before
+    /// schema version 5 and for `caption` and `relocate` runs. `album prune` keeps what these would produce.
     public var stages: String? = nil
 }

@@ -9,7 +9,7 @@ public enum Album {
     /// "did you mean" and the top-level help are all made from this list, so a new command is its file plus a line here.
     static let commands: [any Command.Type] = [
         RunCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
-        CaptionCommand.self, RelocateCommand.self, RmCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
+        CaptionCommand.self, RelocateCommand.self, RmCommand.self, PruneCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
     ]
 
     /// The options `album` itself takes, before any command, as the top-level help lists them.

@@ -6,7 +6,7 @@ struct LsCommand: Command {
         name: "ls",
         abstract: "List the catalogue's photos, newest added first.",
         discussion: "The selectors are the job file's select: keys, ANDed. The count goes to stderr.",
-        options: [SharedOptions.catalogue, jsonOption, taken, added, filter, path, caption, camera, format, missing, failed])
+        options: [SharedOptions.catalogue, jsonOption, taken, added, filter, path, caption, camera, format, missing, failed, state])
 
     static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
     static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day or range: 2008-04-20, 2008-04-01..2008-04-30, 2008-04-01.., ..2008-04-30",
@@ -20,10 +20,13 @@ struct LsCommand: Command {
     static let missing: Option<Selection.Missing?> = .choice("--missing", Selection.Missing.self,
                                                              help: "photos with no thumbnail (or export) whose file is still there")
     static let failed: Option<Selection.Failed?> = .choice("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
+    static let state: Option<PhotoState?> = .choice("--state", PhotoState.self,
+                                                    help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")
 
     var catalogue: String
     var json: Bool
     var selection = Selection()
+    var state: PhotoState?
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
@@ -37,6 +40,7 @@ struct LsCommand: Command {
         selection.format = try arguments.value(of: LsCommand.format)
         selection.missing = try arguments.value(of: LsCommand.missing)
         selection.failed = try arguments.value(of: LsCommand.failed)
+        state = try arguments.value(of: LsCommand.state)
     }
 
     /// A `--taken` or `--added` value; a malformed range is a usage error with the range's own message.
@@ -48,17 +52,25 @@ struct LsCommand: Command {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
         let selection = try self.selection.resolved(in: catalogue)
-        let photos = try catalogue.allPhotos().filter(selection.matches)
+        let all = try catalogue.allPhotos()
+        // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
+        let aliases = try catalogue.allAliases()
+        let conditions = PhotoRecord.conditions(of: all, aliases: aliases)
+        let condition = { (photo: PhotoRecord) -> PhotoCondition in conditions[photo.id] ?? .ok }
+        let wanted = state
+        let photos = all.filter { photo in selection.matches(photo) && (wanted.map { condition(photo).state == $0 } ?? true) }
         if json {
-            let aliases = Dictionary(grouping: try catalogue.allAliases(), by: \.photo)
-            Console.out(JSONValue.array(photos.map { $0.json(aliases: aliases[$0.id] ?? []) }).prettyText)
+            let byPhoto = Dictionary(grouping: aliases, by: \.photo)
+            Console.out(JSONValue.array(photos.map { $0.json(condition($0), aliases: byPhoto[$0.id] ?? []) }).prettyText)
             return .ok
         }
-        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "caption", "path"])
+        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "caption", "path"])
         for photo in photos {
-            table.append([String(photo.id.prefix(8)), photo.taken.map { String($0.prefix(19)) } ?? "-",
-                          String(photo.added.prefix(19)), "\(photo.width)x\(photo.height)", photo.format, photo.filter,
-                          photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-", photo.path])
+            let taken = photo.taken.map { String($0.prefix(19)) } ?? "-"
+            let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
+            let state: String = condition(photo).state.rawValue
+            table.append([String(photo.id.prefix(8)), taken, String(photo.added.prefix(19)), "\(photo.width)x\(photo.height)",
+                          photo.format, photo.filter, state, caption, photo.path])
         }
         Console.out(table.rendered)
         Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")

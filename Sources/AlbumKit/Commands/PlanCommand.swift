@@ -9,7 +9,7 @@ struct PlanCommand: Command {
             read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
             prints the same.
             """,
-        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, verboseOption])
+        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, SharedOptions.retryDamaged, verboseOption])
 
     static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
     static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
@@ -22,6 +22,7 @@ struct PlanCommand: Command {
     var verbose: Bool
     var variables: [String: String]
     var allowEmpty: Bool
+    var retryDamaged: Bool
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: PlanCommand.catalogueOption)
@@ -29,6 +30,7 @@ struct PlanCommand: Command {
         verbose = try arguments.value(of: PlanCommand.verboseOption)
         variables = try arguments.value(of: SharedOptions.set)
         allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
+        retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
         given = arguments.positionals
     }
 
@@ -39,7 +41,7 @@ struct PlanCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
-        PlanCommand.print(try Planner(job: job, force: force, allowEmpty: allowEmpty).plan(), verbose: verbose)
+        PlanCommand.print(try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan(), verbose: verbose)
         return .ok
     }
 
@@ -57,6 +59,9 @@ struct PlanCommand: Command {
         let passedOver = [plan.scan.passedOver.derivedSentence, plan.scan.passedOver.ignoredSentence].compactMap { $0 }
         if !passedOver.isEmpty { Console.out("") }
         for line in passedOver { Console.out(line) }
+        let states = StatesText.sentences(plan.states)
+        if !states.isEmpty { Console.out("") }
+        for line in states { Console.out(line) }
         if verbose {
             Console.out("")
             for entry in plan.entries { Console.out("  \(entry.stage.rawValue) \(entry.verdict): \(entry.path)") }

@@ -10,9 +10,9 @@ struct ReportCommand: Command {
         discussion: """
             The page is one file: images are inlined as small data URIs and nothing is fetched, so it can be archived
             as a CI artifact or mailed. It shows the job, the run's status and timing, per-stage counts, the photos
-            (before and after wherever a filter was applied; the first 500), every failure with its reason, and the
-            slowest photos. A job's 'report: FILE.html' writes it after every run. It needs --out, --contact-sheet
-            or both.
+            the run changed or failed (before and after wherever a filter was applied; the first 500), every failure
+            with its reason, and the slowest photos. A job's 'report: FILE.html' writes it after every run. It needs
+            --out, --contact-sheet or both.
             """,
         options: [runOption, SharedOptions.catalogue, outOption, contactSheetOption])
 

@@ -13,7 +13,7 @@ struct RunCommand: Command {
             way, is recorded as interrupted and exits 3. Running the job again resumes: finished steps are skipped.
             """,
         options: [SharedOptions.jobCatalogue, workersOption, SharedOptions.force, dryRunOption, SharedOptions.set, logFormat, progress, failFast,
-                  maxFailures, memoryBudget, SharedOptions.allowEmpty, SharedOptions.verbose])
+                  maxFailures, memoryBudget, SharedOptions.allowEmpty, SharedOptions.retryDamaged, SharedOptions.verbose])
 
     static let workersOption = SharedOptions.workers.helped("photos processed at once",
                                                             defaultHelp: "the job's 'workers:', else the number of cores")
@@ -50,6 +50,7 @@ struct RunCommand: Command {
         dryRun = try arguments.value(of: RunCommand.dryRunOption)
         options.failFast = try arguments.value(of: RunCommand.failFast)
         options.allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
+        options.retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
         output.forceProgress = try arguments.value(of: RunCommand.progress)
         output.verbose = try arguments.value(of: SharedOptions.verbose)
         variables = try arguments.value(of: SharedOptions.set)
@@ -64,7 +65,8 @@ struct RunCommand: Command {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
         if dryRun {
-            PlanCommand.print(try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty).plan(), verbose: output.verbose)
+            PlanCommand.print(try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty,
+                                                    retryDamaged: options.retryDamaged).plan(), verbose: output.verbose)
             return Album.checkingOutput(.ok)
         }
         return try JobRun(job: job, options: options, output: output).run()

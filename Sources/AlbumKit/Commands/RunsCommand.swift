@@ -7,7 +7,9 @@ struct RunsCommand: Command {
             Each run of a job (album run) or of a command that changes photos (album caption): its id, job, status
             (running, ok, failed, interrupted), when it started and finished, its steps done, skipped and failed,
             and the album and libvips versions that ran it. A run killed before it finished shows as 'running' until
-            the next command that writes to the catalogue marks it 'interrupted'; its counts come from its steps.
+            the next command that writes to the catalogue marks it 'interrupted'. A skipped step is no row: a run
+            counts them and records the counts when it ends (a SIGINT too). For a run that never ended, done and
+            failed are counted from its rows and skipped shows '?' (null in --json): it was never counted.
             """,
         options: [SharedOptions.catalogue, jsonOption])
 
@@ -32,20 +34,27 @@ struct RunsCommand: Command {
             Console.out(JSONValue.array(zip(runs, counts).map(RunsCommand.json)).prettyText)
             return .ok
         }
-        var table = TextTable(["run", "job", "status", "started", "finished", "done", "skipped", "failed", "album", "libvips"],
+        var table = TextTable(["run", "job", "status", "started", "finished", "done", "skipped", "failed", "states", "album", "libvips"],
                               rightAligned: [0, 5, 6, 7])
         for (run, counts) in zip(runs, counts) {
             let totals = RunsCommand.totals(counts)
             table.append([String(run.id), run.job, run.status, String(run.started.prefix(19)),
-                          run.finished.map { String($0.prefix(19)) } ?? "-", String(totals[0]), String(totals[1]),
-                          String(totals[2]), run.albumVersion, run.vipsVersion])
+                          run.finished.map { String($0.prefix(19)) } ?? "-", String(totals[0]),
+                          run.counts == nil ? "?" : String(totals[1]), String(totals[2]), StatesText.brief(run.states),
+                          run.albumVersion, run.vipsVersion])
         }
         Console.out(table.rendered)
         Console.err("\(runs.count) run\(runs.count == 1 ? "" : "s")")
+        let uncounted = runs.filter { $0.counts == nil }.map { String($0.id) }
+        if !uncounted.isEmpty {
+            Console.err("skipped ?: run\(uncounted.count == 1 ? "" : "s") \(uncounted.joined(separator: ", ")) recorded no counts "
+                        + "(killed before the end, or still running): a skipped step is no row, and a run counts them only as it ends; "
+                        + "done and failed are counted from the rows")
+        }
         return .ok
     }
 
-    /// Steps done, skipped and failed over every stage of a counts object.
+    /// Steps done, skipped and failed over every stage of a counts object (a `null`, not counted, adds nothing).
     static func totals(_ counts: JSONValue) -> [Int] {
         guard case .object(let stages) = counts else { return [0, 0, 0] }
         return StepRecord.Status.allCases.map { status in

@@ -30,6 +30,10 @@ enum SharedOptions {
     /// empty (not an unmounted share): run, import or plan anyway.
     static let allowEmpty: Option<Bool> = .flag("--allow-empty", help: "go on when an import folder is empty where the catalogue knows photos from it")
 
+    /// `--retry-damaged`: take photos a run found damaged through the stages again (they are left alone otherwise
+    /// until their bytes change); one that decodes now has its damage cleared.
+    static let retryDamaged: Option<Bool> = .flag("--retry-damaged", help: "take damaged photos through the stages again (by default they wait for new bytes)")
+
     /// `--workers N`: photos processed at once.
     static let workers: Option<Int?> = .number("--workers", in: 1...256, help: "photos processed at once",
                                                defaultHelp: "the number of cores")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// `album show ID`: one photo's metadata, its renditions, and its whole history with the job and parameters of
-/// every step.
+/// `album show ID`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
+/// with the job and parameters of each.
 struct ShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
@@ -10,7 +10,10 @@ struct ShowCommand: Command {
         discussion: """
             ID is a photo's id or any unique start of it, as `album ls` shows them (8 characters are plenty).
             The history lists every step recorded for the photo, oldest first: when, which run and job, the stage,
-            its status (done, skipped, failed), how long it took, its parameters, and its error or reason.
+            its status (done or failed), how long it took, its parameters, and its error. What changed the photo
+            and what failed are recorded; a step that was skipped (up to date) is no row, only a count on its run
+            (album runs), so nights that change nothing add nothing here. album caption records each call, changed
+            or not (skipped), and steps an older album recorded may be skipped ones.
             """,
         options: [SharedOptions.catalogue, jsonOption])
 
@@ -38,9 +41,10 @@ struct ShowCommand: Command {
         let renditions = try catalogue.renditions(photo: photo.id)
         let history = try catalogue.history(photo: photo.id)
         let aliases = try catalogue.aliases(photo: photo.id)
+        let condition = photo.condition(isSuperseded: try catalogue.allPhotos().contains { $0.replaces == photo.id }, aliases: aliases)
         if json {
             Console.out(JSONValue.object([
-                ("photo", photo.json(aliases: aliases)), ("renditions", .array(renditions.map(ShowCommand.json))),
+                ("photo", photo.json(condition, aliases: aliases)), ("renditions", .array(renditions.map(ShowCommand.json))),
                 ("history", .array(history.map(ShowCommand.json))),
             ]).prettyText)
             return .ok
@@ -48,6 +52,7 @@ struct ShowCommand: Command {
         var about = TextTable(["photo", photo.id])
         about.append(["path", photo.path])
         for alias in aliases { about.append(["alias", alias.path]) }
+        about.append(["state", condition.reason.map { "\(condition.state.rawValue): \($0)" } ?? condition.state.rawValue])
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])
         about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])

@@ -20,6 +20,9 @@ enum SummaryText {
         let passedOver = [summary.passedOver.derivedSentence, summary.passedOver.ignoredSentence].compactMap { $0 }
         if !passedOver.isEmpty { lines.append("") }
         lines += passedOver
+        let states = StatesText.sentences(summary.states)
+        if !states.isEmpty { lines.append("") }
+        lines += states
         if !summary.failures.isEmpty {
             lines.append("")
             lines.append("failed (\(summary.failures.count)):")

@@ -9,18 +9,28 @@ struct VerifyCommand: Command {
             catalogue's copy of it) against the SHA-256 recorded. Prints one line per problem: the path, then what
             is wrong. Files no row records are not problems: `album gc` lists those.
 
+            A photo's state is not a problem, and verify lists the states on one line after the problems
+            ("states: 1 superseded, 1 missing (kept)"): a superseded version's original is not checked; a changed
+            original (an edit: its stat and bytes differ) is the next run's to import; a missing original that
+            `album prune --keep-missing` kept was the user's choice. A missing original is a problem otherwise, and
+            so is one whose stat is as recorded but whose bytes are not (damaged on disk).
+
             verify takes the catalogue's lock, so files do not change while it reads them; it never changes them.
             On a catalogue this user cannot write (another user's, a read-only mount, a backup) it checks without
             the lock and says so, and leaves runs recorded as running as they are.
 
             exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
             """,
-        options: [SharedOptions.catalogue])
+        options: [SharedOptions.catalogue, jsonOption])
+
+    static let jsonOption = SharedOptions.json.helped("one JSON object: problems (path, problem) and states")
 
     var catalogue: String
+    var json: Bool
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
+        json = try arguments.value(of: VerifyCommand.jsonOption)
     }
 
     func run() throws -> ExitCode {
@@ -29,8 +39,16 @@ struct VerifyCommand: Command {
         if catalogue.isReadOnly {
             Console.err("album: catalogue \(catalogue.folder) is read-only to this user: checked without its lock, and runs still recorded as running were not marked interrupted")
         }
-        let problems = try catalogue.verify()
-        for problem in problems { Console.out(problem.description) }
+        let (problems, states) = try catalogue.verifyWithStates()
+        if json {
+            Console.out(JSONValue.object([
+                ("problems", .array(problems.map { .object([("path", .string($0.path)), ("problem", .string($0.problem))]) })),
+                ("states", states.json),
+            ]).prettyText)
+        } else {
+            for problem in problems { Console.out(problem.description) }
+            if let line = states.line { Console.out(line) }
+        }
         if problems.isEmpty {
             Console.err("album: catalogue \(catalogue.folder) is sound")
             return .ok

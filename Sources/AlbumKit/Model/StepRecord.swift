@@ -16,9 +16,12 @@ public struct StepRecord: Sendable, Equatable {
     public var status: Status
     /// Why the step failed or was skipped, as a sentence.
     public var error: String?
+    /// The photo's state the step found (`damaged`: it failed because the pixels could not be decoded), for the
+    /// step event; not a column: the photo's `damage` is what the catalogue keeps.
+    public var state: PhotoState? = nil
 
     public init(run: Int64, photo: String?, path: String, stage: StageName, parameters: String, inputHash: String?,
-                outputHash: String?, milliseconds: Double, status: Status, error: String?) {
+                outputHash: String?, milliseconds: Double, status: Status, error: String?, state: PhotoState? = nil) {
         self.run = run
         self.photo = photo
         self.path = path
@@ -29,5 +32,6 @@ public struct StepRecord: Sendable, Equatable {
         self.milliseconds = milliseconds
         self.status = status
         self.error = error
+        self.state = state
     }
 }

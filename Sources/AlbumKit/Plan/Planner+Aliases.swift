@@ -39,13 +39,13 @@ extension Planner {
         guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
         let beforeImport = snapshot.photosByID[photo.id] == nil
         try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
-                          beforeImport: beforeImport, of: job, progress: &progress, in: &plan, context: context)
+                          beforeImport: beforeImport, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
     }
 
     /// Plans a photo's chain (`follow`), keeping the work it ends with when an alias may copy the photo.
-    func followKeeping(_ work: PhotoWork, beforeImport: Bool, of job: Job, progress: inout PlanProgress,
+    func followKeeping(_ work: PhotoWork, beforeImport: Bool, foundByImport: Bool, of job: Job, progress: inout PlanProgress,
                        in plan: inout Plan, context: StageContext) throws {
-        let final = try follow(work, beforeImport: beforeImport, of: job, in: &plan, context: context)
+        let final = try follow(work, beforeImport: beforeImport, foundByImport: foundByImport, of: job, in: &plan, context: context)
         if progress.sizesToImport[work.photo.bytes] != nil { progress.finalWork[work.photo.id] = final }
     }
 
@@ -59,6 +59,7 @@ extension Planner {
             let beforeImport = progress.newPhotosByHash[photo.hash]?.id == photo.id
             let selected = Planner.matches(job.select, work.photo, beforeImport: beforeImport)
             guard selected != false else { continue }
+            guard photo.heldBack(foundByImport: true, retryDamaged: retryDamaged) == nil else { continue }
             for stage in job.stages where stage is ExportStage {
                 let own = Planner.matches(stage.select, work.photo, beforeImport: beforeImport)
                 guard own != false else { continue }

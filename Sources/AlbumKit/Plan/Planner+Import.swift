@@ -18,7 +18,7 @@ extension Planner {
                 note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
                 guard PhotoRecord.settle(known, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))),
-                                  beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
+                                  beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
             } else if let (alias, found) = snapshot.aliasesByPath[path], identity.isUnchanged(since: alias) {
                 note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
                 var photo = progress.moved[found.id] ?? found
@@ -28,7 +28,7 @@ extension Planner {
                 }
                 guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
-                                  beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
+                                  beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
             } else {
                 let hash = Planner.isCandidate(identity, progress) ? try? FileBytes(path: path).sha256() : nil
                 if let hash, let holder = Planner.holder(of: hash, snapshot: snapshot, progress) {
@@ -42,8 +42,9 @@ extension Planner {
                     photo.hash = hash
                     progress.newPhotosByHash[hash] = photo
                 }
+                if known != nil { plan.states[.superseded, default: 0] += 1 }
                 guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
-                try followKeeping(PhotoWork(photo: photo, recipe: .original), beforeImport: true, of: job,
+                try followKeeping(PhotoWork(photo: photo, recipe: .original), beforeImport: true, foundByImport: true, of: job,
                                   progress: &progress, in: &plan, context: context)
             }
         }

@@ -34,17 +34,23 @@ public struct Planner {
         public var entries: [(path: String, stage: StageName, verdict: String)] = []
         /// What import's scan passed over: derived files, and files that match no include pattern.
         public var scan = ImportScan()
+        /// The photos the run would meet and not take through its stages, by state, counted as the run counts
+        /// them (`RunSummary.states`): damaged ones it would not retry, missing ones, superseded versions.
+        public var states: [PhotoState: Int] = [:]
     }
 
     let job: Job
     let force: Bool
     /// Plan even when an import folder gave no photos where the catalogue knows some (`--allow-empty`).
     let allowEmpty: Bool
+    /// Plan damaged photos as the run would with `--retry-damaged`: through their stages again.
+    let retryDamaged: Bool
 
-    public init(job: Job, force: Bool = false, allowEmpty: Bool = false) {
+    public init(job: Job, force: Bool = false, allowEmpty: Bool = false, retryDamaged: Bool = false) {
         self.job = job
         self.force = force
         self.allowEmpty = allowEmpty
+        self.retryDamaged = retryDamaged
     }
 
     /// Plans the job against its catalogue (read only; a missing catalogue means everything is to do).
@@ -61,6 +67,7 @@ public struct Planner {
             catalogueFolder: job.catalogue, run: 0, software: Software.current,
             catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force))
         var plan = Plan(job: job)
+        plan.states[.superseded] = snapshot.supersededCount
         // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
         var progress = PlanProgress()
         progress.knownSizes = Set(snapshot.currentPhotos.map(\.bytes))
@@ -87,7 +94,7 @@ public struct Planner {
         if !job.stages.isEmpty {
             for photo in snapshot.photosAfterImport(settled: progress.settled) {
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
-                                  beforeImport: false, of: job, progress: &progress, in: &plan, context: context)
+                                  beforeImport: false, foundByImport: false, of: job, progress: &progress, in: &plan, context: context)
             }
             try planAliasExports(of: job, progress, in: &plan, context: context)
         }
@@ -95,12 +102,23 @@ public struct Planner {
     }
 
     /// Plans the stages after import of `job` (its selections resolved) for one photo: in the catalogue, or still
-    /// to import (`beforeImport`: a `select:` on what only its header says counts it in, noted as such).
+    /// to import (`beforeImport`: a `select:` on what only its header says counts it in, noted as such). A photo
+    /// the run would hold back (`PhotoRecord.heldBack`: missing, or damaged and not retried) is counted in
+    /// `states` and left out of every stage; `foundByImport` says whether phase 1 found its file just now.
     /// - Returns: the work as the chain leaves it (its look, its thumbnail).
     @discardableResult
-    func follow(_ work: PhotoWork, beforeImport: Bool, of job: Job, in plan: inout Plan, context: StageContext) throws -> PhotoWork {
+    func follow(_ work: PhotoWork, beforeImport: Bool, foundByImport: Bool, of job: Job, in plan: inout Plan,
+                context: StageContext) throws -> PhotoWork {
         var work = work
         let selected = Planner.matches(job.select, work.photo, beforeImport: beforeImport)
+        if selected != false, !job.stages.isEmpty, let held = work.photo.heldBack(foundByImport: foundByImport, retryDamaged: retryDamaged) {
+            plan.states[held, default: 0] += 1
+            for stage in job.stages {
+                note(&plan, path: work.photo.path, stage: type(of: stage).stage, .leftOut,
+                     held == .damaged ? "(damaged, not retried)" : "(\(held.rawValue))")
+            }
+            return work
+        }
         for stage in job.stages {
             let name = type(of: stage).stage
             let own = Planner.matches(stage.select, work.photo, beforeImport: beforeImport)

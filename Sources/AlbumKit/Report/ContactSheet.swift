@@ -16,6 +16,11 @@ enum ContactSheet {
             else { continue }
             tiles.append(tile)
         }
+        guard !report.photos.isEmpty else {
+            // A photo the run found up to date is no step row (docs/catalogue.md, "Skipped steps").
+            throw StageError("run \(report.run.id) changed no photo and failed none, so there is nothing to put on its contact sheet; "
+                             + "'album runs' lists the runs, and --run ID picks one that did")
+        }
         guard !tiles.isEmpty else {
             throw StageError("run \(report.run.id) has no photo whose original can be read, so there is nothing to put on a contact sheet")
         }

@@ -33,6 +33,7 @@ struct ReportPage {
             <main>
             \(stagesTable())
             \(failuresSection())
+            \(statesSection())
             \(gridSection())
             \(slowestSection())
             </main>
@@ -51,7 +52,8 @@ struct ReportPage {
         for stage in StageName.allCases {
             guard let counts = report.counts[stage] else { continue }
             let total = counts.values.reduce(0, +)
-            rows += "<tr><th>\(stage.rawValue)</th><td>\(counts[.done] ?? 0)</td><td>\(counts[.skipped] ?? 0)</td>"
+            let skipped = report.skippedCounted ? String(counts[.skipped] ?? 0) : "not counted"
+            rows += "<tr><th>\(stage.rawValue)</th><td>\(counts[.done] ?? 0)</td><td>\(skipped)</td>"
                 + "<td class=\"\((counts[.failed] ?? 0) > 0 ? "bad" : "")\">\(counts[.failed] ?? 0)</td>"
                 + "<td>\(String(format: "%.1f", Double(total) / wall))</td><td>\(String(format: "%.1f s", report.stageSeconds[stage] ?? 0))</td></tr>\n"
         }
@@ -70,14 +72,31 @@ struct ReportPage {
         return "<section><h2>Failures (\(report.failures.count))</h2><ul class=\"failures\">\n\(items)\n</ul></section>"
     }
 
+    /// The states the run met (counts), and every damaged photo with its reason.
+    private func statesSection() -> String {
+        let counts = RunSummary.countedStates.compactMap { state in
+            report.states[state].flatMap { $0 > 0 ? "<li>\($0) \(state.rawValue)</li>" : nil }
+        }
+        let damaged = report.damaged.map {
+            "<li class=\"damaged\"><code>\(e($0.path))</code> <span class=\"state\">damaged</span><br>\(e($0.damage ?? ""))</li>"
+        }
+        guard !counts.isEmpty || !damaged.isEmpty else { return "<section><h2>States</h2><p>Every photo ok.</p></section>" }
+        return "<section><h2>States</h2><ul class=\"states\">\n\(counts.joined(separator: "\n"))\n</ul>"
+            + (damaged.isEmpty ? "" : "<h3>Damaged photos (\(damaged.count))</h3><ul class=\"failures\">\n\(damaged.joined(separator: "\n"))\n</ul>")
+            + "</section>"
+    }
+
     private func gridSection() -> String {
         let shown = report.photos.prefix(report.gridLimit)
         var cards = ""
         for photo in shown {
             cards += card(photo) + "\n"
         }
+        let skipped = report.counts.values.reduce(0) { $0 + ($1[.skipped] ?? 0) }
         let note = report.photos.count > shown.count
             ? "<p class=\"note\">Showing the first \(shown.count) of \(report.photos.count) photos; every failure is listed above. `album ls` lists them all.</p>"
+            : report.photos.isEmpty && skipped > 0
+            ? "<p class=\"note\">The run changed no photo: its \(skipped) steps were up to date. `album ls` lists the photos.</p>"
             : ""
         return "<section><h2>Photos (\(report.photos.count))</h2>\(note)<div class=\"grid\">\n\(cards)</div></section>"
     }
@@ -97,6 +116,7 @@ struct ReportPage {
             figures = "<p class=\"missing\">no preview: \(e("\(error)"))</p>"
         }
         let caption = photo.record.caption.map { "<p class=\"caption\">\(e($0))</p>" } ?? ""
+            + (photo.record.damage.map { "<p class=\"state bad\">damaged: \(e($0))</p>" } ?? "")
         return """
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\
             <p class="meta">\(e(photo.record.taken ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What a run report shows, gathered from the catalogue: the run, its counts, its photos and its failures.
+/// What a run report shows, gathered from the catalogue: the run, its counts, the photos it changed or failed, and
+/// its failures.
 public struct RunReport: Sendable {
     /// One photo of the run, in the grid.
     public struct Photo: Sendable {
@@ -12,15 +13,26 @@ public struct RunReport: Sendable {
     }
 
     public var run: RunRecord
+    /// Steps per stage and status (`Catalogue.stepCounts`): the run's recorded counts, or for a run that never
+    /// ended, its rows' done and failed.
     public var counts: [StageName: [StepRecord.Status: Int]]
-    /// Time spent per stage, summed over the run's steps.
+    /// Whether `counts` holds the skipped steps: false for a run that never ended (they are counted only at its end).
+    public var skippedCounted: Bool
+    /// Time spent per stage, summed over the run's step rows (done and failed: a skipped step is no row, and
+    /// takes next to nothing).
     public var stageSeconds: [StageName: Double]
-    /// Every photo the run touched, in the order the run reached them.
+    /// Every photo the run changed or failed (its step rows), in the order the run reached them: a photo the
+    /// run found up to date is no row, and not in the grid.
     public var photos: [Photo]
     /// Every failed step: path, stage, reason.
     public var failures: [StepRecord]
     /// How many photos the grid shows at most; failures are always listed in full.
     public var gridLimit: Int
+    /// The states the run met and did not take through its stages (`RunRecord.states`).
+    public var states: [PhotoState: Int] = [:]
+    /// The catalogue's current photos whose pixels a run could not decode, with the reason (`PhotoRecord.damage`):
+    /// those this run failed, and those it did not retry.
+    public var damaged: [PhotoRecord] = []
 
     /// The run's wall time in seconds, when it has finished.
     public var seconds: Double? {
@@ -68,8 +80,9 @@ public struct RunReport: Sendable {
             guard let record = try catalogue.photo(id: id), let entry = perPhoto[id] else { return nil }
             return Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms)
         }
-        return RunReport(run: run, counts: counts, stageSeconds: stageSeconds, photos: photos,
-                         failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit)
+        return RunReport(run: run, counts: counts, skippedCounted: run.counts != nil, stageSeconds: stageSeconds, photos: photos,
+                         failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit, states: run.states,
+                         damaged: PhotoRecord.current(try catalogue.allPhotos()).filter { $0.damage != nil })
     }
 
     static func date(_ text: String) -> Date? {

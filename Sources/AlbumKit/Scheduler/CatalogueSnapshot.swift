@@ -21,9 +21,12 @@ final class CatalogueSnapshot: Sendable {
     /// The current photos by id, and by hash (what import's duplicate check finds, for the plan).
     let photosByID: [String: PhotoRecord]
     let photosByHash: [String: PhotoRecord]
+    /// How many photos a newer version of their file replaces: kept until `album prune`, never in a run.
+    let supersededCount: Int
 
     init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = []) {
         currentPhotos = PhotoRecord.current(photos)
+        supersededCount = photos.count - currentPhotos.count
         var byPath: [String: PhotoRecord] = [:]
         for photo in currentPhotos where byPath[photo.path].map({ $0.added < photo.added }) ?? true {
             byPath[photo.path] = photo

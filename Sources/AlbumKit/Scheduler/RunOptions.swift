@@ -20,6 +20,10 @@ public struct RunOptions: Sendable {
     /// Run even when an import folder gave no photos where the catalogue knows some (`--allow-empty`): the
     /// folder is meant to be empty, not an unmounted share (`SourceCheck.requireFound`).
     public var allowEmpty: Bool = false
+    /// Take damaged photos through the stages again (`--retry-damaged`): by default a photo whose pixels a run
+    /// could not decode is left alone until its bytes change (`PhotoRecord.heldBack`); one that decodes now has
+    /// its damage cleared.
+    public var retryDamaged: Bool = false
     /// Paths read from a list (`album import -`) rather than named as roots: one that does not exist fails alone,
     /// as a file deleted between the listing and the import, instead of stopping the run (`SourceCheck`).
     public var listedPaths: Set<String> = []

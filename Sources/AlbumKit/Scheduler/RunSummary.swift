@@ -20,10 +20,29 @@ public struct RunSummary: Sendable {
     public var abandoned: Bool = false
     /// What import's scan passed over: album's own files, and files that match no include pattern.
     public var passedOver = PassedOver()
+    /// The photos the run met and did not take through its stages, by state (`PhotoRecord.heldBack`): damaged
+    /// ones not retried, missing ones; and the superseded versions (the catalogue's, and those this run's imports
+    /// replaced), which never join a run.
+    public var states: [PhotoState: Int] = [:]
     /// ok, failed or interrupted.
     public var status: String = "ok"
 
     public var failedCount: Int { counts.values.reduce(0) { $0 + ($1[.failed] ?? 0) } }
+
+    /// The states' counts as JSON, every one of `RunSummary.countedStates` present: `{"damaged":n,"missing":n,"superseded":n}`.
+    public var statesJSON: JSONValue {
+        .object(RunSummary.countedStates.map { ($0.rawValue, .int(states[$0] ?? 0)) })
+    }
+
+    /// What the run row keeps (`runs.counts`): the per-stage counts, and the states the run met under `"states"`
+    /// (`album runs` shows them).
+    public var recordedCounts: JSONValue {
+        guard case .object(let stages) = countsJSON else { return countsJSON }
+        return .object(stages + [("states", statesJSON)])
+    }
+
+    /// The states a run counts: those that keep a photo out of its stages.
+    public static let countedStates: [PhotoState] = [.damaged, .missing, .superseded]
 
     /// The per-stage counts as JSON: `{"import":{"done":n,"skipped":n,"failed":n},…}`.
     public var countsJSON: JSONValue {

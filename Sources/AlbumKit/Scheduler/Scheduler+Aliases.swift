@@ -21,6 +21,8 @@ extension Scheduler {
               var work = try? PhotoWork(photo: photo, recipe: Recipe(canonicalJSON: photo.filterRecipe)) else { return false }
         work.exportPaths = [alias.path]
         guard job.select?.matches(work.photo) ?? true else { return false }
+        // A damaged photo not retried has no look to export under another name either (`PhotoRecord.heldBack`).
+        guard photo.heldBack(foundByImport: true, retryDamaged: options.retryDamaged) == nil else { return false }
         for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             var stageContext = context

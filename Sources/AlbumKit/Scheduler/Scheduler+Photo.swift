@@ -22,6 +22,7 @@ extension Scheduler {
             // A path found with a known photo's bytes gets its export after every chain (`processAlias`).
             let first = state.withLock { state in
                 if let alias = imported.newAlias { state.aliasesFound.append(alias) }
+                if result.status == .done, imported.photo.replaces != nil { state.summary.states[.superseded, default: 0] += 1 }
                 return PhotoRecord.settle(imported.photo, in: &state.settled)
             }
             guard first else { return }
@@ -46,14 +47,28 @@ extension Scheduler {
             }
         }
         guard job.select?.matches(work.photo) ?? true else { return }
+        // A missing or damaged photo is counted, not sent through the stages (`PhotoRecord.heldBack`, as the plan).
+        guard !job.stages.isEmpty else { return }
+        var foundByImport = false
+        if case .file = item { foundByImport = true }
+        if let held = work.photo.heldBack(foundByImport: foundByImport, retryDamaged: options.retryDamaged) {
+            state.withLock { $0.summary.states[held, default: 0] += 1 }
+            return
+        }
         for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             let clock = DispatchTime.now()
             var stageContext = context
             stageContext.prepared = prepared
-            let result: StepResult
+            var result: StepResult
             do {
                 result = try stage.run(&work, context: stageContext)
+            } catch let damage as DamagedImage {
+                // The photo's pixels cannot be decoded: recorded on the photo, so later runs leave it alone.
+                result = .failed(damage.reason)
+                result.state = .damaged
+                let photo = work.photo.id, reason = Scheduler.oneLine(damage.reason)
+                owner.async({ try $0.setDamage(photo: photo, reason: reason) })
             } catch {
                 result = .failed(ErrorReason.of(error))
             }
@@ -63,6 +78,11 @@ extension Scheduler {
                 failed = true
                 break  // later stages would work from a look that was not made
             }
+        }
+        if !failed, work.photo.damage != nil {
+            // `--retry-damaged`, and every stage went through: the pixels decode now.
+            let photo = work.photo.id
+            owner.async({ try $0.setDamage(photo: photo, reason: nil) })
         }
     }
 
@@ -82,22 +102,28 @@ extension Scheduler {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - clock.uptimeNanoseconds) / 1e6
         let step = StepRecord(run: run, photo: photo, path: path, stage: stage, parameters: parameters,
                               inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
-                              status: result.status, error: result.message.map(Scheduler.oneLine))
-        // A done or failed step is announced once its row is committed, so that no event outlives a crash that
-        // takes its row back; a skipped step changes nothing and is announced at once. The counts are the
-        // committed rows', so the run's counts, its rows and its step events agree (docs/events.md).
-        let durable = result.status != .skipped
-        owner.async({ try $0.record(step) }, afterCommit: { [self] in
-            state.withLock { $0.summary.counts[stage, default: [:]][result.status, default: 0] += 1 }
-            if durable { observer.step(step) }
-        })
+                              status: result.status, error: result.message.map(Scheduler.oneLine), state: result.state)
         state.withLock { state in
             state.summary.stageSeconds[stage, default: 0] += ms / 1000
             if result.status == .failed {
                 state.summary.failures.append(.init(path: path, stage: stage, reason: step.error ?? "unknown"))
             }
         }
-        if !durable { observer.step(step) }
+        // A skipped step changed nothing, so it is no row: it is counted here, the run row's counts keep it when the
+        // run ends (`runs.counts`, the one record of skipped steps), and it is announced at once. A no-op rerun
+        // writes nothing per photo (docs/catalogue.md, "Skipped steps").
+        guard result.status != .skipped else {
+            state.withLock { $0.summary.counts[stage, default: [:]][.skipped, default: 0] += 1 }
+            observer.step(step)
+            return
+        }
+        // A done or failed step is announced once its row is committed, so that no event outlives a crash that
+        // takes its row back; its count is the committed row's, so the run's counts, its rows and its step events
+        // agree (docs/events.md).
+        owner.async({ try $0.record(step) }, afterCommit: { [self] in
+            state.withLock { $0.summary.counts[stage, default: [:]][result.status, default: 0] += 1 }
+            observer.step(step)
+        })
     }
 
     /// A message on one line: events are JSON Lines and summaries are tables.

@@ -81,6 +81,7 @@ public final class Scheduler: Sendable {
         state.withLock { $0.summary.passedOver = scan.passedOver }
         let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
         snapshot.withLock { $0 = known }
+        state.withLock { $0.summary.states[.superseded] = known.supersededCount }
         let expected = scan.unreadableFolders.count + files.count + known.photosAfterImport(scanning: files).count
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)

@@ -56,7 +56,8 @@ public struct JobRun {
         let options = try affordable()
         let job = try self.job.resolvingSelections(in: catalogue)
         let software = Software.current
-        let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software)
+        let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software,
+                                         stages: job.appliedStages(software: software))
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software,
                                   observer: observer)
         // A failed write to the run's own output stops it as a first SIGINT would (`StopReason.outputClosed`).
@@ -69,13 +70,14 @@ public struct JobRun {
         let summary: RunSummary
         do {
             summary = try scheduler.runAll(scan: scan, recording: { summary in
-                try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.countsJSON.text)
+                try catalogue.finishRun(run, finished: Timestamp.now(), status: summary.status, counts: summary.recordedCounts.text)
             }, onSecondSignal: { SecondSignal.end($0) })
         } catch let error as SQLiteError where error.isCorrupt {
             // SQLITE_CORRUPT or SQLITE_NOTADB met during the run: not even the run row is written any more.
             throw Catalogue.damaged(catalogue.folder + "/" + Catalogue.databaseName, error.message, duringRun: true)
         } catch let error as SQLiteError {
-            try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: "{}")
+            // No summary to record: readers count the run's rows, and say its skipped steps were not counted.
+            try? catalogue.finishRun(run, finished: Timestamp.now(), status: "failed", counts: nil)
             throw CatalogueError("writing to catalogue \(job.catalogue) failed: \(error.message)")
         }
         var status = summary.exitCode

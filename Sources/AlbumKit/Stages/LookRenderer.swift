@@ -17,7 +17,7 @@ public enum LookRenderer {
     /// - Parameter reserve: reserves decoded pixels from the run's memory budget around the rendering.
     public static func renderThumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
                                        quality: Int, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
-        try guarded(failOn: failOn) {
+        try guarded(failOn: failOn, original: bytes) {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
             var rendered: Rendered?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
@@ -33,7 +33,7 @@ public enum LookRenderer {
     /// The look at full size (or `maxSize`), encoded with a metadata policy.
     public static func renderFullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, format: OutputFormat, quality: Int,
                                       metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
-        try guarded(failOn: failOn) {
+        try guarded(failOn: failOn, original: bytes) {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
             // A rotation reads the whole image into memory; so do progressive and interlaced files.
             let pixels = header.width * header.height
@@ -54,13 +54,32 @@ public enum LookRenderer {
 
     /// Runs a rendering whose images all end inside `body` so that its failure and warnings are its own (see
     /// `Attribution`), and fails it when libvips warned of damaged data that its `fail_on` let through.
-    static func guarded<T>(failOn: FailOn, _ body: () throws -> T) throws -> T {
-        let (result, alone) = try Attribution.attributed(body)
+    ///
+    /// When the rendering is of a photo's `original`, a failure that is the original's damage is thrown as
+    /// `DamagedImage` (its reason the sentence the step has always given), and nothing else is: the damage warnings
+    /// above, or a libvips failure after which the original's pixels alone do not decode either
+    /// (`Image.decodeEveryPixel`, attributed like the rendering, so the answer is this photo's even under load). An
+    /// encoder's failure, a full disk, a shortage of memory, or a rendering of something else (a thumbnail
+    /// re-encoded for an export) is never damage.
+    static func guarded<T>(failOn: FailOn, original: FileBytes? = nil, _ body: () throws -> T) throws -> T {
+        let (result, alone): (T, Attribution.Alone?)
+        do {
+            (result, alone) = try Attribution.attributed(body)
+        } catch let error as VipsError {
+            guard let original, !error.isMemoryShortage else { throw error }
+            do {
+                _ = try Attribution.attributed { try Image.decodeEveryPixel(of: original, failOn: failOn) }
+            } catch let decoding as VipsError where !decoding.isMemoryShortage {
+                throw DamagedImage(ErrorReason.of(error))
+            }
+            throw error
+        }
         let damage = (alone?.warnings ?? []).filter(Attribution.isDamage)
         if failOn == .warning, !damage.isEmpty {
             // The decoder's own words when they reached this thread, else libvips' summary ("read gave 1 warnings").
             let words = damage.first { !$0.hasPrefix("read gave") } ?? damage[0]
-            throw StageError("damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)")
+            let reason = "damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)"
+            throw original == nil ? StageError(reason) as any Error : DamagedImage(reason)
         }
         return result
     }

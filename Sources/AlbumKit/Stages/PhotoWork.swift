@@ -30,9 +30,9 @@ public struct PhotoWork: Sendable {
     /// The paths each export renders its template for, the photo's own first (docs/catalogue.md, "Aliases").
     public var paths: [String] { exportPaths ?? [photo.path] }
 
-    /// The identity of the current look: the original's hash, or a hash of it with the recipe.
+    /// The identity of the current look: the original's hash, or a hash of it with the recipe (`LookHash`).
     public var lookHash: String {
-        recipe.isEmpty ? photo.hash : SHA256.hex(Array((photo.hash + "\n" + recipe.canonical.text).utf8))
+        LookHash.of(original: photo.hash, recipe: recipe.canonical.text)
     }
 
     /// The original's bytes, reading them now when no earlier stage has.

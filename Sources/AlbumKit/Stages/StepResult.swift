@@ -5,6 +5,9 @@ public struct StepResult: Sendable {
     public var outputHash: String?
     /// For `skipped`: why (up to date, duplicate of …). For `failed`: the cause.
     public var message: String?
+    /// The photo's state this step found, when it found one: `damaged` for a step that failed because the photo's
+    /// pixels could not be decoded (`DamagedImage`). The step event says it (docs/events.md).
+    public var state: PhotoState? = nil
 
     public static func done(input: String?, output: String?) -> StepResult {
         StepResult(status: .done, inputHash: input, outputHash: output, message: nil)

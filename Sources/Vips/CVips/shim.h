@@ -91,6 +91,11 @@ static inline int album_vips_resize(VipsImage *in, VipsImage **out, double scale
     return vips_resize(in, out, scale, NULL);
 }
 
+/* The mean of every pixel: reads the whole image, so every pixel is decoded (`Image.decodeEveryPixel`). */
+static inline int album_vips_avg(VipsImage *in, double *out) {
+    return vips_avg(in, out, NULL);
+}
+
 static inline int album_vips_copy(VipsImage *in, VipsImage **out) {
     return vips_copy(in, out, NULL);
 }

@@ -37,6 +37,12 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(operation) failed: \(reason)" }
 
+    /// Whether libvips failed for want of memory or a thread (`reason` then begins "not enough memory"), not
+    /// because of what it was given: a failure of the machine, never a damaged image.
+    public var isMemoryShortage: Bool {
+        VipsError.memoryShortage(in: message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }) != nil
+    }
+
     /// "not enough memory: …" with the address-space limit, when libvips' text is an allocation or a thread that
     /// failed: `vips_tracked_malloc`'s "out of memory", libjpeg's "Insufficient memory", GLib's "Error creating
     /// thread" (a thread stack is an 8 MB mapping), `ENOMEM`'s "Cannot allocate memory". libvips' own text follows.

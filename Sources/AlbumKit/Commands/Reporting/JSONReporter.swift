@@ -8,7 +8,8 @@ struct JSONReporter: RunObserver {
         emit([("event", .string("step")), ("run", .int(Int(step.run))), ("photo", .string(step.photo)),
               ("path", .string(step.path)), ("stage", .string(step.stage.rawValue)), ("status", .string(step.status.rawValue)),
               ("ms", .double((step.milliseconds * 10).rounded() / 10)), ("error", .string(step.status == .failed ? step.error : nil)),
-              ("reason", .string(step.status == .skipped ? step.error : nil))])
+              ("reason", .string(step.status == .skipped ? step.error : nil))]
+             + (step.state.map { [("state", JSONValue.string($0.rawValue))] } ?? []))
     }
 
     func progress(_ progress: RunProgress) {
@@ -25,7 +26,7 @@ struct JSONReporter: RunObserver {
     func runFinished(_ summary: RunSummary) {
         emit([("event", .string("run-finished")), ("run", .int(Int(summary.run))), ("status", .string(summary.status)),
               ("stages", summary.countsJSON), ("failed_photos", .int(summary.failures.count)),
-              ("passed_over", summary.passedOver.json),
+              ("passed_over", summary.passedOver.json), ("states", summary.statesJSON),
               ("seconds", .double((summary.seconds * 1000).rounded() / 1000)), ("exit", .int(Int(summary.exitCode.rawValue)))])
     }
 

@@ -1,0 +1,28 @@
+import System
+
+extension Catalogue {
+    /// Deletes the file of a rendition whose row prune forgets (only checks, when `deleting` is false), by `album
+    /// rm`'s rules: never a file a remaining row records, never one whose export tag names another catalogue
+    /// (`otherOwner`), never an export outside the catalogue that no longer holds what album wrote, never a link.
+    public func prune(fileOf rendition: Rendition, remaining: Set<String>, deleting: Bool) throws -> PrunedFile {
+        if remaining.contains(rendition.path) { return .kept("another rendition row records it") }
+        guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
+        guard info.isRegular else { return .kept("not a regular file") }
+        if let other = try Catalogue.otherOwner(of: rendition.path, in: self) {
+            return .kept("another catalogue exported it (id \(other))")
+        }
+        if !rendition.path.hasPrefix(folder + "/") {
+            guard let bytes = try? FileBytes(path: rendition.path), bytes.count == rendition.bytes,
+                  bytes.sha256() == rendition.fileHash else {
+                return .kept("it changed since album exported it")
+            }
+        }
+        guard deleting else { return .deleted(bytes: info.size) }
+        do {
+            try FileSystem.remove(rendition.path)
+        } catch {
+            return error.notFound ? .gone : .failed(error.reason)
+        }
+        return .deleted(bytes: info.size)
+    }
+}

@@ -1,0 +1,69 @@
+extension Catalogue {
+    /// The stages each job applies now, from `runs.stages`: for each job, its latest finished run and every run
+    /// started since (a run that never finished may have written renditions with its parameters); every run of a job
+    /// that never finished one. A run without `stages` whose counts name no rendering stage (`caption`,
+    /// `relocate`) applied none; one whose counts do (or that has none) is unknown.
+    public func currentParameters() throws -> CurrentParameters {
+        var current = CurrentParameters()
+        let rendering = Set([StageName.filter, .thumbnail, .export].map(\.rawValue))
+        let runs = Dictionary(grouping: try fetchAll(RunRecord.self, "ORDER BY id"), by: \.job)
+        for (job, runs) in runs.sorted(by: { $0.key < $1.key }) {
+            let since = runs.last { $0.finished != nil }?.id ?? runs[0].id
+            for run in runs where run.id >= since {
+                if let text = run.stages, let stages = AppliedStage.parse(text) {
+                    for applied in stages {
+                        current.hashes[applied.stage, default: []].insert(applied.parametersHash)
+                        if let look = applied.look { current.looks[applied.parametersHash] = look }
+                    }
+                    continue
+                }
+                var counted: Set<String> = []
+                if run.stages == nil, let counts = run.counts, case .object(let fields)? = JSONValue(parsing: counts) {
+                    counted = Set(fields.map(\.0))
+                } else {
+                    counted = rendering  // no counts, or stages album cannot read: assume the worst
+                }
+                if !counted.isDisjoint(with: rendering) { current.unknown.append("\(job) (run \(run.id))") }
+            }
+        }
+        return current
+    }
+
+    /// The renditions of `photo` (which stays) that no current look or parameter set would produce, with why:
+    /// a filtered image of another look than the photo's (`filter_recipe`), a thumbnail or export of an earlier
+    /// look (its input hash is not the look's, nor, for an export made from a thumbnail, a kept thumbnail's file),
+    /// or one made with parameters no job's current runs applied. What the runs cannot prove old is kept.
+    static func oldRenditions(of photo: PhotoRecord, _ renditions: [Rendition], current: CurrentParameters) -> [PrunePlan.OldRendition] {
+        let look = photo.lookHash
+        var old: [PrunePlan.OldRendition] = []
+        var keptThumbnails = Set<String>()
+        for kind in [Rendition.Kind.filtered, .thumbnail, .export] {
+            for rendition in renditions where rendition.kind == kind {
+                let why: String?
+                switch kind {
+                case .filtered:
+                    if photo.filterRecipe == LookHash.originalRecipe {
+                        why = "the photo has the original look now"
+                    } else if let made = current.looks[rendition.parametersHash] {
+                        why = made == photo.filterRecipe ? nil : "a look the photo no longer has"
+                    } else {
+                        why = current.applies(.filter, hash: rendition.parametersHash) == false ? "parameters no job applies now" : nil
+                    }
+                case .thumbnail, .export:
+                    if rendition.inputHash != look, kind == .thumbnail || !keptThumbnails.contains(rendition.inputHash) {
+                        why = "an earlier look"
+                    } else {
+                        let stage: StageName = kind == .thumbnail ? .thumbnail : .export
+                        why = current.applies(stage, hash: rendition.parametersHash) == false ? "parameters no job applies now" : nil
+                    }
+                }
+                if let why {
+                    old.append(PrunePlan.OldRendition(rendition: rendition, why: why))
+                } else if kind == .thumbnail {
+                    keptThumbnails.insert(rendition.fileHash)
+                }
+            }
+        }
+        return old
+    }
+}
