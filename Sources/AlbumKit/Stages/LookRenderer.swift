@@ -70,7 +70,9 @@ public enum LookRenderer {
             do {
                 _ = try Attribution.attributed { try Image.decodeEveryPixel(of: original, failOn: failOn) }
             } catch let decoding as VipsError where !decoding.isMemoryShortage {
-                throw DamagedImage(ErrorReason.of(error))
+                // Said as damage, not as the operation that met it (libvips decodes lazily, so a truncated JPEG
+                // fails inside `jpegsave`, which reads as a disk problem); libvips' own words follow.
+                throw DamagedImage("damaged image data: the original's pixels cannot be decoded (\(ErrorReason.of(error)))")
             }
             throw error
         }
