@@ -3,9 +3,10 @@ import Vips
 
 /// `filter`: gives the photo a new look, non-destructively.
 ///
-/// The look is a recipe of filter steps applied to the original's pixels. The stage writes the full-size
-/// filtered image as a rendition (JPEG, quality 90, like the gallery app's full images) and records the preset as
-/// the photo's `filter`; thumbnails and exports made after it show the look. `preset: none` reverts to the original.
+/// The look is a recipe of filter steps applied to the original's pixels. The stage records the preset as the
+/// photo's `filter` (and its recipe); thumbnails and exports made after it render the look from the original. It
+/// writes a full-size filtered image (a rendition, JPEG quality 90, like the gallery app's full images) only with
+/// `keep: full-size`; an export of the same encoding then copies it. `preset: none` reverts to the original.
 public struct FilterStage: PhotoStage, DeclaredOptions {
     public static let stage = StageName.filter
 
@@ -13,7 +14,18 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
     public var preset: Preset = Preset(name: "none", recipe: .original)
     /// How the filtered full-size image is stored.
     public var quality: Int = 90
+    /// Whether a full-size filtered image is written besides the look.
+    public var keep: Keep = .nothing
     public var select: Selection? = nil
+
+    /// What the stage keeps besides the look it records on the photo.
+    public enum Keep: String, Sendable, CaseIterable {
+        /// Nothing: thumbnails and exports render the look from the original themselves.
+        case nothing = "none"
+        /// The full-size filtered image, in the catalogue's `filtered/` (what every filter stage wrote before
+        /// the option existed; an export of the same encoding copies it).
+        case fullSize = "full-size"
+    }
 
     public init() {}
 
@@ -25,6 +37,9 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         StageOption("amount", .tuning(preset: "vivid", primitive: Vivid.self)),
         StageOption("contrast", .tuning(preset: "noir", primitive: Noir.self)),
         StageOption("quality", .recorded(\.quality)),
+        // Left out of the parameters at `none`: a look-only stage hashes as every filter stage did before the
+        // option, so a catalogue's older runs apply the same parameters (docs/catalogue.md "Renditions").
+        .choice("keep", \.keep, unrecorded: .nothing),
         .selection(\.select),
     ]
 
@@ -42,13 +57,19 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
             work.recipe = .original
             return wasFiltered ? .done(input: input, output: input) : .skipped("already the original look", input: input, output: input)
         }
-        let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
-        let existing = try upToDate(work, context: context)
         work.recipe = preset.recipe
         let name = preset.name
         let needsRecord = work.photo.filter != name || work.photo.filterRecipe != recipeText
         work.photo.filter = name
         work.photo.filterRecipe = recipeText
+        guard keep == .fullSize else {
+            // The look alone: nothing is rendered, so the photo having the look is the whole of being up to date.
+            guard needsRecord else { return .skipped("up to date", input: input, output: work.lookHash) }
+            try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) }
+            return .done(input: input, output: work.lookHash)
+        }
+        let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
+        let existing = try upToDate(work, context: context)
         if !context.force, let existing {
             work.filtered = (existing, quality)
             // The look's image is already there, but switching the photo to it is a change: done, not skipped.
@@ -73,11 +94,13 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
         // As `run` decides: the original look is skipped unless the photo had another one; a look is skipped when
-        // its filtered image is recorded and intact and the photo already has it (a switch to it is done).
+        // the photo already has it and, with `keep: full-size`, its filtered image is recorded and intact (a switch
+        // to it is done).
         let recipeText = preset.recipe.canonical.text
+        let hasLook = work.photo.filter == preset.name && work.photo.filterRecipe == recipeText
         let skipped = try preset.recipe.isEmpty
             ? work.photo.filter == "none"
-            : upToDate(work, context: context) != nil && work.photo.filter == preset.name && work.photo.filterRecipe == recipeText
+            : hasLook && (keep != .fullSize || upToDate(work, context: context) != nil)
         work.recipe = preset.recipe
         work.photo.filter = preset.name
         work.photo.filterRecipe = recipeText

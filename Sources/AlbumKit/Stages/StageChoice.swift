@@ -5,13 +5,19 @@ public struct StageChoice<Stage>: Sendable {
     public let all: [String]
     /// The raw values this option accepts (a subset of `all` when `only` was given, in its order).
     public let allowed: [String]
+    /// A value the parameters record by leaving the key out, so that parameters hashed before the option existed
+    /// still describe the stage that takes it (the filter stage's `keep: none`, what every older filter stage did
+    /// for the look); nil: every value is recorded.
+    public let unrecorded: String?
     let get: @Sendable (Stage) -> String
     let set: @Sendable (inout Stage, String) -> Void
 
-    init<E: RawRepresentable & CaseIterable & Sendable>(_ path: WritableKeyPath<Stage, E> & Sendable, only: [E]?)
+    init<E: RawRepresentable & CaseIterable & Sendable>(_ path: WritableKeyPath<Stage, E> & Sendable, only: [E]?,
+                                                        unrecorded: E? = nil)
     where E.RawValue == String {
         all = E.allCases.map(\.rawValue)
         allowed = (only ?? Array(E.allCases)).map(\.rawValue)
+        self.unrecorded = unrecorded?.rawValue
         get = { $0[keyPath: path].rawValue }
         set = { stage, text in
             if let value = E(rawValue: text) { stage[keyPath: path] = value }

@@ -57,8 +57,8 @@ public struct StageOption<Stage>: Sendable {
         return true
     }
 
-    /// This option's members of the stage's parameters, in order: usually one, none for a selection not given or
-    /// a tuning (it is in the recipe), two for a template (`to`, `root`) or a preset (`preset`, `recipe`).
+    /// This option's members of the stage's parameters, in order: usually one, none for a selection not given, a
+    /// choice at its unrecorded value (`StageChoice.unrecorded`) or a tuning (it is in the recipe), two for a template (`to`, `root`) or a preset (`preset`, `recipe`).
     public func parameters(of stage: Stage) -> [(String, JSONValue)] {
         switch kind {
         case .bool(let path): [(key, .bool(stage[keyPath: path]))]
@@ -66,7 +66,7 @@ public struct StageOption<Stage>: Sendable {
         case .integer(let path, _, _), .recorded(let path): [(key, .int(stage[keyPath: path]))]
         case .optionalInteger(let path, _): [(key, .int(stage[keyPath: path]))]
         case .strings(let path), .paths(let path): [(key, .array(stage[keyPath: path].map { .string($0) }))]
-        case .choice(let choice): [(key, .string(choice.get(stage)))]
+        case .choice(let choice): choice.get(stage) == choice.unrecorded ? [] : [(key, .string(choice.get(stage)))]
         case .size(let width, let height): [(key, .string("\(stage[keyPath: width])x\(stage[keyPath: height])"))]
         case .selection(let path): stage[keyPath: path].map { [(key, $0.canonical)] } ?? []
         case .template(let path): [(key, .string(stage[keyPath: path].text)), ("root", .string(stage[keyPath: path].root))]
@@ -89,9 +89,10 @@ extension StageOption {
         StageOption(key, .strings(path), documentedDefault: documentedDefault)
     }
     static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ key: String, _ path: WritableKeyPath<Stage, E> & Sendable, only: [E]? = nil, documentedDefault: String? = nil
+        _ key: String, _ path: WritableKeyPath<Stage, E> & Sendable, only: [E]? = nil, unrecorded: E? = nil,
+        documentedDefault: String? = nil
     ) -> StageOption where E.RawValue == String {
-        StageOption(key, .choice(StageChoice(path, only: only)), documentedDefault: documentedDefault)
+        StageOption(key, .choice(StageChoice(path, only: only, unrecorded: unrecorded)), documentedDefault: documentedDefault)
     }
     static func selection(_ path: WritableKeyPath<Stage, Selection?> & Sendable) -> StageOption {
         StageOption("select", .selection(path))
