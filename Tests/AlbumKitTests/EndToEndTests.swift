@@ -163,7 +163,7 @@ final class FilteredExportTests: XCTestCase {
             version: 1
             stages:
               - import: {from: photos}
-              - filter: {preset: sepia}
+              - filter: {preset: sepia, keep: full-size}
               - export: {from: image, to: "out/{name}.jpg"}
               - export: {from: image, to: "small/{name}.jpg", max-size: 100}
             """, to: "job.yml", in: folder)

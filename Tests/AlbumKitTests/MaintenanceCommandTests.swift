@@ -15,7 +15,7 @@ final class MaintenanceCommandTests: XCTestCase {
             name: album
             stages:
               - import: {from: photos, mode: \(mode)}
-              - filter: {preset: sepia, select: {taken: 2008-04-01..2008-04-30}}
+              - filter: {preset: sepia, keep: full-size, select: {taken: 2008-04-01..2008-04-30}}
               - thumbnail: {size: 120x120}
               - export: {from: thumbnail, to: "out/{name}.jpg"}
             """, to: "job.yml", in: folder)

@@ -142,6 +142,27 @@ final class PlanRunAgreementTests: XCTestCase {
         XCTAssertEqual(filter, [[0, 4, 0], [4, 0, 0], [4, 0, 0], [4, 0, 0], [4, 0, 0]])
     }
 
+    /// `keep: full-size` and the default look alike to the photo but not to the plan: the kept file is to write
+    /// when it is not there (and again when it is damaged), the look alone is up to date once the photo has it.
+    func testKeepFullSizeAndTheDefaultAgree() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        var counts: [[Int]] = []
+        for keep in ["", ", keep: full-size", ", keep: full-size", "", ", keep: none", ", keep: full-size"] {
+            if counts.count == 5 {
+                // A kept file that is no longer intact is to write again; the other three are up to date.
+                let damaged = try XCTUnwrap(try Probe.rows(folder + "/album", "SELECT path FROM renditions WHERE kind = 'filtered' LIMIT 1").first)
+                try Data("short".utf8).write(to: URL(fileURLWithPath: damaged.hasPrefix("/") ? damaged : folder + "/album/" + damaged))
+            }
+            try write("  - import: {from: photos}\n  - filter: {preset: sepia\(keep)}\n  - thumbnail: {size: 64x64}\n", in: folder)
+            let agreed = try assertAgree("job.yml", in: folder)
+            counts.append((agreed["filter"] ?? []) + (agreed["thumbnail"] ?? []))
+        }
+        XCTAssertEqual(counts, [[4, 0, 0, 4, 0, 0], [4, 0, 0, 0, 4, 0], [0, 4, 0, 0, 4, 0], [0, 4, 0, 0, 4, 0], [0, 4, 0, 0, 4, 0],
+                                [1, 3, 0, 0, 4, 0]])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(DISTINCT path) FROM renditions WHERE kind = 'filtered'"), ["4"])
+    }
+
     func testExportsAgree() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try photos(in: folder)

@@ -13,7 +13,7 @@ final class PruneTests: XCTestCase {
         catalogue: album
         stages:
           - import: {from: photos}
-          - filter: {preset: "${LOOK}"}
+          - filter: {preset: "${LOOK}", keep: full-size}
           - thumbnail: {size: "${SIZE}"}
           - export: {to: "out/{name}.jpg"}
         """

@@ -15,7 +15,7 @@ final class QueryCommandTests: XCTestCase {
             name: thumbs
             stages:
               - import: {from: photos}
-              - filter: {preset: sepia, select: {taken: 2008-04-01..2008-04-30}}
+              - filter: {preset: sepia, keep: full-size, select: {taken: 2008-04-01..2008-04-30}}
               - thumbnail: {size: 120x120}
             """, to: "thumbs.yml", in: folder)
     }

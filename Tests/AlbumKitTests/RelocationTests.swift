@@ -20,7 +20,7 @@ final class RelocationTests: XCTestCase {
             catalogue: "\(catalogue)"
             stages:
               - import: {from: "${LIBRARY}/photos"}
-              - filter: {preset: sepia, select: {taken: 2008-04-01..2008-04-30}}
+              - filter: {preset: sepia, keep: full-size, select: {taken: 2008-04-01..2008-04-30}}
               - thumbnail: {size: 120x120}
               - export: {to: "\(export)"}
             """, to: "job.yml", in: jobs)
