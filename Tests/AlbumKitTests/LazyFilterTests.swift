@@ -147,8 +147,10 @@ final class LazyFilterTests: XCTestCase {
     }
 
     /// A catalogue made by an album that wrote every full-size file (rows keyed by the parameters a filter stage
-    /// had before `keep`, which the default still hashes to) reruns with the default cleanly: nothing is redone, its
-    /// filtered files stay valid for `album verify`, and `album prune` keeps them (see docs/catalogue.md "Pruning").
+    /// had before `keep`, which the default still hashes to) reruns with the default cleanly: nothing is redone and
+    /// its filtered files stay valid for `album verify`. `album prune` keeps them while the older run is the job's
+    /// latest (it kept full-size files), and deletes them once a run of the default says no stage keeps any; verify
+    /// and plan stay clean (docs/catalogue.md "Pruning").
     func testACatalogueWithEagerRenditionsRerunsTheDefaultCleanly() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try photos(in: folder)
@@ -163,10 +165,12 @@ final class LazyFilterTests: XCTestCase {
                                    software: .current).hash
         _ = try Tool.sqlite(folder + "/album/catalogue.db", """
             UPDATE renditions SET params_hash = '\(legacy)' WHERE kind = 'filtered';
-            UPDATE runs SET stages = replace(stages, '\(kept)', '\(legacy)');
+            UPDATE runs SET stages = replace(replace(stages, '\(kept)', '\(legacy)'), ',"keep":"full-size"', '');
             """, writing: true)
         let eager = files(folder, under: "album/filtered")
         XCTAssertEqual(eager.count, 2)
+        XCTAssertEqual(try TestSupport.album(["prune"], in: folder).status, 0)
+        XCTAssertEqual(files(folder, under: "album/filtered"), eager, "the job's latest run kept full-size files: they stay")
 
         let stderr = try run(job(), in: folder)
         for stage in ["filter", "thumbnail", "export"] {
@@ -179,8 +183,16 @@ final class LazyFilterTests: XCTestCase {
 
         let prune = try TestSupport.album(["prune"], in: folder)
         XCTAssertEqual(prune.status, 0, prune.stderr)
-        XCTAssertEqual(files(folder, under: "album/filtered"), eager, "the look is current and its parameters applied: kept")
+        XCTAssert(prune.stdout.contains("(no stage keeps full-size filtered images now)"), prune.stdout)
+        XCTAssertEqual(files(folder, under: "album/filtered"), [], "the default's run says no stage keeps them")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions WHERE kind = 'filtered'"), ["0"])
         verify = try TestSupport.album(["verify"], in: folder)
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        try run(job(), in: folder)
+        for stage in ["filter", "thumbnail", "export"] {
+            XCTAssertEqual(try count(stage, "done", in: folder), 0, "\(stage): still nothing to redo after the prune")
+        }
+        let plan = try TestSupport.album(["plan", "job.yml"], in: folder)
+        XCTAssertEqual(plan.status, 0, plan.stderr)
     }
 }

@@ -14,6 +14,7 @@ extension Catalogue {
                     for applied in stages {
                         current.hashes[applied.stage, default: []].insert(applied.parametersHash)
                         if let look = applied.look { current.looks[applied.parametersHash] = look }
+                        if applied.keepsFullSize { current.keptFullSize.insert(applied.parametersHash) }
                     }
                     continue
                 }
@@ -30,7 +31,8 @@ extension Catalogue {
     }
 
     /// The renditions of `photo` (which stays) that no current look or parameter set would produce, with why:
-    /// a filtered image of another look than the photo's (`filter_recipe`), a thumbnail or export of an earlier
+    /// a filtered image of another look than the photo's (`filter_recipe`), or of its look when no current filter
+    /// stage keeps full-size images (`keep: none`, the default), a thumbnail or export of an earlier
     /// look (its input hash is not the look's, nor, for an export made from a thumbnail, a kept thumbnail's file),
     /// or one made with parameters no job's current runs applied. What the runs cannot prove old is kept.
     static func oldRenditions(of photo: PhotoRecord, _ renditions: [Rendition], current: CurrentParameters) -> [PrunePlan.OldRendition] {
@@ -45,7 +47,11 @@ extension Catalogue {
                     if photo.filterRecipe == LookHash.originalRecipe {
                         why = "the photo has the original look now"
                     } else if let made = current.looks[rendition.parametersHash] {
-                        why = made == photo.filterRecipe ? nil : "a look the photo no longer has"
+                        // The look is current, but a stage that records it alone reads and writes no filtered image:
+                        // old once no current run (nor one that does not say its stages) keeps full-size images.
+                        why = made != photo.filterRecipe ? "a look the photo no longer has"
+                            : current.keptFullSize.contains(rendition.parametersHash) || !current.unknown.isEmpty ? nil
+                            : "no stage keeps full-size filtered images now"
                     } else {
                         why = current.applies(.filter, hash: rendition.parametersHash) == false ? "parameters no job applies now" : nil
                     }

@@ -5,6 +5,9 @@ public struct CurrentParameters: Sendable {
     public var hashes: [StageName: Set<String>] = [:]
     /// The look each filter parameters' hash gives (the hash is made from the recipe, so it names one look).
     public var looks: [String: String] = [:]
+    /// The filter parameters' hashes applied by a stage that keeps its full-size image (`AppliedStage.keepsFullSize`):
+    /// a filtered image whose hash is not here is kept by no current stage, though its look may be current.
+    public var keptFullSize: Set<String> = []
     /// The jobs whose current runs do not say which stages they applied (recorded before schema version 5, when
     /// their counts name a rendering stage): "NAME (run N)".
     public var unknown: [String] = []
