@@ -182,8 +182,8 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     private func render(_ work: inout PhotoWork, context: StageContext) throws -> LookRenderer.Rendered {
         switch from {
         case .image:
-            // The filter stage already encoded this look at full size the same way: copy its file (one decode and one
-            // encode per photo instead of two).
+            // A filter stage with `keep: full-size` already encoded this look at full size the same way: copy its file
+            // (one decode and one encode per photo instead of two). Otherwise render the original with the recipe.
             if let (filtered, filteredQuality) = work.filtered, format == .jpeg, quality == filteredQuality, metadata == .stripGPS,
                maxSize.map({ max(filtered.width, filtered.height) <= $0 }) ?? true, RenditionFile.isIntact(filtered),
                let bytes = try? FileBytes(path: filtered.path), bytes.count == filtered.bytes {

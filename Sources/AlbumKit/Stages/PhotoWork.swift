@@ -10,8 +10,9 @@ public struct PhotoWork: Sendable {
     public var recipe: Recipe
     /// The thumbnail made by a `thumbnail` stage in this chain, for `export: {from: thumbnail}`.
     public var thumbnail: Rendition?
-    /// The full-size filtered image a `filter` stage in this chain made or found up to date: an export with the same
-    /// encoding copies it instead of rendering the look again.
+    /// The full-size filtered image a `filter` stage with `keep: full-size` in this chain made or found up to date:
+    /// an export with the same encoding copies it instead of rendering the look again. Nil by default (`keep: none`):
+    /// an export renders the original with `recipe`.
     public var filtered: (rendition: Rendition, quality: Int)?
     /// The original's paths that exports are made for, when set (`CatalogueSnapshot.exportPaths(of:)`: the photo's
     /// path, then each alias whose file still exists; one alias's path alone for the export made after the
