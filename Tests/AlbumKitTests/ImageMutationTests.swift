@@ -61,7 +61,7 @@ final class ImageMutationTests: XCTestCase {
             version: 1
             stages:
               - import: {from: photos}
-              - filter: {preset: sepia}
+              - filter: {preset: sepia, keep: full-size}
               - thumbnail: {size: 64x64}
               - export: {from: image, to: "out/{name}.jpg", max-size: 100}
             """, to: "job.yml", in: folder)

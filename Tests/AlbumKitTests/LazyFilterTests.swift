@@ -107,6 +107,11 @@ final class LazyFilterTests: XCTestCase {
         }
         XCTAssertEqual(try count("filter", "skipped", in: folder), 2, "the photos already have the look")
         XCTAssertEqual(try TestSupport.hash("\(folder)/out/b.jpg"), sepia)
+        let forced = try TestSupport.album(["run", "job.yml", "--force"], in: folder)
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertEqual(try count("filter", "done", in: folder), 2, "--force records the look again")
+        XCTAssertEqual(files(folder, under: "album/filtered"), [], "and still writes no full-size file")
+        XCTAssertEqual(try TestSupport.hash("\(folder)/out/b.jpg"), sepia, "the export rendered again is the same file")
 
         try run(job(preset: "noir"), in: folder)
         XCTAssertEqual(try count("filter", "done", in: folder), 2, "a look switch is filter done")
@@ -194,5 +199,25 @@ final class LazyFilterTests: XCTestCase {
         }
         let plan = try TestSupport.album(["plan", "job.yml"], in: folder)
         XCTAssertEqual(plan.status, 0, plan.stderr)
+    }
+    /// The look-only filter step decodes nothing, so a damaged original is found by the first stage that renders it:
+    /// the thumbnail fails it as damaged, and it gets no thumbnail, export or filtered file.
+    func testADamagedOriginalIsFailedByItsFirstRenderingAndGetsNoFile() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/photos/b.jpg"))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(folder)/photos/b.jpg"))
+        try TestSupport.write(job(), to: "job.yml", in: folder)
+        let result = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT count(*) FROM renditions r JOIN photos p ON p.id = r.photo WHERE p.path LIKE '%/b.jpg'
+            """), ["0"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT damage IS NOT NULL FROM photos WHERE path LIKE '%/b.jpg'"), ["1"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT s.stage FROM steps s WHERE s.status = 'failed' AND s.path LIKE '%/b.jpg'
+            """), ["thumbnail"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/out/b.jpg"))
+        XCTAssertEqual(files(folder, under: "out"), ["a.jpg", "c.jpg"], "the other photos are rendered")
     }
 }

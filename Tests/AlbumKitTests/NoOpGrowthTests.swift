@@ -22,7 +22,7 @@ final class NoOpGrowthTests: XCTestCase {
             catalogue: album
             stages:
               - import: {from: photos}
-              - filter: {preset: sepia}
+              - filter: {preset: sepia, keep: full-size}
               - thumbnail: {size: 32x32}
               - export: {from: thumbnail, to: "out/{name}.jpg"}
             """, to: "job.yml", in: folder)

@@ -38,7 +38,7 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         StageOption("contrast", .tuning(preset: "noir", primitive: Noir.self)),
         StageOption("quality", .recorded(\.quality)),
         // Left out of the parameters at `none`: a look-only stage hashes as every filter stage did before the
-        // option, so a catalogue's older runs apply the same parameters (docs/catalogue.md "Renditions").
+        // option, so a catalogue's older runs apply the same parameters (docs/catalogue.md "Up to date").
         .choice("keep", \.keep, unrecorded: .nothing),
         .selection(\.select),
     ]
@@ -63,8 +63,9 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         work.photo.filter = name
         work.photo.filterRecipe = recipeText
         guard keep == .fullSize else {
-            // The look alone: nothing is rendered, so the photo having the look is the whole of being up to date.
-            guard needsRecord else { return .skipped("up to date", input: input, output: work.lookHash) }
+            // The look alone: nothing is rendered, so the photo having the look is the whole of being up to date
+            // (`--force` records it again).
+            guard needsRecord || context.force else { return .skipped("up to date", input: input, output: work.lookHash) }
             try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) }
             return .done(input: input, output: work.lookHash)
         }
