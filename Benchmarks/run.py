@@ -779,7 +779,7 @@ def main():
                         help="measure nothing: copy INVESTIGATION.md anew into the end of the results file")
     args = parser.parse_args()
     if args.refresh_investigation:
-        refresh_investigation(os.path.abspath(args.results))
+        refresh_investigation(os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md")))
         return
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.corpus = os.path.abspath(args.corpus)
