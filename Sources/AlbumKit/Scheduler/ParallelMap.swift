@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// Each thread takes the next item from a shared counter, so a slow item holds back only its own thread. The
 /// transform cannot throw: a caller with failures to keep returns them as values (`Result`), one per item.
-package enum ParallelMap {
-    package static func map<Item: Sendable, Output: Sendable>(_ items: [Item], workers: Int,
+enum ParallelMap {
+    static func map<Item: Sendable, Output: Sendable>(_ items: [Item], workers: Int,
                                                              _ transform: @Sendable (Item) -> Output) -> [Output] {
         let threads = min(max(1, workers), items.count)
         guard threads > 1 else { return items.map(transform) }
@@ -27,6 +27,8 @@ package enum ParallelMap {
                 results.withLock { $0[index] = output }
             }
         }
+        // `concurrentPerform` returns when every iteration has, and they end only when the counter is past the last
+        // item, so every slot is filled.
         return results.withLock { $0.map { $0! } }
     }
 }
