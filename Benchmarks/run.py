@@ -8,7 +8,8 @@ Every timed command runs under /usr/bin/time (GNU time) for its peak RSS; wall t
 For a multi-process peer (xargs, a Python pool) GNU time reports the largest single process of the tree
 (the rusage of waited-for descendants), never their sum: the table says so.
 
-Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails] [--results FILE]
+Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails|report] [--results FILE]
+                         [--report-before ALBUM]
        Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
 """
 import argparse
@@ -301,6 +302,53 @@ def sepia_tools(folder, listfile, count):
                      cwd=folder, env={"VIPS_CONCURRENCY": "1"}, outputs=out("vips-sepia"), expected=count)
 
     return [album, vips]
+
+
+REPORT_JOBS = [
+    # (label, job file, environment): what the 100-photo run did, so what renditions `album report` finds.
+    ("cover thumbnails (thumbnail.yml): no rendition fits, every original decoded", "thumbnail.yml", {}),
+    ("contain thumbnails (report-thumbnails.yml, no filter): every preview from a thumbnail", "report-thumbnails.yml",
+     {"BENCH_FILTER": "none"}),
+    ("sepia + contain thumbnails (report-thumbnails.yml): after from the thumbnail, before from the original",
+     "report-thumbnails.yml", {"BENCH_FILTER": "sepia"}),
+]
+
+
+def report_tools(folder, before):
+    """`album report` of a 100-photo run (issue 17's target: ≤ 1 s), one run per job of REPORT_JOBS made first with
+    this album; then each job's report timed with this album and, when given, with `before` (another album binary:
+    the one before the report read renditions), on the same catalogue. Reports only read the catalogue."""
+    tools = []
+    for index, (what, job, env) in enumerate(REPORT_JOBS):
+        catalogue = os.path.join(WORK, f"catalogue-report{index}")
+        out = os.path.join(WORK, "out", f"report{index}")
+        shutil.rmtree(catalogue, ignore_errors=True)
+        fresh(out)
+        timed(f"album run for report {index + 1}", CORES, [ALBUM, "run", os.path.join(BENCH, job), "--workers", str(CORES),
+                                                         "--catalogue", catalogue],
+              env=dict(env, BENCH_SRC=folder, BENCH_OUT=out), varies=False)
+        for label, binary in [(f"report {index + 1}: album", ALBUM)] + ([(f"report {index + 1}: before", before)] if before else []):
+            def tool(workers, label=label, binary=binary, catalogue=catalogue):
+                page = os.path.join(WORK, "out", "report.html")
+                return timed(label, CORES, [binary, "report", "--catalogue", catalogue, "--out", page], varies=False)
+            tool.__name__ = label
+            tools.append(tool)
+    return tools
+
+
+def report_rows(count, before):
+    rows = []
+    for index, (what, _, _) in enumerate(REPORT_JOBS):
+        a = median(f"report {index + 1}: album", CORES)
+        rss = median(f"report {index + 1}: album", CORES, "rss_mb")
+        rows.append((f"report of a {count}-photo run, {what}: album report", 2, f"{a:.2f}", f"{count / a:.0f}", "1.00×",
+                     f"{rss:.0f}", "≤ 1 s", verdict(a <= 1)))
+        if before:
+            b = median(f"report {index + 1}: before", CORES)
+            rows.append((f"report of a {count}-photo run, {what}: the album before (`--report-before`)", 1, f"{b:.2f}",
+                         f"{count / b:.0f}", ratio_text(b, a), f"{median(f'report {index + 1}: before', CORES, 'rss_mb'):.0f}",
+                         "", ""))
+    return rows
 
 
 def alternate(tools, rounds, worker_counts):
@@ -692,23 +740,53 @@ def refresh_investigation(results):
     print(f"refreshed the investigation in {short(results)}")
 
 
+def report_set(args):
+    """The report rows' 100 photos (40 quick), spread over the sorted corpus, hard-linked into work/report-set."""
+    names = corpus_files(args.corpus, False)
+    take = 40 if args.quick else 100
+    files = names[::max(1, len(names) // take)][:take]
+    folder, _ = link_set("report-set", files, source=args.corpus)
+    return folder, files
+
+
+def report_only(args):
+    """`--only report`: the report rows alone, printed (and written to --results when given)."""
+    os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
+    folder, files = report_set(args)
+    log(f"report: {len(files)} photos from {short(args.corpus)}, {args.rounds} round(s)")
+    alternate(report_tools(folder, args.report_before), args.rounds, [CORES])
+    rows = report_rows(len(files), args.report_before)
+    print()
+    print(text_table(rows))
+    if args.results:
+        with open(args.results, "w") as f:
+            f.write(markdown_table(rows) + "\n\n" + "\n".join(f"- **{label}**: `{command}`" for label, command in COMMANDS.items()) + "\n")
+        print(f"\nwritten: {short(os.path.abspath(args.results))}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--corpus", default=PHOTOS, help="the folder of photos (default: Benchmarks/corpus/photos)")
-    parser.add_argument("--only", choices=["thumbnails"], default=None,
-                        help="only the thumbnail comparison and the memory floor (a confirming run)")
-    parser.add_argument("--results", default=os.path.join(BENCH, "RESULTS.md"), help="where to write the results")
+    parser.add_argument("--only", choices=["thumbnails", "report"], default=None,
+                        help="only the thumbnail comparison and the memory floor (a confirming run), or only the "
+                             "report rows (printed, and written to --results only when it is given)")
+    parser.add_argument("--report-before", default=None, metavar="ALBUM",
+                        help="another album binary whose `album report` the report rows also time, on the same catalogues")
+    parser.add_argument("--results", default=None, help="where to write the results (default Benchmarks/RESULTS.md)")
     parser.add_argument("--refresh-investigation", action="store_true",
                         help="measure nothing: copy INVESTIGATION.md anew into the end of the results file")
     args = parser.parse_args()
     if args.refresh_investigation:
-        refresh_investigation(os.path.abspath(args.results))
+        refresh_investigation(os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md")))
         return
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.corpus = os.path.abspath(args.corpus)
-    args.results = os.path.abspath(args.results)
+    if args.only == "report":
+        report_only(args)
+        return
+    args.results = os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md"))
     note = os.path.join(args.corpus, ".variant")
     args.variant_note = open(note).read().strip() if os.path.exists(note) else ""
     started, load_start = datetime.datetime.utcnow(), load()
@@ -722,7 +800,7 @@ def main():
     log("memory: one process on no photos, and on the heaviest progressive photo alone")
     memory = memory_floor(folder, files)
 
-    subset, sepia_stats, many_count, ceiling, throughput = None, None, 0, None, []
+    subset, sepia_stats, many_count, ceiling, throughput, report_count = None, None, 0, None, [], None
     if args.only is None:
         # Sepia at full size: originals only (no crops), colour (3-band) ones, spread over the sorted corpus.
         originals = [f for f in corpus_files(args.corpus, False) if "-crop" not in f]
@@ -739,6 +817,11 @@ def main():
         log(f"full-res sepia: {len(subset)} photos")
         alternate(sepia_tools(sepia_folder, sepia_list, len(subset)), args.rounds, WORKER_COUNTS)
 
+        report_folder, report_files = report_set(args)
+        log(f"report: {len(report_files)} photos")
+        alternate(report_tools(report_folder, args.report_before), args.rounds, [CORES])
+        report_count = len(report_files)
+
         many_count = 1000 if args.quick else 10000
         log(f"incremental: {many_count} small photos")
         _, catalogue = incremental(many_count, args.rounds)
@@ -748,6 +831,8 @@ def main():
         log(f"catalogue: SQLite alone {ceiling[0]:.0f} rows/s")
 
     rows = build_table(len(files), len(subset) if subset else None, many_count, ceiling, throughput, args.quick)
+    if report_count:
+        rows += report_rows(report_count, args.report_before)
     print()
     print(text_table(rows))
     write_results(args, started, load_start, stats, sepia_stats, rows, many_count, memory)

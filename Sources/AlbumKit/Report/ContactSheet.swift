@@ -5,17 +5,18 @@ import Vips
 /// A single JPEG of a run's thumbnails in a grid, assembled with libvips' `arrayjoin`, for places where HTML is
 /// not welcome.
 enum ContactSheet {
-    /// Cells are 160 pixels, 8 across, at most `limit` photos.
+    /// Cells are 160 pixels, 8 across, at most `limit` photos. Each cell is the photo's current look, from a
+    /// rendition where one fits and from the original where none does (`ReportPreviews`); a photo neither gives is
+    /// left out.
     static func render(_ report: RunReport, catalogueFolder: String, limit: Int = 500) throws -> [UInt8] {
         let geometry = ThumbnailGeometry(width: 160, height: 160, crop: .none, sizing: .down)
-        var tiles: [Image] = []
-        for photo in report.photos.prefix(limit) {
-            guard let bytes = try? FileBytes(path: photo.record.originalPath(in: catalogueFolder)),
-                  let recipe = try? Recipe(canonicalJSON: photo.record.filterRecipe),
-                  let tile = try? LookRenderer.thumbnail(of: bytes, recipe: recipe, geometry: geometry, failOn: .truncated).flattenedOnWhite()
-            else { continue }
-            tiles.append(tile)
+        let photos = report.photos.prefix(limit).map { photo in
+            var alone = photo
+            alone.filtered = false  // one image per cell: the current look
+            return alone
         }
+        let cells = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder) { $0 }
+        let tiles = try cells.compactMap { cell in try (try? cell.get()).map { try $0.after.value.image().flattenedOnWhite() } }
         guard !report.photos.isEmpty else {
             // A photo the run found up to date is no step row (docs/catalogue.md, "Skipped steps").
             throw StageError("run \(report.run.id) changed no photo and failed none, so there is nothing to put on its contact sheet; "

@@ -6,6 +6,15 @@ struct ReportPage {
     let report: RunReport
     let catalogueFolder: String
     let software: Software
+    /// The grid's previews, by photo id (`ReportImages.cards`): made once, before the page is written.
+    let cards: [String: Result<CardPreviews<String>, any Error>]
+
+    init(report: RunReport, catalogueFolder: String, software: Software) {
+        self.report = report
+        self.catalogueFolder = catalogueFolder
+        self.software = software
+        cards = ReportImages.cards(for: Array(report.photos.prefix(report.gridLimit)), catalogueFolder: catalogueFolder)
+    }
 
     func render() -> String {
         var html = """
@@ -104,15 +113,15 @@ struct ReportPage {
     private func card(_ photo: RunReport.Photo) -> String {
         let name = (photo.record.path as NSString).lastPathComponent
         var figures: String
-        do {
-            let pair = try ReportImages.pair(for: photo.record, catalogueFolder: catalogueFolder)
-            if photo.filtered, let after = pair.after {
-                figures = "<div class=\"pair\"><figure><img loading=\"lazy\" alt=\"before\" src=\"\(try ReportImages.dataURI(pair.before))\"><figcaption>before</figcaption></figure>"
-                    + "<figure><img loading=\"lazy\" alt=\"after: \(e(photo.record.filter))\" src=\"\(try ReportImages.dataURI(after))\"><figcaption>after · \(e(photo.record.filter))</figcaption></figure></div>"
+        switch cards[photo.record.id] ?? .failure(StageError("the photo is not in the grid")) {
+        case .success(let card):
+            if photo.filtered, let before = card.before {
+                figures = "<div class=\"pair\"><figure><img loading=\"lazy\" alt=\"before\" \(img(before))><figcaption>before</figcaption></figure>"
+                    + "<figure><img loading=\"lazy\" alt=\"after: \(e(photo.record.filter))\" \(img(card.after))><figcaption>after · \(e(photo.record.filter))</figcaption></figure></div>"
             } else {
-                figures = "<figure><img loading=\"lazy\" alt=\"\(e(name))\" src=\"\(try ReportImages.dataURI(pair.after ?? pair.before))\"></figure>"
+                figures = "<figure><img loading=\"lazy\" alt=\"\(e(name))\" \(img(card.after))></figure>"
             }
-        } catch {
+        case .failure(let error):
             figures = "<p class=\"missing\">no preview: \(e("\(error)"))</p>"
         }
         let caption = photo.record.caption.map { "<p class=\"caption\">\(e($0))</p>" } ?? ""
@@ -121,6 +130,11 @@ struct ReportPage {
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\
             <p class="meta">\(e(photo.record.taken ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>
             """
+    }
+
+    /// An image's `src` and where its pixels came from (`data-from`: a rendition's kind, or `original`).
+    private func img(_ preview: Preview<String>) -> String {
+        "data-from=\"\(preview.source)\" src=\"\(preview.value)\""
     }
 
     private func slowestSection() -> String {

@@ -10,6 +10,8 @@ public struct RunReport: Sendable {
         public var filtered: Bool
         /// The run's time on this photo, all stages.
         public var milliseconds: Double
+        /// Its renditions whose look is known, for its previews (gathered for the photos the grid shows).
+        public var renditions: [RenditionLook] = []
     }
 
     public var run: RunRecord
@@ -76,9 +78,14 @@ public struct RunReport: Sendable {
             if step.stage == .filter, step.status != .failed, !step.parameters.contains(#""preset":"none""#) { entry.filtered = true }
             perPhoto[id] = entry
         }
-        let photos = try order.compactMap { id -> Photo? in
-            guard let record = try catalogue.photo(id: id), let entry = perPhoto[id] else { return nil }
-            return Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms)
+        let filterLooks = RenditionLook.filterLooks(of: runs)
+        var photos: [Photo] = []
+        for id in order {
+            guard let record = try catalogue.photo(id: id), let entry = perPhoto[id] else { continue }
+            let renditions = photos.count < gridLimit
+                ? RenditionLook.of(try catalogue.renditions(photo: id), photo: record, filterLooks: filterLooks) : []
+            photos.append(Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms,
+                                renditions: renditions))
         }
         return RunReport(run: run, counts: counts, skippedCounted: run.counts != nil, stageSeconds: stageSeconds, photos: photos,
                          failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit, states: run.states,

@@ -1,0 +1,8 @@
+/// The previews of one photo's card: its current look, and its original look when the card is a before and after
+/// pair.
+struct CardPreviews<Value: Sendable>: Sendable {
+    /// The original look; nil when the card shows one image.
+    var before: Preview<Value>?
+    /// The photo's current look (`filter_recipe`).
+    var after: Preview<Value>
+}

@@ -1,0 +1,193 @@
+import Foundation
+import XCTest
+@testable import AlbumKit
+import System
+import Vips
+
+/// The report's previews come from the runs' renditions where one fits, and their pixels are the ones the original
+/// gives: checked through the built binary, by deleting and changing rendition files and comparing the previews
+/// the page inlines.
+final class ReportPreviewTests: XCTestCase {
+    /// A 480×320 photo stored on its side (EXIF orientation 6): gradients across and down, a red quadrant top left,
+    /// so colour, scale and orientation mistakes all show in the pixels.
+    func writePhoto(in folder: String) throws {
+        let (w, h) = (480, 320)
+        var upright = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = (y * w + x) * 3
+                let red = x < w / 2 && y < h / 2
+                upright[i] = red ? 220 : UInt8(x * 200 / w)
+                upright[i + 1] = UInt8(40 + y * 180 / h)
+                upright[i + 2] = red ? 30 : UInt8(230 - x * 150 / w)
+            }
+        }
+        let (pixels, sw, sh) = Fixture.stored(upright, width: w, height: h, orientation: 6)
+        let image = try Image.fromPixels(pixels, width: sw, height: sh, bands: 3).setting("orientation", to: 6)
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        try Data(image.encoded(as: .jpeg, quality: 92, strip: false)).write(to: URL(fileURLWithPath: folder + "/photos/side.jpg"))
+    }
+
+    /// A job over photos/: `filter` (a preset, or none), a 240-pixel thumbnail that keeps the whole photo, and an
+    /// export of the look at 300 pixels into out/NAME/.
+    func writeJob(_ name: String, filter: String?, thumbnail: String = "{size: 240x240, fit: contain}", in folder: String) throws {
+        try TestSupport.write("""
+            version: 1
+            name: \(name)
+            stages:
+              - import: {from: photos}
+            \(filter.map { "  - filter: {preset: \($0)}\n" } ?? "")\
+              - thumbnail: \(thumbnail)
+              - export: {from: image, to: "out/\(name)/{name}.jpg", max-size: 300}
+            """, to: "\(name).yml", in: folder)
+    }
+
+    /// The page's previews in order: where each came from (`data-from`) and its decoded pixels.
+    func previews(_ folder: String, run: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [(from: String, image: Image)] {
+        let page = "report-\(UUID().uuidString).html"
+        let result = try TestSupport.album(["report", "--run", run.map(String.init) ?? "last", "--out", page], in: folder)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        let html = try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"data-from="([a-z]+)" src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)""#)
+        return try pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
+            let from = String(html[Range(match.range(at: 1), in: html)!])
+            let jpeg = try XCTUnwrap(Data(base64Encoded: String(html[Range(match.range(at: 2), in: html)!])))
+            return (from, try Image.open(FileBytes(bytes: Array(jpeg), path: page), sequential: false, failOn: .error))
+        }
+    }
+
+    /// The run's card previews as pixels, before the page's JPEG encoding (which is the same whatever the source),
+    /// made in-process from the catalogue as `album report` makes them, with where each came from.
+    func cardPixels(_ folder: String) throws -> [(from: String, image: Image)] {
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        defer { catalogue.close() }
+        let report = try RunReport.load(from: catalogue, run: nil)
+        let card = try ReportPreviews.card(for: try XCTUnwrap(report.photos.first), geometry: ReportImages.geometry,
+                                           catalogueFolder: catalogue.folder) { $0 }
+        return try ([card.before].compactMap { $0 } + [card.after]).map { ($0.source, try $0.value.image()) }
+    }
+
+    /// The mean absolute difference per channel between two previews of the same size (±1 pixel: the smaller
+    /// common area is compared).
+    func meanDifference(_ a: Image, _ b: Image, file: StaticString = #filePath, line: UInt = #line) throws -> [Double] {
+        XCTAssertLessThanOrEqual(abs(a.width - b.width), 1, "widths \(a.width) and \(b.width)", file: file, line: line)
+        XCTAssertLessThanOrEqual(abs(a.height - b.height), 1, "heights \(a.height) and \(b.height)", file: file, line: line)
+        let (pa, pb) = (try a.pixels(), try b.pixels())
+        let (w, h) = (min(a.width, b.width), min(a.height, b.height))
+        var sums = [0.0, 0.0, 0.0]
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<3 { sums[c] += abs(Double(pa[(y * a.width + x) * 3 + c]) - Double(pb[(y * b.width + x) * 3 + c])) }
+            }
+        }
+        return sums.map { $0 / Double(w * h) }
+    }
+
+    func assertSame(_ a: Image, _ b: Image, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let difference = try meanDifference(a, b, file: file, line: line)
+        XCTAssert(difference.allSatisfy { $0 <= 2 }, "\(what): mean differences per channel \(difference), over 2 levels", file: file, line: line)
+    }
+
+    func testPreviewsFromRenditionsMatchTheOriginalsAndAGoneOrChangedFileFallsBack() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try writePhoto(in: folder)
+        try writeJob("plain", filter: nil, in: folder)
+        try writeJob("sepia", filter: "sepia", in: folder)
+        for job in ["plain", "sepia"] {
+            let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let photo = try XCTUnwrap(try catalogue.allPhotos().first)
+        let renditions = try catalogue.renditions(photo: photo.id)
+        catalogue.close()
+        func file(_ kind: Rendition.Kind, look: String) throws -> String {
+            try XCTUnwrap(renditions.last { $0.kind == kind && $0.inputHash == look }?.path, "a \(kind) of the look")
+        }
+        XCTAssertEqual(photo.width, 480, "the photo is recorded upright")
+
+        // Every rendition there: the smallest that fits each look, the thumbnails (240×160).
+        let fromThumbnails = try previews(folder)
+        let thumbnailPixels = try cardPixels(folder)
+        XCTAssertEqual(fromThumbnails.map(\.from), ["thumbnail", "thumbnail"], "before (the plain run's thumbnail), after (sepia's)")
+        XCTAssertEqual(fromThumbnails[0].image.width, 200, "a 200-pixel box")
+        XCTAssertEqual(fromThumbnails[0].image.height, 133)
+
+        // The sepia thumbnail gone: the after comes from the sepia export; the plain export changed in place
+        // (same size, other bytes) and the plain thumbnail gone: the before comes from the original.
+        try FileManager.default.removeItem(atPath: try file(.thumbnail, look: photo.lookHash))
+        try FileManager.default.removeItem(atPath: try file(.thumbnail, look: photo.hash))
+        let plainExport = try file(.export, look: photo.hash)
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: plainExport)))
+        bytes[bytes.count / 2] ^= 0x55
+        try Data(bytes).write(to: URL(fileURLWithPath: plainExport))
+        let fromExport = try previews(folder)
+        let exportPixels = try cardPixels(folder)
+        XCTAssertEqual(fromExport.map(\.from), ["original", "export"], "a changed file is not used; a deleted one neither")
+
+        // Every rendition of the look gone: both from the original, one decode.
+        try FileManager.default.removeItem(atPath: try file(.export, look: photo.lookHash))
+        for filtered in renditions where filtered.kind == .filtered { try? FileManager.default.removeItem(atPath: filtered.path) }
+        let fromOriginal = try previews(folder)
+        let originalPixels = try cardPixels(folder)
+        XCTAssertEqual(thumbnailPixels.map(\.from) + exportPixels.map(\.from) + originalPixels.map(\.from),
+                       fromThumbnails.map(\.from) + fromExport.map(\.from) + fromOriginal.map(\.from), "the same sources as the page's")
+        XCTAssertEqual(fromOriginal.map(\.from), ["original", "original"], "the photo whose renditions are gone still has its previews")
+
+        // The pixels, before the page's own JPEG encoding: each rendition's preview is the original's within 2 levels.
+        try assertSame(thumbnailPixels[0].image, originalPixels[0].image, "before, from the plain thumbnail and from the original")
+        try assertSame(thumbnailPixels[1].image, originalPixels[1].image, "after, from the sepia thumbnail and from the original")
+        try assertSame(exportPixels[1].image, originalPixels[1].image, "after, from the sepia export and from the original")
+        // The original's previews are the ones LookRenderer renders for each look alone (one decode for both here).
+        let original = try FileBytes(path: folder + "/photos/side.jpg")
+        for (index, recipe) in [Recipe.original, try Recipe(canonicalJSON: photo.filterRecipe)].enumerated() {
+            let alone = try LookRenderer.thumbnail(of: original, recipe: recipe, geometry: ReportImages.geometry, failOn: .error)
+            XCTAssertEqual(try originalPixels[index].image.pixels(), try alone.pixels(), "look \(index) rendered alone")
+        }
+        // And the pair is a pair: sepia is far from the original look, and upright (the red quadrant top left).
+        XCTAssertGreaterThan(try meanDifference(originalPixels[0].image, originalPixels[1].image).max()!, 10, "the after has the look")
+        let corner = try thumbnailPixels[0].image.pixels()
+        XCTAssertGreaterThan(Int(corner[(20 * 200 + 20) * 3]), 180, "red at the top left: no rotation applied twice")
+    }
+
+    func testACroppedThumbnailIsNoPreviewButAnExportOfTheWholePhotoIs() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try writePhoto(in: folder)
+        try writeJob("cover", filter: nil, thumbnail: "{}", in: folder)
+        let run = try TestSupport.album(["run", "cover.yml"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let shown = try previews(folder)
+        XCTAssertEqual(shown.map(\.from), ["export"], "the 240×240 cover thumbnail shows part of the photo: the 300-pixel export is used")
+        XCTAssertEqual(shown[0].image.width, 200)
+        let exportPixels = try cardPixels(folder)
+        try FileManager.default.removeItem(atPath: folder + "/out/cover/side.jpg")
+        let fallback = try previews(folder)
+        XCTAssertEqual(fallback.map(\.from), ["original"])
+        try assertSame(exportPixels[0].image, try cardPixels(folder)[0].image, "from the export and from the original")
+    }
+
+    func testAFilteredImageShowsTheLookItsRunApplied() {
+        let photo = PhotoRecord(id: "p1", hash: "h", path: "/x.jpg", bytes: 1, mtimeNanoseconds: 0, inode: 0, width: 480, height: 320,
+                                format: "jpeg", taken: nil, added: "", caption: nil, filter: "sepia", filterRecipe: #"[{"sepia":{}}]"#,
+                                camera: nil, orientation: 1, hasGPS: false, replaces: nil, storedPath: nil)
+        func rendition(_ kind: Rendition.Kind, input: String, params: String = "p", file: String = "f", run: Int64 = 1) -> Rendition {
+            Rendition(photo: "p1", kind: kind, parametersHash: params, inputHash: input, path: "/r", fileHash: file,
+                      width: 480, height: 320, bytes: 1, run: run)
+        }
+        func run(_ id: Int64, stages: String?) -> RunRecord {
+            RunRecord(id: id, job: "j", jobPath: nil, jobHash: nil, started: "", finished: nil, status: "ok", counts: nil,
+                      albumVersion: "", vipsVersion: "", sqliteVersion: "", host: "", stages: stages)
+        }
+        let runs = [run(1, stages: AppliedStage.json([AppliedStage(stage: .filter, parametersHash: "p", look: photo.filterRecipe)]).text),
+                    run(2, stages: nil)]
+        let looks = RenditionLook.of([
+            rendition(.filtered, input: "h"),                       // run 1 applied the photo's look with "p"
+            rendition(.filtered, input: "h", run: 2),               // run 2 recorded no stages: unknown look
+            rendition(.filtered, input: "h", params: "q"),          // parameters run 1 did not apply
+            rendition(.thumbnail, input: photo.lookHash, file: "t"),
+            rendition(.export, input: "t"),                          // made from that thumbnail: its look
+        ], photo: photo, filterLooks: RenditionLook.filterLooks(of: runs))
+        XCTAssertEqual(looks.map(\.rendition.kind), [.filtered, .thumbnail, .export])
+        XCTAssertEqual(Set(looks.map(\.look)), [photo.lookHash])
+    }
+}
