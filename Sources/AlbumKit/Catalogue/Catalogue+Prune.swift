@@ -101,7 +101,13 @@ extension Catalogue {
             head += 1
         }
         for (rank, version) in chain.dropFirst(head + 1).enumerated() {
-            if rank < options.keepVersions {
+            if version.storedPath != nil, FileSystem.exists(version.originalPath(in: folder)) {
+                // mode: copy kept this version's bytes, the only copy of them once the original was edited in place;
+                // forgetting the row would let gc delete it.
+                plan.keptCopiedVersions.append(version.id)
+            } else if version.heldByAlias(aliases[version.id] ?? []) {
+                plan.keptHeld.append(version.id)  // its bytes are still on disk under another name (a backup copy)
+            } else if rank < options.keepVersions {
                 plan.keptVersions += 1
             } else {
                 forgotten.append((version, .superseded))

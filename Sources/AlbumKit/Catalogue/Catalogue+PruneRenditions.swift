@@ -1,14 +1,15 @@
 extension Catalogue {
-    /// The stages each job applies now, from `runs.stages`: for each job, its latest finished run and every run
-    /// started since (a run that never finished may have written renditions with its parameters); every run of a job
-    /// that never finished one. A run without `stages` whose counts name no rendering stage (`caption`,
+    /// The stages each job applies now, from `runs.stages`: for each job, its latest run that ended `ok` and every
+    /// run started since (a run that failed, was interrupted or never finished may have redone only some photos with
+    /// its parameters: the earlier parameters' renditions are still the others' current ones); every run of a job
+    /// that never ended ok. A run without `stages` whose counts name no rendering stage (`caption`,
     /// `relocate`) applied none; one whose counts do (or that has none) is unknown.
     public func currentParameters() throws -> CurrentParameters {
         var current = CurrentParameters()
         let rendering = Set([StageName.filter, .thumbnail, .export].map(\.rawValue))
         let runs = Dictionary(grouping: try fetchAll(RunRecord.self, "ORDER BY id"), by: \.job)
         for (job, runs) in runs.sorted(by: { $0.key < $1.key }) {
-            let since = runs.last { $0.finished != nil }?.id ?? runs[0].id
+            let since = runs.last { $0.status == "ok" }?.id ?? runs[0].id
             for run in runs where run.id >= since {
                 if let text = run.stages, let stages = AppliedStage.parse(text) {
                     for applied in stages {

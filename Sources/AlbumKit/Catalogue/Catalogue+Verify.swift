@@ -66,7 +66,9 @@ extension Catalogue {
             switch condition.state {
             case .superseded:
                 states.superseded += 1
-                continue  // an earlier version: its file now holds the newer one
+                // An earlier version: its file now holds the newer one. The catalogue's own copy of it (mode: copy)
+                // is still checked below: it is the only copy of those bytes.
+                if photo.storedPath == nil { continue }
             case .missing where photo.storedPath == nil && photo.missingKept == nil:
                 problems.append(CatalogueProblem(path: photo.path, problem: "the original is missing" + id))
                 continue

@@ -35,11 +35,13 @@ extension PhotoRecord {
         damage.map { PhotoCondition(.damaged, reason: $0) } ?? .ok
     }
 
-    /// Whether one of `aliases` still holds this photo's bytes: its file there, a regular file, its stat unchanged.
-    private func heldByAlias(_ aliases: [PhotoAlias]) -> Bool {
+    /// Whether one of `aliases` still holds this photo's bytes: its file there, a regular file, and its stat
+    /// unchanged or, when only touched, its bytes hashing to the photo's (the rule the photo's own path follows).
+    func heldByAlias(_ aliases: [PhotoAlias]) -> Bool {
         aliases.contains { alias in
             guard let status = try? FileStatus(alias.path, followingLinks: true), status.isRegular else { return false }
-            return FileIdentity(status).isUnchanged(since: alias)
+            if FileIdentity(status).isUnchanged(since: alias) { return true }
+            return status.size == bytes && (try? FileBytes(path: alias.path).sha256()) == hash
         }
     }
 

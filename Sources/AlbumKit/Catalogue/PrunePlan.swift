@@ -26,6 +26,10 @@ public struct PrunePlan: Sendable {
     public var foundAgain: [String] = []
     /// Missing photos kept because the folder they were under is itself gone or empty, by folder.
     public var unreachable: [UnreachableFolder] = []
+    /// Superseded versions kept because the catalogue holds their copy (`mode: copy`), by id.
+    public var keptCopiedVersions: [String] = []
+    /// Superseded versions kept because another name (an alias) still holds their bytes, by id.
+    public var keptHeld: [String] = []
     /// Superseded versions kept by `--keep-versions`.
     public var keptVersions = 0
     public var oldRenditions: [OldRendition] = []

@@ -49,6 +49,13 @@ struct PruneOutcome {
         if !plan.keptCopies.isEmpty {
             Console.err("album: kept \(plan.keptCopies.count) missing photo\(plan.keptCopies.count == 1 ? "" : "s") whose original the catalogue keeps a copy of (mode: copy); album rm forgets one")
         }
+        if !plan.keptCopiedVersions.isEmpty {
+            let count = plan.keptCopiedVersions.count
+            Console.err("album: kept \(count) earlier version\(count == 1 ? "" : "s") whose bytes the catalogue keeps a copy of (mode: copy), the only copy once the original was edited; album rm forgets one")
+        }
+        if !plan.keptHeld.isEmpty {
+            Console.err("album: kept \(plan.keptHeld.count) earlier version\(plan.keptHeld.count == 1 ? "" : "s") whose bytes another name still holds (an alias); album rm forgets one")
+        }
         for job in plan.unproven {
             Console.err("album: kept renditions only the parameters of job \(job) could prove old: that run did not record its stages (an older album); run the job again, then prune")
         }
@@ -80,6 +87,8 @@ struct PruneOutcome {
                 })),
                 ("kept_missing", .array(plan.keptMissing.map { .string($0) })),
                 ("kept_copies", .array(plan.keptCopies.map { .string($0) })),
+                ("kept_copied_versions", .array(plan.keptCopiedVersions.map { .string($0) })),
+                ("kept_held", .array(plan.keptHeld.map { .string($0) })),
                 ("unreachable", .array(plan.unreachable.map {
                     .object([("folder", .string($0.folder)), ("why", .string($0.why.rawValue)), ("photos", .array($0.photos.map { .string($0) }))])
                 })),

@@ -54,11 +54,16 @@ final class CatalogueSnapshot: Sendable {
     }
 
     /// The paths `photo`'s exports are made for as its chain begins: its own, then each alias the run began with
-    /// whose file still exists (an alias found during the run gets its export after the chain: the scheduler's
-    /// and the plan's alias items). One rule for the run and the plan.
+    /// whose file is still there with its recorded stat, so it still holds the photo's bytes (an alias found during
+    /// the run gets its export after the chain: the scheduler's and the plan's alias items). A name whose file
+    /// changed is not exported for this photo: rewritten with other bytes it is another photo's name, which the
+    /// import of that file decides; only touched, its stat is recorded and its export follows on the next run.
+    /// One rule for the run and the plan.
     func exportPaths(of photo: PhotoRecord) -> [String] {
         var paths = [photo.path]
-        for alias in aliasesByPhoto[photo.id] ?? [] where !paths.contains(alias.path) && FileSystem.exists(alias.path) {
+        for alias in aliasesByPhoto[photo.id] ?? [] where !paths.contains(alias.path) {
+            guard let status = try? FileStatus(alias.path, followingLinks: true), status.isRegular,
+                  FileIdentity(status).isUnchanged(since: alias) else { continue }
             paths.append(alias.path)
         }
         return paths

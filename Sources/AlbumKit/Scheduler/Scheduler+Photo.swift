@@ -79,8 +79,11 @@ extension Scheduler {
                 break  // later stages would work from a look that was not made
             }
         }
-        if !failed, work.photo.damage != nil {
-            // `--retry-damaged`, and every stage went through: the pixels decode now.
+        if !failed, work.photo.damage != nil,
+           let original = try? work.originalBytes(catalogueFolder: job.catalogue),
+           LookRenderer.decodes(original, failOn: context.failOn) {
+            // `--retry-damaged`, every stage went through, and the original's pixels decode now (asked, since an
+            // up-to-date or look-only stage decodes nothing).
             let photo = work.photo.id
             owner.async({ try $0.setDamage(photo: photo, reason: nil) })
         }
