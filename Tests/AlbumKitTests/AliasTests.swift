@@ -249,6 +249,34 @@ final class AliasTests: XCTestCase {
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases WHERE photo = '\(id)'"), ["1"])
     }
 
+    /// An alias's file overwritten with another picture is that picture's name now: the old photo's export is not
+    /// written there (its file changed since it was recorded as an alias), the new photo's is, and verify passes.
+    func testAnAliasOverwrittenWithAnotherPictureExportsThatPicture() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/z.jpg", variant: 1)
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import: {from: photos}
+              - filter: {preset: sepia}
+              - thumbnail: {size: 64x64}
+              - export: {to: "out/{name}.jpg"}
+            """ + "\n", to: "job.yml", in: folder)
+        XCTAssertEqual(try run(folder).status, 0)
+        try FileManager.default.copyItem(atPath: "\(folder)/photos/z.jpg", toPath: "\(folder)/photos/b.jpg")
+        XCTAssertEqual(try run(folder).status, 0)  // b.jpg: an alias of z's photo, with its export
+        try FileManager.default.removeItem(atPath: "\(folder)/photos/b.jpg")
+        try Fixture.jpeg(at: "\(folder)/photos/b.jpg", width: 200, height: 120, variant: 7)  // another picture
+        let rerun = try run(folder, ["run", "job.yml", "--workers", "1"])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        let header = try Probe.header("\(folder)/out/b.jpg")
+        XCTAssertEqual([header.width, header.height], [200, 120], "the export under that name is the new picture's")
+        let verify = try run(folder, ["verify", "--catalogue", "album"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertEqual(try toDo(folder), 0)
+    }
+
     /// `album prune` forgets an alias whose file is gone (its row; the photo and its other files stay), says so in
     /// `--json`, and a dry run first forgets nothing.
     func testPruneForgetsAGoneAlias() throws {
