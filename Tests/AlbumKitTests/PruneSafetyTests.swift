@@ -94,4 +94,21 @@ final class PruneSafetyTests: XCTestCase {
         let damaged = try album(["ls", "--catalogue", "album", "--state", "damaged"], in: folder)
         XCTAssert(damaged.stderr.contains("1 photo"), damaged.stdout + damaged.stderr)
     }
+
+    /// A copy made before an original was edited in place holds the earlier version's bytes: reruns leave that
+    /// version alone (it is superseded: no chain, no export, exit 0 every time), and prune keeps it, since its bytes
+    /// are still on disk under that name. (`album plan` still counts the copy as a new photo: docs/catalogue.md.)
+    func testACopyOfAnEarlierVersionNeitherFailsRunsNorIsPruned() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/b.jpg", width: 96, height: 64, variant: 1)
+        try FileManager.default.copyItem(atPath: "\(folder)/photos/b.jpg", toPath: "\(folder)/photos/0orig.jpg")
+        try job("  - import: {from: photos}\n  - thumbnail: {size: 32x32}\n  - export: {to: \"out/{name}.jpg\"}\n", in: folder)
+        _ = try album(["run", "job.yml"], in: folder)
+        try Fixture.jpeg(at: "\(folder)/photos/b.jpg", width: 96, height: 64, variant: 2)  // b.jpg edited in place
+        for _ in 1...3 { _ = try album(["run", "job.yml", "--workers", "1"], in: folder) }
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE status = 'failed'"), ["0"])
+        _ = try album(["verify", "--catalogue", "album"], in: folder)
+        _ = try album(["prune", "--catalogue", "album"], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["2"], "the earlier version is kept")
+    }
 }

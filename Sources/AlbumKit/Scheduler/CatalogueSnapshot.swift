@@ -23,10 +23,14 @@ final class CatalogueSnapshot: Sendable {
     let photosByHash: [String: PhotoRecord]
     /// How many photos a newer version of their file replaces: kept until `album prune`, never in a run.
     let supersededCount: Int
+    /// The ids of those photos: import may find an earlier version's bytes under another name (a backup copy made
+    /// before an edit), and such a photo still never joins the run.
+    let supersededIDs: Set<String>
 
     init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = []) {
         currentPhotos = PhotoRecord.current(photos)
         supersededCount = photos.count - currentPhotos.count
+        supersededIDs = Set(photos.map(\.id)).subtracting(currentPhotos.map(\.id))
         var byPath: [String: PhotoRecord] = [:]
         for photo in currentPhotos where byPath[photo.path].map({ $0.added < photo.added }) ?? true {
             byPath[photo.path] = photo
