@@ -8,7 +8,8 @@ Every timed command runs under /usr/bin/time (GNU time) for its peak RSS; wall t
 For a multi-process peer (xargs, a Python pool) GNU time reports the largest single process of the tree
 (the rusage of waited-for descendants), never their sum: the table says so.
 
-Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails|report] [--results FILE]
+Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails|report|filter|multisize]
+                         [--results FILE]
                          [--report-before ALBUM]
        Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
 """
@@ -53,8 +54,9 @@ def fresh(path):
     os.makedirs(path)
 
 
-def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None, size=None, varies=True):
-    """Runs argv under /usr/bin/time -f '%M'; records wall seconds and peak RSS (MB)."""
+def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None, size=None, varies=True, check=None):
+    """Runs argv under /usr/bin/time -f '%M'; records wall seconds and peak RSS (MB). `check`, when given, counts the
+    outputs that are right (after the timing), for a task with more than one output folder."""
     stats = os.path.join(WORK, "time.txt")
     full_env = dict(os.environ)
     full_env.update(env or {})
@@ -76,6 +78,8 @@ def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None,
                     if im.size != size or im.format != "JPEG":
                         made -= 1
                         log(f"  !! {label}: {n} is {im.format} {im.size[0]}x{im.size[1]}, not JPEG {size[0]}x{size[1]}")
+    elif check is not None:
+        made = check()
     sample = {"label": label, "workers": workers, "seconds": seconds, "rss_mb": rss_kb / 1024, "status": status,
               "outputs": made, "expected": expected}
     SAMPLES.append(sample)
@@ -83,7 +87,7 @@ def timed(label, workers, argv, cwd=ROOT, env=None, outputs=None, expected=None,
     where = "" if cwd == ROOT else f"(cd {short(cwd)} && "
     command = (where + (envtext + " " if envtext else "") + shlex.join(argv) + (")" if where else ""))
     if varies:  # measured at every worker count: the worker count's own places become N, nothing else
-        for flag in ("--workers", "-P", "pillow_thumbs.py"):
+        for flag in ("--workers", "-P", "pillow_thumbs.py", "pillow_sepia_thumbs.py", "pillow_multisize.py"):
             command = command.replace(f"{flag} {workers} ", f"{flag} N ")
     COMMANDS.setdefault(label, short(command))
     flag = "" if status == 0 and (made is None or made == expected) else f"  !! status {status}, outputs {made}/{expected}"
@@ -302,6 +306,187 @@ def sepia_tools(folder, listfile, count):
                      cwd=folder, env={"VIPS_CONCURRENCY": "1"}, outputs=out("vips-sepia"), expected=count)
 
     return [album, vips]
+
+
+def spread_set(args, name, take):
+    """`take` photos spread over the sorted corpus (all of them when it holds fewer), hard-linked into work/NAME."""
+    names = corpus_files(args.corpus, False)
+    files = names[::max(1, len(names) // take)][:take]
+    folder, listfile = link_set(name, files, source=args.corpus)
+    return folder, listfile, files
+
+
+def filter_tools(folder, listfile, count):
+    """The filter-on-a-date-range row (issue 17): album's import + sepia + 240x240 cover thumbnail q70
+    (filter-thumbnail.yml) beside album's own thumbnail-only job (thumbnail.yml) and two peers doing the same: Pillow
+    (draft decode, fit, then the sepia matrix) and the vips CLI (`vips thumbnail`, then `vips recomb` with sepia.mat
+    on the thumbnail). Every peer applies the matrix after the shrink, as album does (LookRenderer.thumbnail)."""
+    out = lambda tool: os.path.join(WORK, "out", tool)
+    matrix = os.path.join(BENCH, "sepia.mat")
+
+    def album_filter(workers):
+        sample = album_run("filter: album sepia", workers, "filter-thumbnail.yml", folder, "filter", expected=count,
+                           size=(240, 240))
+        filtered = os.path.join(WORK, "catalogue-filter", "filtered")  # a look-only filter writes nothing there
+        sample["full_size_files"] = len(os.listdir(filtered)) if os.path.isdir(filtered) else 0
+        return sample
+
+    def album_thumbnail(workers):
+        return album_run("filter: album thumbnail only", workers, "thumbnail.yml", folder, "filter-thumbnail",
+                         expected=count, size=(240, 240))
+
+    def pillow(workers):
+        fresh(out("pillow-sepia"))
+        return timed("filter: pillow sepia", workers,
+                     [PYTHON, os.path.join(BENCH, "pillow_sepia_thumbs.py"), str(workers), out("pillow-sepia")]
+                     + files_of(listfile), cwd=folder, outputs=out("pillow-sepia"), expected=count, size=(240, 240))
+
+    def vips(workers):
+        fresh(out("vips-sepia-thumb"))
+        scratch = os.path.join(WORK, "vips-sepia-scratch")  # the 240x240 thumbnail between the two vips commands
+        fresh(scratch)
+        # A greyscale thumbnail has one band, which recomb's 3x3 matrix refuses: those few get `colourspace srgb`
+        # first (album and Pillow make them RGB too); the others pay for no third command.
+        script = ('vips thumbnail "$1" "$2/$1.v" 240 --height 240 --crop centre && '
+                  '{ vips recomb "$2/$1.v" "$3/$1[Q=70]" "$4" 2>/dev/null || '
+                  '{ vips colourspace "$2/$1.v" "$2/$1.rgb.v" srgb && vips recomb "$2/$1.rgb.v" "$3/$1[Q=70]" "$4"; }; }')
+        return timed("filter: vips CLI sepia", workers,
+                     ["xargs", "-0", "-a", listfile, "-P", str(workers), "-I{}", "sh", "-c", script, "sh", "{}",
+                      scratch, out("vips-sepia-thumb"), matrix],
+                     cwd=folder, env={"VIPS_CONCURRENCY": "1"}, outputs=out("vips-sepia-thumb"), expected=count,
+                     size=(240, 240))
+
+    return [album_filter, album_thumbnail, pillow, vips]
+
+
+PREVIEW = 1440  # the multi-size row's preview: long edge at most this, never enlarged
+
+
+def preview_sizes(folder, files):
+    """Each photo's expected preview size: its EXIF-upright size reduced to a long edge of PREVIEW, never enlarged."""
+    from PIL import Image
+    sizes = {}
+    for f in files:
+        with Image.open(os.path.join(folder, f)) as im:
+            w, h = im.size
+            if im.getexif().get(274, 1) in (5, 6, 7, 8):
+                w, h = h, w
+        scale = min(1.0, PREVIEW / max(w, h))
+        sizes[os.path.splitext(f)[0] + ".jpg"] = (round(w * scale), round(h * scale))
+    return sizes
+
+
+def multisize_check(out, sizes, label):
+    """Counts the right outputs of a multi-size run in out/thumb and out/preview: JPEGs, 240x240 thumbnails, previews
+    of the expected size (±1 pixel on each side, for rounding)."""
+    from PIL import Image
+    good = 0
+    for name, (pw, ph) in sizes.items():
+        for sub, want in (("thumb", None), ("preview", (pw, ph))):
+            path = os.path.join(out, sub, name)
+            if not os.path.exists(path):
+                log(f"  !! {label}: {sub}/{name} is missing")
+                continue
+            with Image.open(path) as im:
+                w, h = im.size
+                fmt = im.format
+            ok = fmt == "JPEG" and ((w, h) == (240, 240) if want is None else abs(w - pw) <= 1 and abs(h - ph) <= 1)
+            if not ok:
+                log(f"  !! {label}: {sub}/{name} is {fmt} {w}x{h}, not JPEG {want or (240, 240)}")
+            good += ok
+    return good
+
+
+def multisize_tools(folder, listfile, files):
+    """The multi-size row (issue 17): a 240x240 cover thumbnail (q70) and a preview with a long edge of at most 1440
+    (q80, no metadata), both exported: album's multisize.yml, vipsthumbnail once per size (two passes over the files),
+    and pillow_multisize.py (one draft-mode decode per photo for both)."""
+    sizes = preview_sizes(folder, files)
+    expected = 2 * len(files)
+    out = lambda tool: os.path.join(WORK, "out", tool)
+
+    def album(workers):
+        catalogue = os.path.join(WORK, "catalogue-multisize")
+        shutil.rmtree(catalogue, ignore_errors=True)
+        fresh(out("multisize-album"))
+        return timed("multi-size: album", workers, [ALBUM, "run", os.path.join(BENCH, "multisize.yml"), "--workers",
+                                                    str(workers), "--catalogue", catalogue],
+                     env={"BENCH_SRC": folder, "BENCH_OUT": out("multisize-album")}, expected=expected,
+                     check=lambda: multisize_check(out("multisize-album"), sizes, "multi-size: album"))
+
+    def vipsthumbnail(workers):
+        target = out("multisize-vipsthumbnail")
+        fresh(target)
+        for sub in ("thumb", "preview"):
+            os.makedirs(os.path.join(target, sub))
+        passes = [["vipsthumbnail", "-s", "240x240", "--smartcrop", "centre", "-o", f"{target}/thumb/%s.jpg[Q=70]"],
+                  ["vipsthumbnail", "-s", f"{PREVIEW}x{PREVIEW}>", "-o", f"{target}/preview/%s.jpg[Q=80,strip]"]]
+        script = " && ".join(shlex.join(["xargs", "-0", "-a", listfile, "-P", str(workers), "-n", "8"] + p) for p in passes)
+        return timed("multi-size: vipsthumbnail per size", workers, ["sh", "-c", script], cwd=folder,
+                     env={"VIPS_CONCURRENCY": "1"}, expected=expected,
+                     check=lambda: multisize_check(target, sizes, "multi-size: vipsthumbnail"))
+
+    def pillow(workers):
+        target = out("multisize-pillow")
+        fresh(target)
+        return timed("multi-size: pillow decode-once", workers,
+                     [PYTHON, os.path.join(BENCH, "pillow_multisize.py"), str(workers), target] + files_of(listfile),
+                     cwd=folder, expected=expected, check=lambda: multisize_check(target, sizes, "multi-size: pillow"))
+
+    return [album, vipsthumbnail, pillow]
+
+
+def against(album, peer, limit):
+    """A target on album ÷ peer: its text and PASS/MISS with the ratio."""
+    ratio = album / peer
+    return f"album ÷ this ≤ {limit:.2f}", f"{verdict(ratio <= limit)} ({ratio:.2f}×)"
+
+
+def filter_rows(count):
+    rows = []
+    for workers in WORKER_COUNTS:
+        a = median("filter: album sepia", workers)
+        full_size = max(s.get("full_size_files", 0) for s in SAMPLES
+                        if s["label"] == "filter: album sepia" and s["workers"] == workers)
+        for label, limit in (("filter: album sepia", None), ("filter: album thumbnail only", 1.25),
+                             ("filter: pillow sepia", 1.00), ("filter: vips CLI sepia", None)):
+            s = median(label, workers)
+            rss = f"{median(label, workers, 'rss_mb'):.0f}" + ("" if label.startswith("filter: album") else " (largest process)")
+            if label == "filter: album sepia":
+                target, result = "no full-size file written", verdict(full_size == 0) + f" ({full_size} in filtered/)"
+            elif limit is not None:
+                target, result = against(a, s, limit)
+            else:
+                target, result = f"(informative: album ÷ this {a / s:.2f}×)", ""
+            rows.append((f"filter on a date range ({count} photos): {label[8:]}", workers, f"{s:.2f}",
+                         f"{count / s:.1f}", ratio_text(s, a), rss, target, result))
+    return rows
+
+
+def multisize_rows(count):
+    rows = []
+    for workers in WORKER_COUNTS:
+        a = median("multi-size: album", workers)
+        for label, limit in (("multi-size: album", None), ("multi-size: vipsthumbnail per size", 0.67),
+                             ("multi-size: pillow decode-once", 1.00)):
+            s = median(label, workers)
+            rss = f"{median(label, workers, 'rss_mb'):.0f}" + ("" if label == "multi-size: album" else " (largest process)")
+            target, result = against(a, s, limit) if limit else ("", "")
+            rows.append((f"multi-size ({count} photos, 240 cover + {PREVIEW} fit): {label[12:]}", workers, f"{s:.2f}",
+                         f"{count / s:.1f}", ratio_text(s, a), rss, target, result))
+    return rows
+
+
+def peer_rows(args, which):
+    """Runs the filter or multi-size comparison on its own set (40 photos quick, 100 otherwise); returns its rows."""
+    take = 40 if args.quick else 100
+    folder, listfile, files = spread_set(args, f"{which}-set", take)
+    log(f"{which}: {len(files)} photos from {short(args.corpus)}, workers {WORKER_COUNTS}, {args.rounds} round(s)")
+    if which == "filter":
+        alternate(filter_tools(folder, listfile, len(files)), args.rounds, WORKER_COUNTS)
+        return filter_rows(len(files))
+    alternate(multisize_tools(folder, listfile, files), args.rounds, WORKER_COUNTS)
+    return multisize_rows(len(files))
 
 
 REPORT_JOBS = [
@@ -764,14 +949,27 @@ def report_only(args):
         print(f"\nwritten: {short(os.path.abspath(args.results))}")
 
 
+def peer_only(args):
+    """`--only filter` or `--only multisize`: that comparison alone, printed (and written to --results when given)."""
+    os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
+    rows = peer_rows(args, args.only)
+    print()
+    print(text_table(rows))
+    if args.results:
+        with open(args.results, "w") as f:
+            f.write(markdown_table(rows) + "\n\n" + "\n".join(f"- **{label}**: `{command}`" for label, command in COMMANDS.items()) + "\n")
+        print(f"\nwritten: {short(os.path.abspath(args.results))}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--corpus", default=PHOTOS, help="the folder of photos (default: Benchmarks/corpus/photos)")
-    parser.add_argument("--only", choices=["thumbnails", "report"], default=None,
+    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize"], default=None,
                         help="only the thumbnail comparison and the memory floor (a confirming run), or only the "
-                             "report rows (printed, and written to --results only when it is given)")
+                             "report, filter-on-a-date-range or multi-size rows (printed, and written to --results "
+                             "only when it is given)")
     parser.add_argument("--report-before", default=None, metavar="ALBUM",
                         help="another album binary whose `album report` the report rows also time, on the same catalogues")
     parser.add_argument("--results", default=None, help="where to write the results (default Benchmarks/RESULTS.md)")
@@ -785,6 +983,9 @@ def main():
     args.corpus = os.path.abspath(args.corpus)
     if args.only == "report":
         report_only(args)
+        return
+    if args.only in ("filter", "multisize"):
+        peer_only(args)
         return
     args.results = os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md"))
     note = os.path.join(args.corpus, ".variant")
@@ -800,7 +1001,7 @@ def main():
     log("memory: one process on no photos, and on the heaviest progressive photo alone")
     memory = memory_floor(folder, files)
 
-    subset, sepia_stats, many_count, ceiling, throughput, report_count = None, None, 0, None, [], None
+    subset, sepia_stats, many_count, ceiling, throughput, report_count, peer_table = None, None, 0, None, [], None, []
     if args.only is None:
         # Sepia at full size: originals only (no crops), colour (3-band) ones, spread over the sorted corpus.
         originals = [f for f in corpus_files(args.corpus, False) if "-crop" not in f]
@@ -822,6 +1023,8 @@ def main():
         alternate(report_tools(report_folder, args.report_before), args.rounds, [CORES])
         report_count = len(report_files)
 
+        peer_table = peer_rows(args, "filter") + peer_rows(args, "multisize")
+
         many_count = 1000 if args.quick else 10000
         log(f"incremental: {many_count} small photos")
         _, catalogue = incremental(many_count, args.rounds)
@@ -833,6 +1036,7 @@ def main():
     rows = build_table(len(files), len(subset) if subset else None, many_count, ceiling, throughput, args.quick)
     if report_count:
         rows += report_rows(report_count, args.report_before)
+    rows += peer_table
     print()
     print(text_table(rows))
     write_results(args, started, load_start, stats, sepia_stats, rows, many_count, memory)
