@@ -137,8 +137,14 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertFalse(touched.isUnchanged(since: alias("new", copy)), "one nanosecond later")
         XCTAssertFalse(snapshot.isToImport(copy, same))
         XCTAssertTrue(snapshot.isToImport(copy, touched))
-        XCTAssertEqual(snapshot.exportPaths(of: current), [here, copy], "its path, then each alias whose file exists")
+        XCTAssertEqual(snapshot.exportPaths(of: current), [here], "an alias whose file changed since it was recorded gets no export")
         XCTAssertEqual(snapshot.exportPaths(of: other), [folder + "/b.jpg"], "an alias whose file is gone gets no export")
+        // Recorded with the file's own stat, the alias is exported.
+        let status = FileIdentity(try FileStatus(copy, followingLinks: true))
+        let recorded = PhotoAlias(photo: "new", path: copy, bytes: status.bytes, mtimeNanoseconds: status.mtimeNanoseconds,
+                                  inode: status.inode, added: "2026-01-03T00:00:00Z")
+        let unchanged = CatalogueSnapshot(photos: [current, other, old], renditions: [], aliases: [recorded])
+        XCTAssertEqual(unchanged.exportPaths(of: current), [here, copy], "its path, then each alias whose file holds its recorded stat")
     }
 
     func testWhatImportMakesOfKnownBytes() throws {
