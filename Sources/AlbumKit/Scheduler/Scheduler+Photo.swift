@@ -18,8 +18,9 @@ extension Scheduler {
                    result: result, since: clock)
             guard let imported else { failed = result.status == .failed; return }
             // An earlier version's bytes found under another name (a copy made before the original was edited):
-            // recorded as its name, and no more. A superseded photo never joins a run, nor gets exports.
-            if snapshot.withLock({ $0 })?.supersededIDs.contains(imported.photo.id) == true { return }
+            // recorded as its name, and no more. A superseded photo never joins a run, nor gets exports. (Its bytes
+            // back at its own path, an edit undone, still go on: docs/catalogue.md, "Aliases", says what is left.)
+            if imported.photo.path != path, snapshot.withLock({ $0 })?.supersededIDs.contains(imported.photo.id) == true { return }
             // Two files with the same bytes are one photo: only the first goes on through the chain. The version
             // this import replaces is settled too: a superseded photo never joins the run (phase 2).
             // A path found with a known photo's bytes gets its export after every chain (`processAlias`).
