@@ -10,8 +10,9 @@ struct PruneCommand: Command {
         discussion: """
             Forgets photos whose original is gone (missing) and versions of an original that a newer version
             superseded, with their renditions; deletes renditions of the photos that stay which no current look or
-            parameter set would produce (a look the photo no longer has, parameters no job's latest run applied);
-            with --history, removes old skipped step rows. Rows go first, in one transaction, then the files, by
+            parameter set would produce (a look the photo no longer has; parameters neither a job's latest run
+            that ended ok nor any later run applied, so a failed run leaves the working files); with --history,
+            removes old skipped step rows. Rows go first, in one transaction, then the files, by
             `album rm`'s rules: never an original, never a file another catalogue exported, never an export that
             changed since album wrote it. Missing photos under a folder that is itself gone or empty (an unmounted
             share, a moved library) are kept, and named, unless --forget-unreachable. docs/catalogue.md, "Pruning".
