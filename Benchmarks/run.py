@@ -941,6 +941,11 @@ def report_only(args):
     log(f"report: {len(files)} photos from {short(args.corpus)}, {args.rounds} round(s)")
     alternate(report_tools(folder, args.report_before), args.rounds, [CORES])
     rows = report_rows(len(files), args.report_before)
+    show_rows(rows, args)
+
+
+def show_rows(rows, args):
+    """Prints an `--only` comparison's table, and writes it with the exact commands to `--results` when given."""
     print()
     print(text_table(rows))
     if args.results:
@@ -953,12 +958,7 @@ def peer_only(args):
     """`--only filter` or `--only multisize`: that comparison alone, printed (and written to --results when given)."""
     os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
     rows = peer_rows(args, args.only)
-    print()
-    print(text_table(rows))
-    if args.results:
-        with open(args.results, "w") as f:
-            f.write(markdown_table(rows) + "\n\n" + "\n".join(f"- **{label}**: `{command}`" for label, command in COMMANDS.items()) + "\n")
-        print(f"\nwritten: {short(os.path.abspath(args.results))}")
+    show_rows(rows, args)
 
 
 def main():

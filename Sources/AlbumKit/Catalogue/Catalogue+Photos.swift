@@ -30,6 +30,12 @@ extension Catalogue {
         try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC LIMIT 1", [.text(paths.stored(path))]).first
     }
 
+    /// Whether a newer version of its file replaces the photo (it is `superseded`), asked of one photo without
+    /// reading the others.
+    public func isSuperseded(photo id: String) throws -> Bool {
+        try database.query("SELECT COUNT(*) AS count FROM photos WHERE replaces = ?", [.text(id)]) { try $0["count"] as Int }.first ?? 0 > 0
+    }
+
     /// Every photo, newest added first (the gallery's order).
     public func allPhotos() throws -> [PhotoRecord] {
         try fetchAll(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")
