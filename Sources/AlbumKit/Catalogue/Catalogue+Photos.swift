@@ -52,6 +52,11 @@ extension Catalogue {
                          [.text(paths.stored(path)), .int(mtimeNanoseconds), .int(inode), .text(photo)])
     }
 
+    /// Records that `photo`'s pixels could not be decoded, and why (`nil` clears it: `--retry-damaged` decoded them).
+    public func setDamage(photo: String, reason: String?) throws {
+        try database.run("UPDATE photos SET damage = ? WHERE id = ?", [.text(reason), .text(photo)])
+    }
+
     /// Records the photo's applied filter: its name and resolved recipe (the current look).
     public func setFilter(photo: String, name: String, recipe: String) throws {
         try database.run("UPDATE photos SET filter = ?, filter_recipe = ? WHERE id = ?",

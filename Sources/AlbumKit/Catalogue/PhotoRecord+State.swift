@@ -55,10 +55,3 @@ extension PhotoRecord {
         })
     }
 }
-
-extension Catalogue {
-    /// Records that `photo`'s pixels could not be decoded, and why (`nil` clears it: `--retry-damaged` decoded them).
-    public func setDamage(photo: String, reason: String?) throws {
-        try database.run("UPDATE photos SET damage = ? WHERE id = ?", [.text(reason), .text(photo)])
-    }
-}
