@@ -7,11 +7,13 @@ extension Image {
         precondition(!images.isEmpty, "a grid needs at least one image")
         var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map { $0.pointer }
         var out: UnsafeMutablePointer<VipsImage>?
-        let status = pointers.withUnsafeMutableBufferPointer {
-            album_vips_arrayjoin($0.baseAddress, Int32(images.count), &out, Int32(max(1, across)), Int32(gap))
+        let status = pointers.withUnsafeMutableBufferPointer { pointers in
+            ProgramLock.building {
+                album_vips_arrayjoin(pointers.baseAddress, Int32(images.count), &out, Int32(max(1, across)), Int32(gap))
+            }
         }
         guard status == 0, let out else {
-            if let out { g_object_unref(gpointer(out)) }
+            if let out { ProgramLock.release(out) }
             throw VipsError(operation: "arrayjoin", message: Vips.takeErrorBuffer())
         }
         // The grid reads its inputs lazily: keep them alive as long as it lives.

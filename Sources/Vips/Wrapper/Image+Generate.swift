@@ -5,8 +5,8 @@ extension Image {
     /// such as a vignette. Generated lazily, a tile at a time.
     public static func coordinates(width: Int, height: Int) throws -> Image {
         var out: UnsafeMutablePointer<VipsImage>?
-        guard album_vips_xyz(&out, Int32(width), Int32(height)) == 0, let out else {
-            if let out { g_object_unref(gpointer(out)) }
+        guard ProgramLock.building({ album_vips_xyz(&out, Int32(width), Int32(height)) }) == 0, let out else {
+            if let out { ProgramLock.release(out) }
             throw VipsError(operation: "xyz", message: Vips.takeErrorBuffer())
         }
         return Image(out, source: nil)
@@ -16,9 +16,9 @@ extension Image {
     /// libvips 8.14's `gaussnoise` computes each pixel from the seed and the pixel's position.
     public static func gaussianNoise(width: Int, height: Int, sigma: Double, mean: Double = 0, seed: Int) throws -> Image {
         var out: UnsafeMutablePointer<VipsImage>?
-        guard album_vips_gaussnoise(&out, Int32(width), Int32(height), sigma, mean, Int32(truncatingIfNeeded: seed)) == 0,
+        guard ProgramLock.building({ album_vips_gaussnoise(&out, Int32(width), Int32(height), sigma, mean, Int32(truncatingIfNeeded: seed)) }) == 0,
               let out else {
-            if let out { g_object_unref(gpointer(out)) }
+            if let out { ProgramLock.release(out) }
             throw VipsError(operation: "gaussnoise", message: Vips.takeErrorBuffer())
         }
         return Image(out, source: nil)

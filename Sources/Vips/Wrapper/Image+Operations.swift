@@ -28,12 +28,14 @@ extension Image {
     public static func thumbnail(_ bytes: FileBytes, geometry: ThumbnailGeometry, failOn: FailOn, toSRGB: Bool) throws -> Image {
         var out: UnsafeMutablePointer<VipsImage>?
         let status = bytes.withBytes { buffer in
-            album_vips_thumbnail_buffer(buffer.baseAddress, buffer.count, &out,
+            ProgramLock.building {
+                album_vips_thumbnail_buffer(buffer.baseAddress, buffer.count, &out,
                                         Int32(geometry.width), Int32(geometry.height), geometry.sizing.rawValue,
                                         geometry.crop.rawValue, "fail_on=\(failOn.name)", toSRGB ? "srgb" : nil)
+            }
         }
         guard status == 0, let out else {
-            if let out { g_object_unref(gpointer(out)) }
+            if let out { ProgramLock.release(out) }
             throw VipsError(operation: "thumbnail", message: Vips.takeErrorBuffer(), file: bytes.path)
         }
         return Image(out, source: bytes)
@@ -85,7 +87,7 @@ extension Image {
             guard let mask = flat.withUnsafeBufferPointer({ vips_image_new_matrix_from_array(3, 3, $0.baseAddress, 3 * 3) }) else {
                 throw VipsError(operation: "matrix", message: Vips.takeErrorBuffer())
             }
-            defer { g_object_unref(gpointer(mask)) }
+            defer { ProgramLock.release(mask) }
             let mixed = try colour.derive("recomb") { album_vips_recomb(colour.pointer, $0, mask) }
             return try mixed.roundedToUChar()
         }

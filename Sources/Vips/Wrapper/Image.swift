@@ -15,7 +15,7 @@ public final class Image: @unchecked Sendable {
         self.source = source
     }
 
-    deinit { g_object_unref(gpointer(pointer)) }
+    deinit { ProgramLock.release(pointer) }
 
     public var width: Int { Int(vips_image_get_width(pointer)) }
     public var height: Int { Int(vips_image_get_height(pointer)) }
@@ -32,7 +32,9 @@ public final class Image: @unchecked Sendable {
     public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, jpegShrink: Int = 1) throws -> Image {
         let options = jpegShrink > 1 ? "shrink=\(jpegShrink)" : ""
         let pointer = bytes.withBytes { buffer in
-            album_vips_new_from_buffer(buffer.baseAddress, buffer.count, options, sequential ? 1 : 0, failOn.rawValue)
+            ProgramLock.building {
+                album_vips_new_from_buffer(buffer.baseAddress, buffer.count, options, sequential ? 1 : 0, failOn.rawValue)
+            }
         }
         guard let pointer else {
             throw VipsError(operation: "load", message: Vips.takeErrorBuffer(), file: bytes.path)
@@ -43,9 +45,9 @@ public final class Image: @unchecked Sendable {
     /// Builds a result image from a libvips call that writes `out`, checking its return code where it is made.
     func derive(_ operation: String, _ call: (UnsafeMutablePointer<UnsafeMutablePointer<VipsImage>?>) -> Int32) throws -> Image {
         var out: UnsafeMutablePointer<VipsImage>?
-        let status = call(&out)
+        let status = ProgramLock.building { call(&out) }
         guard status == 0, let out else {
-            if let out { g_object_unref(gpointer(out)) }
+            if let out { ProgramLock.release(out) }
             throw VipsError(operation: operation, message: Vips.takeErrorBuffer())
         }
         return Image(out, source: source)

@@ -19,11 +19,12 @@ public enum Vips {
         /// and a fixed 128 KiB mmap threshold (large decode buffers then go straight back to the system).
         public var mallocArenas: Int = 2
         public var mmapThresholdBytes: Int = 128 << 10
-        /// liborc's run-time generated SIMD code. Off: Debian 12's liborc 0.4.33 crashes now and then when two
-        /// threads compile and free ORC programs at once, and libvips 8.14 compiles one for every resize. Measured
-        /// here: 2 of 270 runs of 150 photos on 2 workers ended in a segfault inside liborc, none of 150 with ORC
-        /// off; libvips' C loops cost about 10 % more time on thumbnails (Benchmarks/INVESTIGATION.md).
-        public var vectorCode: Bool = false
+        /// liborc's run-time generated SIMD code (libvips' vector paths, e.g. the vertical Lanczos3 of every resize).
+        /// On: `ProgramLock` keeps liborc's compiles and frees to one thread at a time, which removes the crash that
+        /// Debian 12's liborc 0.4.33 had when two workers compiled and freed ORC programs at once
+        /// (Benchmarks/INVESTIGATION.md, sections 7 and 11). When on, libvips' own `VIPS_NOVECTOR` environment
+        /// variable still switches it off (valgrind needs that); off, it is off whatever the environment says.
+        public var vectorCode: Bool = true
         public init() {}
     }
 
@@ -44,7 +45,7 @@ public enum Vips {
                 started = true
             }
             vips_concurrency_set(Int32(max(1, settings.concurrency)))
-            album_vips_set_vector_enabled(settings.vectorCode ? 1 : 0)
+            if !settings.vectorCode { album_vips_set_vector_enabled(0) }
             vips_cache_set_max(0)
             vips_block_untrusted_set(settings.blockUntrustedLoaders ? 1 : 0)
         }

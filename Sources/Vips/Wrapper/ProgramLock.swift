@@ -1,0 +1,51 @@
+import CVips
+
+/// Keeps liborc's code memory to one thread at a time, so that libvips' run-time SIMD code (ORC) can stay on with
+/// several workers.
+///
+/// libvips 8.14 compiles an ORC program when it builds a vertical resize (`reducev`) or an integer convolution
+/// (`convi`), and frees it when that operation is finalized, that is when the last image of its pipeline is released.
+/// It compiles under its own global lock but frees without one, and liborc 0.4.33's `orc_code_chunk_free` merges
+/// the chunks of its shared code region with no lock at all (read in GStreamer/orc's `orccodemem.c`). So one
+/// worker's compile or free can meet another's free: Benchmarks/INVESTIGATION.md, section 7, measured 2 crashes in
+/// 270 runs of 150 photos at 2 workers.
+///
+/// The wrapper therefore builds every operation (each `derive`, open and thumbnail call: construction only, no
+/// pixels are computed then) and releases every image reference while holding this one lock. Those are the only
+/// moments at which libvips compiles or frees ORC code; saves, which compute the pixels and take nearly all of a
+/// rendering's time, run outside it, so workers still render in parallel. The lock is recursive: a release inside a
+/// build (libvips dropping an intermediate of its own) cannot deadlock.
+enum ProgramLock {
+    /// Runs `body`, one operation's construction, with the lock held.
+    static func building<T>(_ body: () throws -> T) rethrows -> T {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return try body()
+    }
+
+    /// Drops one reference to a libvips object with the lock held: the last one finalizes its pipeline, and with
+    /// it any ORC program the pipeline's operations compiled.
+    static func release(_ object: UnsafeMutableRawPointer) {
+        building { g_object_unref(gpointer(object)) }
+    }
+
+    private static let mutex = RecursiveMutex()
+}
+
+/// A recursive pthread mutex, allocated once and never moved.
+final class RecursiveMutex: @unchecked Sendable {
+    // Sendable: the pthread mutex is the synchronisation itself.
+    private let pointer: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        pointer = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        precondition(pthread_mutex_init(pointer, &attributes) == 0, "pthread_mutex_init cannot fail with valid attributes")
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    func lock() { precondition(pthread_mutex_lock(pointer) == 0, "a recursive mutex cannot deadlock on its owner") }
+    func unlock() { pthread_mutex_unlock(pointer) }
+}
