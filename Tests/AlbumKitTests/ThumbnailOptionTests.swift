@@ -119,8 +119,9 @@ final class ThumbnailOptionTests: XCTestCase {
         XCTAssert(limited.stderr.contains("a memory budget of 7 MP (of 7)"), limited.stderr)
     }
 
-    /// A photo larger than the budget still runs, alone: eight progressive 1200×1000 JPEGs (each reserving
-    /// twice its 1.2 MP) on two workers under a 1 MP budget all get their thumbnail.
+    /// A photo larger than the budget still runs, alone: eight progressive 1200×1000 JPEGs (each reserving its
+    /// 4:2:0 coefficient buffer, 3.6 MB: 1.2 MP of the budget's 3-byte pixels) on two workers under a 1 MP budget
+    /// all get their thumbnail.
     func testPhotosLargerThanTheBudgetStillAllComplete() throws {
         let folder = try TestSupport.temporaryFolder(self)
         for i in 0..<8 {

@@ -8,13 +8,14 @@ public struct RunOptions: Sendable {
     public var failFast: Bool = false
     /// Stop starting new photos after this many failed ones (`--max-failures N`).
     public var maxFailures: Int? = nil
-    /// The most decoded pixels in flight at once, in megapixels (`--memory-budget`): a rendering that holds its
-    /// whole image in memory (a rotation at full size; a progressive JPEG, whose decoder keeps every coefficient,
-    /// counted twice) waits until the others leave room. One photo larger than the budget still runs, alone.
-    /// 100 MP (about 300 MB of 8-bit RGB) lets two workers decode two 24 MP progressive JPEGs at once, while a folder
-    /// of 50 MP photos goes one at a time. (At 40 MP, two 17 MP progressive JPEGs queued behind each other and two
-    /// workers were only 1.5× as fast as one on 79 real JPEGs; at 100 MP, 1.9×.)
-    public var pixelBudgetMegapixels: Int = 100
+    /// The most whole-image memory in flight at once, in megapixels of 8-bit RGB (3 bytes each; `--memory-budget`):
+    /// a rendering whose decoder or pipeline holds a whole image (a progressive JPEG's coefficients, an interlaced
+    /// PNG, a rotation at full size: `LookRenderer.reservation`) waits until the others leave room. One photo larger
+    /// than the budget still runs, alone. 40 MP (120 MB) keeps the heaviest progressive JPEGs apart (a 16 MP one at
+    /// 4:4:4 holds 101 MB) while two 4:2:0 progressive JPEGs of up to 13 MP still decode side by side; baseline
+    /// JPEGs stream and reserve nothing. On the 316-photo benchmark corpus at 2 workers: peak RSS 174–176 MB at
+    /// 40 MP, 179 MB at 100 MP, the same CPU time (Benchmarks/INVESTIGATION.md, section 3).
+    public var pixelBudgetMegapixels: Int = 40
     /// After a first SIGINT or SIGTERM, how long photos in flight may take to finish before they are abandoned.
     public var graceSeconds: Double = 10
     /// Run even when an import folder gave no photos where the catalogue knows some (`--allow-empty`): the

@@ -21,7 +21,7 @@ public enum LookRenderer {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
             var rendered: Rendered?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
-            try reserve(header.isInterlaced ? 2 * header.width * header.height : 0) {
+            try reserve(reservation(for: header, wholeImage: false)) {
                 let image = try thumbnail(of: bytes, header: header, recipe: recipe, geometry: geometry, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: .strip))
@@ -35,11 +35,9 @@ public enum LookRenderer {
                                       metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
         try guarded(failOn: failOn, original: bytes) {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
-            // A rotation reads the whole image into memory; so do progressive and interlaced files.
-            let pixels = header.width * header.height
-            let cost = (header.orientation == 1 ? 0 : pixels) + (header.isInterlaced ? 2 * pixels : 0)
+            // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's.
             var rendered: Rendered?
-            try reserve(cost) {
+            try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
                 let image = try fullSize(of: bytes, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: metadata))
