@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SQLite
 import Synchronization
+import System
 
 /// The catalogue's one serial owner during a run: every read and write goes through its queue.
 ///
@@ -21,6 +22,8 @@ import Synchronization
 package final class CatalogueOwner: @unchecked Sendable {
     private let queue = DispatchQueue(label: "album.catalogue")
     private let catalogue: Catalogue
+    /// The files written for this run's rows and not yet synced: flushed before every commit.
+    let syncs: PendingSyncs
     private var inTransaction = false
     private var writes = 0
     private var batchStarted = DispatchTime.now()
@@ -42,8 +45,9 @@ package final class CatalogueOwner: @unchecked Sendable {
 
     /// An owner of `catalogue`, batching as the run does by default (500 operations or half a second); tests pass
     /// other limits to see each one work alone.
-    package init(_ catalogue: Catalogue, batchSize: Int = 500, batchSeconds: Double = 0.5) {
+    package init(_ catalogue: Catalogue, batchSize: Int = 500, batchSeconds: Double = 0.5, syncs: PendingSyncs = PendingSyncs()) {
         self.catalogue = catalogue
+        self.syncs = syncs
         self.batchSize = batchSize
         self.batchSeconds = batchSeconds
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -121,6 +125,15 @@ package final class CatalogueOwner: @unchecked Sendable {
         let actions = pending
         pending = []
         inTransaction = false
+        do {
+            // The files this batch records are made durable first, together (`PendingSyncs`): a committed row
+            // always describes bytes on disk. Files that cannot be synced are not recorded at all.
+            try syncs.flush()
+        } catch {
+            try? catalogue.rollback()
+            keep(error)
+            return
+        }
         do {
             try catalogue.commit()
         } catch {

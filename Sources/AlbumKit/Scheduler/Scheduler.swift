@@ -181,6 +181,7 @@ public final class Scheduler: Sendable {
                                    withPixels: { pixels, body in try budget.withReservation(pixels, body) },
                                    failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
         context.catalogueID = catalogueID
+        context.pendingSyncs = owner.syncs
         return snapshot.withLock { $0 }?.answering(context) ?? context
     }
 }

@@ -21,7 +21,7 @@ enum RenditionFile {
     static func write(_ rendered: LookRenderer.Rendered, to path: String, tag: ExportTag? = nil, mode: AtomicFile.Mode = .replace,
                       kind: Rendition.Kind, photo: String, parametersHash: String, inputHash: String,
                       context: StageContext) throws -> Rendition {
-        try AtomicFile.write(rendered.bytes, to: path, tag: tag, mode: mode)
+        try AtomicFile.write(rendered.bytes, to: path, tag: tag, mode: mode, syncs: context.pendingSyncs)
         return describe(rendered, at: path, kind: kind, photo: photo, parametersHash: parametersHash,
                         inputHash: inputHash, context: context)
     }

@@ -20,6 +20,10 @@ public struct StageContext: Sendable {
     public var failOn: FailOn = .warning
     /// Redo steps even when they are up to date (`--force`).
     public var force: Bool = false
+    /// Where a rendition's file waits to be made durable, together with the others of its batch, before the
+    /// transaction that records it commits (`PendingSyncs`; the scheduler's catalogue owner flushes it). Nil: each
+    /// file is synced as it is written, for code that records it through no owner.
+    public var pendingSyncs: PendingSyncs? = nil
     /// The catalogue's id (`Catalogue.identity()`), read once by the scheduler; nil: `identity()` asks the catalogue.
     public var catalogueID: String? = nil
 

@@ -22,7 +22,11 @@ public enum AtomicFile {
     ///   even when a crash kept the catalogue from recording it. File systems without user attributes simply
     ///   don't keep the tag.
     /// - Parameter mode: `.noReplace` fails with `AtomicFileError.exists` rather than replace a file at `path`.
-    public static func write(_ bytes: [UInt8], to path: String, tag: ExportTag? = nil, mode: Mode = .replace) throws {
+    /// - Parameter syncs: `nil` (the default) makes the file and its folder durable before returning; a
+    ///   `PendingSyncs` defers both to its `flush()`, which the caller must run before it records the file anywhere
+    ///   durable (the scheduler's catalogue owner flushes before each commit).
+    public static func write(_ bytes: [UInt8], to path: String, tag: ExportTag? = nil, mode: Mode = .replace,
+                             syncs: PendingSyncs? = nil) throws {
         let folder = Directory.parent(of: path)
         do {
             try Directory.create(folder)
@@ -52,7 +56,9 @@ public enum AtomicFile {
             }
             fchmod(fd, 0o644)
             tag?.set(on: fd)
-            guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+            if syncs == nil {
+                guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+            }
         }
         switch mode {
         case .replace:
@@ -63,6 +69,15 @@ public enum AtomicFile {
             try template.withUnsafeBufferPointer { from in try renameNoReplace(from.baseAddress!, to: path) }
             keepTemporary = true
         }
+        if let syncs {
+            syncs.add(file: path, folder: folder)
+        } else {
+            syncFolder(folder)
+        }
+    }
+
+    /// Makes a folder's entries (a rename into it) durable; a folder that cannot be opened is left as it is.
+    static func syncFolder(_ folder: String) {
         let folderFD = NativePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         if folderFD >= 0 {
             fsync(folderFD)

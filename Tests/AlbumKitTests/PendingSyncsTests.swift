@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import SQLite
+import System
+import XCTest
+@testable import AlbumKit
+
+/// Deferred durability on a real catalogue file: the files written for a batch's rows are synced by the catalogue's
+/// owner just before the commit that records them, and a file that cannot be synced keeps its batch from committing.
+final class PendingSyncsTests: XCTestCase {
+    var folder = ""
+    var catalogue: Catalogue!
+    var reader: Database!
+    var run: Int64 = 0
+
+    override func setUpWithError() throws {
+        folder = try TestSupport.temporaryFolder(self)
+        catalogue = try Catalogue(folder: folder, create: true, writing: true)
+        run = try catalogue.beginRun(job: "syncs", jobPath: nil, jobHash: nil, started: Timestamp.now(),
+                                     software: Software(album: "t", vips: "8", sqlite: "3", host: "h"))
+        reader = try Database(path: folder + "/" + Catalogue.databaseName, mode: .readOnly)
+    }
+
+    override func tearDown() {
+        reader?.close()
+        catalogue?.close()
+    }
+
+    func step(_ n: Int) -> StepRecord {
+        StepRecord(run: run, photo: nil, path: "/p/\(n).jpg", stage: .thumbnail, parameters: "{}",
+                   inputHash: nil, outputHash: nil, milliseconds: 1, status: .done, error: nil)
+    }
+
+    func committedPaths() throws -> [String] {
+        try reader.query("SELECT path FROM steps ORDER BY id") { try $0["path"] as String }
+    }
+
+    func testTheOwnerSyncsTheBatchsFilesBeforeItCommitsThem() throws {
+        let syncs = PendingSyncs()
+        let owner = CatalogueOwner(catalogue, batchSize: 100, batchSeconds: 3600, syncs: syncs)
+        try AtomicFile.write([1, 2, 3], to: folder + "/thumbnails/ab/one.jpg", syncs: syncs)
+        try AtomicFile.write([4, 5], to: folder + "/thumbnails/cd/two.jpg", syncs: syncs)
+        XCTAssertEqual(syncs.count, 2, "written and renamed into place, not yet synced")
+        XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: folder + "/thumbnails/ab/one.jpg"))), [1, 2, 3])
+        let seenAtCommit = Mutex<Int?>(nil)
+        owner.async({ [step = step(1)] in try $0.record(step) }, afterCommit: { seenAtCommit.withLock { $0 = syncs.count } })
+        XCTAssertNil(owner.finish())
+        XCTAssertEqual(seenAtCommit.withLock { $0 }, 0, "every pending file was synced before the commit")
+        XCTAssertEqual(try committedPaths(), ["/p/1.jpg"])
+    }
+
+    func testAFileThatCannotBeSyncedKeepsItsBatchFromCommitting() throws {
+        let syncs = PendingSyncs()
+        let owner = CatalogueOwner(catalogue, batchSize: 100, batchSeconds: 3600, syncs: syncs)
+        try AtomicFile.write([1], to: folder + "/exports/a/photo.jpg", syncs: syncs)
+        // Its folder is moved away and a plain file takes its name: opening the file to sync it fails (ENOTDIR).
+        try FileManager.default.moveItem(atPath: folder + "/exports/a", toPath: folder + "/exports/b")
+        try AtomicFile.write([2], to: folder + "/exports/a")
+        let announced = Mutex(false)
+        owner.async({ [step = step(1)] in try $0.record(step) }, afterCommit: { announced.withLock { $0 = true } })
+        let error = owner.finish()
+        XCTAssert("\(String(describing: error))".contains("exports/a/photo.jpg"), "the file that could not be synced is named: \(String(describing: error))")
+        XCTAssertEqual(try committedPaths(), [], "its batch was rolled back, not committed")
+        XCTAssertFalse(announced.withLock { $0 }, "nothing is announced that was not recorded")
+    }
+
+    func testAFileGoneBeforeTheFlushHasNothingLeftToSync() throws {
+        let syncs = PendingSyncs()
+        try AtomicFile.write([1], to: folder + "/gone.jpg", syncs: syncs)
+        try FileManager.default.removeItem(atPath: folder + "/gone.jpg")
+        XCTAssertNoThrow(try syncs.flush())
+        XCTAssertEqual(syncs.count, 0)
+    }
+}
