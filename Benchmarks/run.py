@@ -491,7 +491,7 @@ def peer_rows(args, which):
 
 REPORT_JOBS = [
     # (label, job file, environment): what the 100-photo run did, so what renditions `album report` finds.
-    ("cover thumbnails (thumbnail.yml): no rendition fits, every original decoded", "thumbnail.yml", {}),
+    ("cover thumbnails (thumbnail.yml): every preview from its cover thumbnail (the run's crop)", "thumbnail.yml", {}),
     ("contain thumbnails (report-thumbnails.yml, no filter): every preview from a thumbnail", "report-thumbnails.yml",
      {"BENCH_FILTER": "none"}),
     ("sepia + contain thumbnails (report-thumbnails.yml): after from the thumbnail, before from the original",

@@ -29,8 +29,9 @@ final class ReportPreviewTests: XCTestCase {
     }
 
     /// A job over photos/: `filter` (a preset, or none), a 240-pixel thumbnail that keeps the whole photo, and an
-    /// export of the look at 300 pixels into out/NAME/.
-    func writeJob(_ name: String, filter: String?, thumbnail: String = "{size: 240x240, fit: contain}", in folder: String) throws {
+    /// export (by default of the look at 300 pixels; `from: thumbnail` copies the thumbnail) into out/NAME/.
+    func writeJob(_ name: String, filter: String?, thumbnail: String = "{size: 240x240, fit: contain}",
+                  export: String = "from: image, max-size: 300", in folder: String) throws {
         try TestSupport.write("""
             version: 1
             name: \(name)
@@ -38,16 +39,26 @@ final class ReportPreviewTests: XCTestCase {
               - import: {from: photos}
             \(filter.map { "  - filter: {preset: \($0)}\n" } ?? "")\
               - thumbnail: \(thumbnail)
-              - export: {from: image, to: "out/\(name)/{name}.jpg", max-size: 300}
+              - export: {\(export), to: "out/\(name)/{name}.jpg"}
             """, to: "\(name).yml", in: folder)
     }
 
-    /// The page's previews in order: where each came from (`data-from`) and its decoded pixels.
+    /// The previews of `run`'s page (nil: the last run's) in order: where each came from and its decoded pixels.
     func previews(_ folder: String, run: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [(from: String, image: Image)] {
+        try previews(inPage: try page(folder, run: run, file: file, line: line))
+    }
+
+    /// The report page of `run` (nil: the last), written by the built binary.
+    func page(_ folder: String, run: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let page = "report-\(UUID().uuidString).html"
         let result = try TestSupport.album(["report", "--run", run.map(String.init) ?? "last", "--out", page], in: folder)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
-        let html = try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
+        return try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
+    }
+
+    /// A page's previews in order: where each came from (`data-from`) and its decoded pixels.
+    func previews(inPage html: String) throws -> [(from: String, image: Image)] {
+        let page = "report.html"
         let pattern = try NSRegularExpression(pattern: #"data-from="([a-z]+)" src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)""#)
         return try pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
             let from = String(html[Range(match.range(at: 1), in: html)!])
@@ -150,20 +161,126 @@ final class ReportPreviewTests: XCTestCase {
         XCTAssertGreaterThan(Int(corner[(20 * 200 + 20) * 3]), 180, "red at the top left: no rotation applied twice")
     }
 
-    func testACroppedThumbnailIsNoPreviewButAnExportOfTheWholePhotoIs() throws {
+    func testAWholePhotoExportComesBeforeACroppedThumbnailAndTheOriginalLast() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try writePhoto(in: folder)
         try writeJob("cover", filter: nil, thumbnail: "{}", in: folder)
         let run = try TestSupport.album(["run", "cover.yml"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let shown = try previews(folder)
-        XCTAssertEqual(shown.map(\.from), ["export"], "the 240×240 cover thumbnail shows part of the photo: the 300-pixel export is used")
+        XCTAssertEqual(shown.map(\.from), ["export"], "the 240×240 cover thumbnail shows part of the photo: the 300-pixel export of the whole photo comes first")
         XCTAssertEqual(shown[0].image.width, 200)
+        XCTAssertEqual(shown[0].image.height, 133)
         let exportPixels = try cardPixels(folder)
         try FileManager.default.removeItem(atPath: folder + "/out/cover/side.jpg")
+        let cropped = try previews(folder)
+        XCTAssertEqual(cropped.map(\.from), ["thumbnail"], "no whole-photo rendition left: the run's crop")
+        XCTAssertEqual([cropped[0].image.width, cropped[0].image.height], [200, 200])
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let thumbnail = try XCTUnwrap(try catalogue.renditions(kind: .thumbnail).first)
+        catalogue.close()
+        try FileManager.default.removeItem(atPath: thumbnail.path)
         let fallback = try previews(folder)
         XCTAssertEqual(fallback.map(\.from), ["original"])
         try assertSame(exportPixels[0].image, try cardPixels(folder)[0].image, "from the export and from the original")
+    }
+
+    /// The cover thumbnail of `recipe` rendered alone from the original (`geometry`, the job's), shrunk into the
+    /// report's 200-pixel box: what a card showing that crop should show.
+    func croppedAlone(_ folder: String, recipe: Recipe, geometry: ThumbnailGeometry) throws -> Image {
+        let original = try FileBytes(path: folder + "/photos/side.jpg")
+        let alone = try LookRenderer.thumbnail(of: original, recipe: recipe, geometry: geometry, failOn: .error)
+        return try alone.thumbnail(geometry: ThumbnailGeometry(width: 200, height: 200, crop: .none, sizing: .down))
+    }
+
+    func testACoverJobsReportOpensNoOriginal() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try writePhoto(in: folder)
+        // As Benchmarks/thumbnail.yml: 240×240 cover thumbnails (the default), exported from the thumbnail, so no
+        // rendition shows the whole photo; then the same with sepia, so both looks have a crop of that geometry.
+        try writeJob("plain", filter: nil, thumbnail: "{}", export: "from: thumbnail", in: folder)
+        try writeJob("sepia", filter: "sepia", thumbnail: "{}", export: "from: thumbnail", in: folder)
+        for job in ["plain", "sepia"] {
+            let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let beforePixels = try cardPixels(folder)
+        try FileManager.default.removeItem(atPath: folder + "/photos/side.jpg")
+        for (run, sources) in [(1, ["thumbnail"]), (2, ["thumbnail", "thumbnail"])] {
+            let html = try page(folder, run: run)
+            let shown = try previews(inPage: html)
+            XCTAssertEqual(shown.map(\.from), sources, "run \(run): every preview from a thumbnail, the original gone")
+            XCTAssert(shown.allSatisfy { $0.image.width == 200 && $0.image.height == 200 }, "the 240×240 crops in the 200-pixel box")
+            XCTAssertFalse(html.contains("no preview"), "run \(run): no card lacks its preview")
+            XCTAssert(html.contains("cropped as its 240×240 thumbnail"), "run \(run): the page says the card shows the run's crop")
+        }
+        XCTAssertEqual(beforePixels.map(\.from), ["thumbnail", "thumbnail"], "before from the plain run's crop, after from sepia's")
+        XCTAssertGreaterThan(try meanDifference(beforePixels[0].image, beforePixels[1].image).max()!, 10, "the after has the look")
+    }
+
+    func testAFilteredCoverJobsBeforeAndAfterAreTheSameCrop() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try writePhoto(in: folder)
+        // A crop of the original look in another frame (240×120) exists, and must not be taken for the before.
+        try writeJob("wide", filter: nil, thumbnail: "{size: 240x120}", export: "from: thumbnail", in: folder)
+        try writeJob("sepia", filter: "sepia", thumbnail: "{}", export: "from: thumbnail", in: folder)
+        for job in ["wide", "sepia"] {
+            let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let html = try page(folder)
+        XCTAssertEqual(try previews(inPage: html).map(\.from), ["original", "thumbnail"],
+                       "the after is the sepia crop; no crop of the original look has its frame, so the before is rendered")
+        XCTAssert(html.contains("cropped as its 240×240 thumbnail"))
+        let card = try cardPixels(folder)
+        XCTAssertEqual(card.map(\.from), ["original", "thumbnail"])
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let photo = try XCTUnwrap(try catalogue.allPhotos().first)
+        catalogue.close()
+        let cover = ThumbnailStage().geometry
+        try assertSame(card[0].image, try croppedAlone(folder, recipe: .original, geometry: cover),
+                       "before: the original look in the cover thumbnail's frame, as rendered alone")
+        try assertSame(card[1].image, try croppedAlone(folder, recipe: try Recipe(canonicalJSON: photo.filterRecipe), geometry: cover),
+                       "after: the sepia cover thumbnail, as rendered alone")
+        XCTAssertEqual([card[0].image.width, card[0].image.height], [200, 200], "the before is the crop, not the whole photo")
+        XCTAssertGreaterThan(try meanDifference(card[0].image, card[1].image).max()!, 10, "the after has the look")
+    }
+
+    func testAChangedOrDeletedCoverThumbnailFallsBackToTheOriginal() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try writePhoto(in: folder)
+        try writeJob("plain", filter: nil, thumbnail: "{}", export: "from: thumbnail", in: folder)
+        try writeJob("sepia", filter: "sepia", thumbnail: "{}", export: "from: thumbnail", in: folder)
+        for job in ["plain", "sepia"] {
+            let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+        }
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let photo = try XCTUnwrap(try catalogue.allPhotos().first)
+        let thumbnails = try catalogue.renditions(kind: .thumbnail)
+        catalogue.close()
+        let plain = try XCTUnwrap(thumbnails.first { $0.inputHash == photo.hash }).path
+        let sepia = try XCTUnwrap(thumbnails.first { $0.inputHash == photo.lookHash }).path
+        func change(_ path: String) throws {
+            var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes[bytes.count / 2] ^= 0x55
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        // The before's crop changed: the before is rendered from the original, in the after's frame.
+        try change(plain)
+        let rendered = try cardPixels(folder)
+        XCTAssertEqual(rendered.map(\.from), ["original", "thumbnail"])
+        try assertSame(rendered[0].image, try croppedAlone(folder, recipe: .original, geometry: ThumbnailStage().geometry),
+                       "the before, rendered in the crop's frame")
+        // The after's crop changed too, then deleted: no crop left, so the whole photo from the original, both looks.
+        for damage in [change, { try FileManager.default.removeItem(atPath: $0) }] {
+            try damage(sepia)
+            let html = try page(folder)
+            let shown = try previews(inPage: html)
+            XCTAssertEqual(shown.map(\.from), ["original", "original"], "a changed or deleted thumbnail is not used")
+            XCTAssert(shown.allSatisfy { $0.image.width == 200 && $0.image.height == 133 }, "the whole photo, a pair framed alike")
+            XCTAssertFalse(html.contains("cropped as"), "and the page does not say it is cropped")
+        }
     }
 
     func testAFilteredImageShowsTheLookItsRunApplied() {

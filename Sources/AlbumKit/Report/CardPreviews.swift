@@ -1,3 +1,5 @@
+import Vips
+
 /// The previews of one photo's card: its current look, and its original look when the card is a before and after
 /// pair.
 struct CardPreviews<Value: Sendable>: Sendable {
@@ -5,4 +7,7 @@ struct CardPreviews<Value: Sendable>: Sendable {
     var before: Preview<Value>?
     /// The photo's current look (`filter_recipe`).
     var after: Preview<Value>
+    /// The geometry of the cropped thumbnail the card shows, and frames its before alike; nil when the card shows
+    /// the whole photo.
+    var crop: ThumbnailGeometry? = nil
 }

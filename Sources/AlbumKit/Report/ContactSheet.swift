@@ -5,9 +5,9 @@ import Vips
 /// A single JPEG of a run's thumbnails in a grid, assembled with libvips' `arrayjoin`, for places where HTML is
 /// not welcome.
 enum ContactSheet {
-    /// Cells are 160 pixels, 8 across, at most `limit` photos. Each cell is the photo's current look, from a
-    /// rendition where one fits and from the original where none does (`ReportPreviews`); a photo neither gives is
-    /// left out.
+    /// Cells are 160 pixels, 8 across, at most `limit` photos. Each cell is the photo's current look, the whole
+    /// photo, from a rendition where one fits and from the original where none does (`ReportPreviews`, without
+    /// cropped thumbnails: the cells of a sheet keep one framing); a photo neither gives is left out.
     static func render(_ report: RunReport, catalogueFolder: String, limit: Int = 500) throws -> [UInt8] {
         let geometry = ThumbnailGeometry(width: 160, height: 160, crop: .none, sizing: .down)
         let photos = report.photos.prefix(limit).map { photo in
@@ -15,7 +15,7 @@ enum ContactSheet {
             alone.filtered = false  // one image per cell: the current look
             return alone
         }
-        let cells = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder) { $0 }
+        let cells = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder, crops: false) { $0 }
         let tiles = try cells.compactMap { cell in try (try? cell.get()).map { try $0.after.value.image().flattenedOnWhite() } }
         guard !report.photos.isEmpty else {
             // A photo the run found up to date is no step row (docs/catalogue.md, "Skipped steps").

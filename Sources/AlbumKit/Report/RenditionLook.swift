@@ -1,3 +1,5 @@
+import Vips
+
 /// A rendition of a photo with the look its pixels show (a `LookHash`): what a report's preview of that look may be
 /// shrunk from instead of the original.
 ///
@@ -7,21 +9,28 @@
 /// - a filtered image records the original's hash as its input, and its recipe is the look that the run which
 ///   wrote it applied with those parameters (`runs.stages`, `AppliedStage.look`); when that run recorded no
 ///   stages (a catalogue older than `runs.stages`), its look is unknown and it is not used.
+///
+/// A thumbnail cropped to its box (`fit: cover`) also carries the geometry it was rendered with, from the
+/// parameters its step recorded (`ThumbnailCrops`), so that a card can show that crop and frame its before alike.
 public struct RenditionLook: Sendable {
     public var rendition: Rendition
     /// The look's hash: `LookHash.of(original:recipe:)` of the photo and the recipe the pixels have.
     public var look: String
+    /// For a `fit: cover` thumbnail, the geometry it was rendered with (its box, its crop); nil for every other
+    /// rendition, and for a thumbnail whose step is no longer in the catalogue.
+    public var crop: ThumbnailGeometry? = nil
 
     /// The renditions of `photo` whose look is known. `filterLooks` holds, per run, the look each filter
-    /// parameters hash gave (`AppliedStage`).
-    static func of(_ renditions: [Rendition], photo: PhotoRecord, filterLooks: [Int64: [String: String]]) -> [RenditionLook] {
+    /// parameters hash gave (`AppliedStage`); `crops`, the geometry of each cover thumbnail, by its file's hash.
+    static func of(_ renditions: [Rendition], photo: PhotoRecord, filterLooks: [Int64: [String: String]],
+                   crops: [String: ThumbnailGeometry] = [:]) -> [RenditionLook] {
         let thumbnailLooks = Dictionary(renditions.filter { $0.kind == .thumbnail }.map { ($0.fileHash, $0.inputHash) },
                                         uniquingKeysWith: { first, _ in first })
         return renditions.compactMap { rendition in
             guard rendition.photo == photo.id else { return nil }
             switch rendition.kind {
             case .thumbnail:
-                return RenditionLook(rendition: rendition, look: rendition.inputHash)
+                return RenditionLook(rendition: rendition, look: rendition.inputHash, crop: crops[rendition.fileHash])
             case .export:
                 return RenditionLook(rendition: rendition, look: thumbnailLooks[rendition.inputHash] ?? rendition.inputHash)
             case .filtered:
@@ -30,6 +39,15 @@ public struct RenditionLook: Sendable {
                 return RenditionLook(rendition: rendition, look: LookHash.of(original: photo.hash, recipe: recipe))
             }
         }
+    }
+
+    /// The renditions of `photo` in `catalogue` whose look is known, each cover thumbnail with its geometry (read
+    /// from the photo's steps only when it has a thumbnail that does not show the whole photo).
+    static func of(photo: PhotoRecord, in catalogue: Catalogue, filterLooks: [Int64: [String: String]]) throws -> [RenditionLook] {
+        let renditions = try catalogue.renditions(photo: photo.id)
+        let cropped = renditions.contains { $0.kind == .thumbnail && !ReportPreviews.showsWholePhoto($0, of: photo) }
+        let crops = cropped ? ThumbnailCrops.of(try catalogue.history(photo: photo.id)) : [:]
+        return of(renditions, photo: photo, filterLooks: filterLooks, crops: crops)
     }
 
     /// Per run, the look each of its filter parameters hashes gave, from `runs.stages`.

@@ -121,6 +121,9 @@ struct ReportPage {
             } else {
                 figures = "<figure><img loading=\"lazy\" alt=\"\(e(name))\" \(img(card.after))></figure>"
             }
+            if let crop = card.crop {
+                figures += "<p class=\"meta crop\">cropped as its \(crop.width)×\(crop.height) thumbnail</p>"
+            }
         case .failure(let error):
             figures = "<p class=\"missing\">no preview: \(e("\(error)"))</p>"
         }

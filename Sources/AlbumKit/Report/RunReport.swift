@@ -82,8 +82,7 @@ public struct RunReport: Sendable {
         var photos: [Photo] = []
         for id in order {
             guard let record = try catalogue.photo(id: id), let entry = perPhoto[id] else { continue }
-            let renditions = photos.count < gridLimit
-                ? RenditionLook.of(try catalogue.renditions(photo: id), photo: record, filterLooks: filterLooks) : []
+            let renditions = photos.count < gridLimit ? try RenditionLook.of(photo: record, in: catalogue, filterLooks: filterLooks) : []
             photos.append(Photo(record: record, filtered: entry.filtered && record.filter != "none", milliseconds: entry.ms,
                                 renditions: renditions))
         }

@@ -29,11 +29,18 @@ extension LookRenderer {
     /// exactly as `thumbnail(of:recipe:geometry:failOn:)` renders it, held in memory, and each recipe is applied
     /// to that small image, which is what `thumbnail` does after its shrink (so the pixels are the same as one
     /// rendering per look, at the cost of one).
-    static func previews(ofOriginal bytes: FileBytes, looks: [Recipe], geometry: ThumbnailGeometry, failOn: FailOn) throws -> [PreviewPixels] {
+    ///
+    /// With `box`, each look is then shrunk into it as a thumbnail file with `geometry` would be by
+    /// `preview(ofRendition:geometry:)` (Lanczos3, no colour transform): a cropped thumbnail's frame (`geometry`,
+    /// e.g. 240×240 cover) shown in the report's box, the same crop as the thumbnail's without its encoding.
+    static func previews(ofOriginal bytes: FileBytes, looks: [Recipe], geometry: ThumbnailGeometry, failOn: FailOn,
+                         within box: ThumbnailGeometry? = nil) throws -> [PreviewPixels] {
         try guarded(failOn: failOn, original: bytes) {
             let original = try held(thumbnail(of: bytes, recipe: .original, geometry: geometry, failOn: failOn))
             return try looks.map { recipe in
-                recipe.isEmpty ? original : try held(recipe.apply(to: original.image()))
+                let look = recipe.isEmpty ? original : try held(recipe.apply(to: original.image()))
+                guard let box else { return look }
+                return try held(look.image().thumbnail(geometry: box).srgb8(colourManaged: false))
             }
         }
     }
