@@ -4,7 +4,8 @@
  * Not part of `make bench`; used for Benchmarks/INVESTIGATION.md section 12. Build (needs libturbojpeg0-dev):
  *   gcc -O2 -g -o /tmp/ceiling Benchmarks/turbojpeg/ceiling.c $(pkg-config --cflags --libs vips libturbojpeg)
  *   ceiling MODE ROUNDS FILE...
- * MODE: vips | tj | vipsdecode | tjdecode | crop | cropcubic | all (every mode, order reversed every other round).
+ * MODE: vips | tj | vipsdecode | tjdecode | crop | cropcubic | all (every mode, order reversed every other round);
+ *       compare: crop-first against album's thumbnail, pixel differences per photo (ROUNDS ignored).
  * One untimed round runs first (CEILING_NO_WARMUP=1 skips it, for callgrind). album's allocator settings (2 malloc
  * arenas, a fixed 128 KiB mmap threshold) are applied unless CEILING_GLIBC_MALLOC is set. CPU seconds on stderr.
  *
@@ -89,6 +90,31 @@ static size_t finish_cropped(VipsImage *decoded, VipsKernel kernel) {
     return len;
 }
 
+static VipsImage *vips_decode(File *f);
+
+/* compare: album's thumbnail (resize, then crop) against crop-first Lanczos3, before colour and encode: the largest
+ * difference in levels, the mean, and the share of values more than 2 levels apart, per photo. */
+static void compare(File *files, int n) {
+    for (int i = 0; i < n; i++) {
+        VipsImage *a = vips_decode(&files[i]), *b = vips_decode(&files[i]), *ta, *autorot, *square, *tb, *diff, *absd, *over;
+        if (vips_thumbnail_image(a, &ta, 240, "height", 240, "crop", VIPS_INTERESTING_CENTRE, NULL)) die("thumbnail_image");
+        if (vips_autorot(b, &autorot, NULL)) die("autorot");
+        int side = autorot->Xsize < autorot->Ysize ? autorot->Xsize : autorot->Ysize;
+        if (vips_extract_area(autorot, &square, (autorot->Xsize - side) / 2, (autorot->Ysize - side) / 2, side, side, NULL) ||
+            vips_resize(square, &tb, 240.0 / side, NULL)) die("crop first");
+        VipsImage *ma, *mb;  /* in memory: the statistics below read each image more than once */
+        if (!(ma = vips_image_copy_memory(ta)) || !(mb = vips_image_copy_memory(tb))) die("copy_memory");
+        g_object_unref(ta); g_object_unref(tb); ta = ma; tb = mb;
+        double max, mean, share;
+        if (ta->Xsize != tb->Xsize || ta->Ysize != tb->Ysize) { printf("photo %d: sizes differ %dx%d %dx%d\n", i, ta->Xsize, ta->Ysize, tb->Xsize, tb->Ysize); continue; }
+        if (vips_subtract(ta, tb, &diff, NULL) || vips_abs(diff, &absd, NULL) || vips_max(absd, &max, NULL) ||
+            vips_avg(absd, &mean, NULL) || vips_more_const1(absd, &over, 2, NULL) || vips_avg(over, &share, NULL)) die("compare");
+        printf("photo %d %dx%d shrunk: max %.0f levels, mean %.3f, values > 2 levels apart %.3f %%\n", i, a->Xsize, a->Ysize, max, mean, share / 255 * 100);
+        g_object_unref(a); g_object_unref(b); g_object_unref(ta); g_object_unref(autorot); g_object_unref(square);
+        g_object_unref(tb); g_object_unref(diff); g_object_unref(absd); g_object_unref(over);
+    }
+}
+
 static VipsImage *vips_decode(File *f) {
     VipsImage *header, *image;
     if (!(header = vips_image_new_from_buffer(f->data, f->size, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL)))
@@ -171,6 +197,7 @@ int main(int argc, char **argv) {
         files[i].size = size;
     }
     tjhandle tj = tjInitDecompress();
+    if (!strcmp(mode, "compare")) { compare(files, n); return 0; }
     const char *all[] = {"vipsdecode", "tjdecode", "vips", "tj", "crop", "cropcubic"};
     int count = 6;
     /* One untimed round first, so that no mode pays the first touch of the files and libvips' first-use set-up. */
