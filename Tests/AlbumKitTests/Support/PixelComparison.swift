@@ -1,14 +1,17 @@
-/// How close two decoded images of the same size are: the largest and mean per-channel difference, and SSIM.
+/// How close two decoded images of the same size are: the largest and mean per-channel difference, SSIM, and the
+/// largest difference between the mean colours of the same block of each (the look, with resampling averaged out).
 struct PixelComparison {
     var largest: Int
     var mean: Double
     var ssim: Double
+    /// The largest difference of a channel's mean over the same `block`×`block` square of each image.
+    var blockMeans: Double
 
     /// Compares two interleaved RGB images of `width`×`height`.
     ///
     /// SSIM (Wang et al. 2004) with the usual constants, C1 = (0.01·255)², C2 = (0.03·255)², on each channel over
     /// 8×8 windows every 4 pixels, averaged over windows and channels. 1 means identical.
-    init(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) {
+    init(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int, block: Int = 30) {
         precondition(a.count == b.count && a.count == width * height * 3, "images of one size, 3 bands")
         var largest = 0, total = 0
         for (x, y) in zip(a, b) {
@@ -40,5 +43,21 @@ struct PixelComparison {
             }
         }
         ssim = windows == 0 ? (largest == 0 ? 1 : 0) : sum / Double(windows)
+        var worst = 0.0
+        for top in stride(from: 0, through: height - block, by: block) {
+            for left in stride(from: 0, through: width - block, by: block) {
+                for channel in 0..<3 {
+                    var difference = 0
+                    for y in top..<top + block {
+                        for x in left..<left + block {
+                            let i = (y * width + x) * 3 + channel
+                            difference += Int(a[i]) - Int(b[i])
+                        }
+                    }
+                    worst = max(worst, abs(Double(difference)) / Double(block * block))
+                }
+            }
+        }
+        blockMeans = worst
     }
 }
