@@ -24,6 +24,9 @@ public struct RunSummary: Sendable {
     /// ones not retried, missing ones; and the superseded versions (the catalogue's, and those this run's imports
     /// replaced), which never join a run.
     public var states: [PhotoState: Int] = [:]
+    /// The decodes that several outputs of a photo shared (`SharedDecode`): the photos decoded once for them, and the
+    /// outputs derived from those decodes.
+    public var sharedDecodes = SharedDecodeCounts()
     /// ok, failed or interrupted.
     public var status: String = "ok"
 

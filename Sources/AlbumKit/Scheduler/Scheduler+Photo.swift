@@ -59,6 +59,7 @@ extension Scheduler {
             state.withLock { $0.summary.states[held, default: 0] += 1 }
             return
         }
+        work.shared = sharedDecode(for: work, context: context)
         for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             let clock = DispatchTime.now()
@@ -82,6 +83,11 @@ extension Scheduler {
                 failed = true
                 break  // later stages would work from a look that was not made
             }
+        }
+        if let shared = work.shared {
+            // The chain is over: the shared image goes now, and what it served is counted (`decodes_shared`).
+            work.shared = nil
+            state.withLock { $0.summary.sharedDecodes.add(shared) }
         }
         if !failed, work.photo.damage != nil,
            let original = try? work.originalBytes(catalogueFolder: job.catalogue),

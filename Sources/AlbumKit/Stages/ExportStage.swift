@@ -189,6 +189,13 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                let bytes = try? FileBytes(path: filtered.path), bytes.count == filtered.bytes {
                 return LookRenderer.Rendered(width: filtered.width, height: filtered.height, bytes: bytes.withBytes { Array($0) })
             }
+            if let maxSize, let shared = try work.sharedImage(atLeast: maxSize, context: context) {
+                // Derived from the photo's one decode for several outputs (`SharedDecode`).
+                let rendered = try LookRenderer.renderFullSize(fromShared: shared, recipe: work.recipe, maxSize: maxSize, format: format,
+                                                               quality: quality, metadata: metadata, failOn: context.failOn)
+                work.sharedOutputMade()
+                return rendered
+            }
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
             return try LookRenderer.renderFullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, format: format, quality: quality,
                                                    metadata: metadata, failOn: context.failOn, reserve: context.withPixels)

@@ -21,6 +21,9 @@ public struct PhotoWork: Sendable {
     /// The path this import recorded as another name of the photo (`ImportMatch.newAlias`): its exports are made
     /// after the photo's chain, by the scheduler and the plan alike.
     public var newAlias: PhotoAlias?
+    /// The one decode this photo's outputs share in this run, when the scheduler planned one (`SharedDecode`); nil:
+    /// each output renders alone from the original.
+    public var shared: SharedDecode?
 
     public init(photo: PhotoRecord, original: FileBytes? = nil, recipe: Recipe) {
         self.photo = photo

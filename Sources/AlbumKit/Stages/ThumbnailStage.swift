@@ -62,9 +62,18 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
             work.thumbnail = existing
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
-        let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-        let rendered = try LookRenderer.renderThumbnail(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
+        let rendered: LookRenderer.Rendered
+        if let shared = try work.sharedImage(context: context),
+           LookRenderer.sharedServes(width: shared.width, height: shared.height, geometry: geometry) {
+            // Derived from the photo's one decode for several outputs (`SharedDecode`).
+            rendered = try LookRenderer.renderThumbnail(fromShared: shared, recipe: work.recipe, geometry: geometry,
+                                                        format: format, quality: quality, failOn: context.failOn)
+            work.sharedOutputMade()
+        } else {
+            let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
+            rendered = try LookRenderer.renderThumbnail(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
                                                         quality: quality, failOn: context.failOn, reserve: context.withPixels)
+        }
         let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
                                       inputHash: input, extension: format.fileExtension)
         let rendition = try RenditionFile.write(rendered, to: path, kind: .thumbnail, photo: photoID,

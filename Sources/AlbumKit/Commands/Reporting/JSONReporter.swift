@@ -27,6 +27,7 @@ struct JSONReporter: RunObserver {
         emit([("event", .string("run-finished")), ("run", .int(Int(summary.run))), ("status", .string(summary.status)),
               ("stages", summary.countsJSON), ("failed_photos", .int(summary.failures.count)),
               ("passed_over", summary.passedOver.json), ("states", summary.statesJSON),
+              ("decodes_shared", summary.sharedDecodes.json),
               ("seconds", .double((summary.seconds * 1000).rounded() / 1000)), ("exit", .int(Int(summary.exitCode.rawValue)))])
     }
 
