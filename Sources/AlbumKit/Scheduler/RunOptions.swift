@@ -13,8 +13,8 @@ public struct RunOptions: Sendable {
     /// PNG, a rotation at full size: `LookRenderer.reservation`) waits until the others leave room. One photo larger
     /// than the budget still runs, alone. 40 MP (120 MB) keeps the heaviest progressive JPEGs apart (a 16 MP one at
     /// 4:4:4 holds 101 MB) while two 4:2:0 progressive JPEGs of up to 13 MP still decode side by side; baseline
-    /// JPEGs stream and reserve nothing. On the 316-photo benchmark corpus at 2 workers: peak RSS 174–176 MB at
-    /// 40 MP, 179 MB at 100 MP, the same CPU time (Benchmarks/INVESTIGATION.md, section 3).
+    /// JPEGs stream and reserve nothing. On the 316-photo benchmark corpus at 2 workers: peak RSS 194–201 MB at
+    /// 40 MP, 193 MB at 100 MP, 182–185 MB at 1 MP, the same CPU time (Benchmarks/INVESTIGATION.md, section 3).
     public var pixelBudgetMegapixels: Int = 40
     /// After a first SIGINT or SIGTERM, how long photos in flight may take to finish before they are abandoned.
     public var graceSeconds: Double = 10

@@ -1,4 +1,5 @@
 import CVips
+import Synchronization
 
 /// Keeps liborc's code memory to one thread at a time, so that libvips' run-time SIMD code (ORC) can stay on with
 /// several workers.
@@ -12,12 +13,21 @@ import CVips
 ///
 /// The wrapper therefore builds every operation (each `derive`, open and thumbnail call: construction only, no
 /// pixels are computed then) and releases every image reference while holding this one lock. Those are the only
-/// moments at which libvips compiles or frees ORC code; saves, which compute the pixels and take nearly all of a
-/// rendering's time, run outside it, so workers still render in parallel. The lock is recursive: a release inside a
-/// build (libvips dropping an intermediate of its own) cannot deadlock.
+/// moments at which libvips compiles or frees ORC code; saves, which compute the pixels, run outside it. The lock is
+/// recursive: a release inside a build (libvips dropping an intermediate of its own) cannot deadlock.
+///
+/// It is taken only while ORC is on (`Vips.Settings.vectorCode`, off by default), because one build is not
+/// construction only: libvips 8.14's `vips_thumbnail` computes a cropped or rotated thumbnail in memory inside its
+/// build (`vips_image_copy_memory` before `vips_smartcrop` and `vips_autorot`, thumbnail.c), so under this lock two
+/// workers decoded one photo after the other, and a 2-worker thumbnail job was no faster than a 1-worker one
+/// (INVESTIGATION.md, section 7). With ORC off nothing is compiled or freed, and nothing needs the lock.
 enum ProgramLock {
-    /// Runs `body`, one operation's construction, with the lock held.
+    /// Whether builds and releases take the lock: set by `Vips.start` from `vectorCode`.
+    static let active = Atomic<Bool>(false)
+
+    /// Runs `body`, one operation's construction, with the lock held while ORC is on.
     static func building<T>(_ body: () throws -> T) rethrows -> T {
+        guard active.load(ordering: .acquiring) else { return try body() }
         mutex.lock()
         defer { mutex.unlock() }
         return try body()

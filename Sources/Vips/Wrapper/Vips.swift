@@ -20,11 +20,13 @@ public enum Vips {
         public var mallocArenas: Int = 2
         public var mmapThresholdBytes: Int = 128 << 10
         /// liborc's run-time generated SIMD code (libvips' vector paths, e.g. the vertical Lanczos3 of every resize).
-        /// On: `ProgramLock` keeps liborc's compiles and frees to one thread at a time, which removes the crash that
-        /// Debian 12's liborc 0.4.33 had when two workers compiled and freed ORC programs at once
-        /// (Benchmarks/INVESTIGATION.md, sections 7 and 11). When on, libvips' own `VIPS_NOVECTOR` environment
-        /// variable still switches it off (valgrind needs that); off, it is off whatever the environment says.
-        public var vectorCode: Bool = true
+        /// Off by default. Debian 12's liborc 0.4.33 crashes when two threads compile and free ORC programs at once;
+        /// on, `ProgramLock` holds every operation build and image release under one lock, which removes the crash
+        /// (Benchmarks/INVESTIGATION.md, section 7), but libvips 8.14's `vips_thumbnail` computes a cropped or
+        /// rotated thumbnail in memory inside its build, so under that lock two workers decode one after the other:
+        /// a 2-worker thumbnail job was no faster than a 1-worker one. Off, libvips' C loops cost about 10 % on
+        /// thumbnails and much more on large resizes, and the workers render in parallel with no lock.
+        public var vectorCode: Bool = false
         public init() {}
     }
 
@@ -46,6 +48,7 @@ public enum Vips {
             }
             vips_concurrency_set(Int32(max(1, settings.concurrency)))
             if !settings.vectorCode { album_vips_set_vector_enabled(0) }
+            ProgramLock.active.store(settings.vectorCode, ordering: .releasing)
             vips_cache_set_max(0)
             vips_block_untrusted_set(settings.blockUntrustedLoaders ? 1 : 0)
         }
