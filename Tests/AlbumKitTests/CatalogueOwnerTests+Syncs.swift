@@ -1,40 +1,13 @@
 import Foundation
 import Synchronization
-import SQLite
 import System
 import XCTest
 @testable import AlbumKit
 
-/// Deferred durability on a real catalogue file: the files written for a batch's rows are synced by the catalogue's
-/// owner just before the commit that records them, and a file that cannot be synced keeps its batch from committing.
-final class PendingSyncsTests: XCTestCase {
-    var folder = ""
-    var catalogue: Catalogue!
-    var reader: Database!
-    var run: Int64 = 0
-
-    override func setUpWithError() throws {
-        folder = try TestSupport.temporaryFolder(self)
-        catalogue = try Catalogue(folder: folder, create: true, writing: true)
-        run = try catalogue.beginRun(job: "syncs", jobPath: nil, jobHash: nil, started: Timestamp.now(),
-                                     software: Software(album: "t", vips: "8", sqlite: "3", host: "h"))
-        reader = try Database(path: folder + "/" + Catalogue.databaseName, mode: .readOnly)
-    }
-
-    override func tearDown() {
-        reader?.close()
-        catalogue?.close()
-    }
-
-    func step(_ n: Int) -> StepRecord {
-        StepRecord(run: run, photo: nil, path: "/p/\(n).jpg", stage: .thumbnail, parameters: "{}",
-                   inputHash: nil, outputHash: nil, milliseconds: 1, status: .done, error: nil)
-    }
-
-    func committedPaths() throws -> [String] {
-        try reader.query("SELECT path FROM steps ORDER BY id") { try $0["path"] as String }
-    }
-
+/// Deferred durability, on `CatalogueOwnerTests`' catalogue file: the files written for a batch's rows are synced by
+/// the catalogue's owner just before the commit that records them, and a file that cannot be synced keeps its batch
+/// from committing.
+extension CatalogueOwnerTests {
     func testTheOwnerSyncsTheBatchsFilesBeforeItCommitsThem() throws {
         let syncs = PendingSyncs()
         let owner = CatalogueOwner(catalogue, batchSize: 100, batchSeconds: 3600, syncs: syncs)
