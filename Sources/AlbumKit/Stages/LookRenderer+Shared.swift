@@ -13,10 +13,8 @@ extension LookRenderer {
     static func sharedOriginal(of bytes: FileBytes, maxSize: Int, failOn: FailOn, reserve: Reserve) throws -> Image {
         try guarded(failOn: failOn, original: bytes) {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
-            let pixels = header.width * header.height
-            let cost = (header.orientation == 1 ? 0 : pixels) + (header.isInterlaced ? 2 * pixels : 0)
             var held: Image?
-            try reserve(cost) {
+            try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
                 held = try fullSize(of: bytes, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
             }
             return held!
