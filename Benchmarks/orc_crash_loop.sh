@@ -11,9 +11,10 @@
 # runs that ended by a signal (a crash) rather than with an exit status. It prints one line per crash and a total:
 #   crashes: 2 of 270 runs (album: .build/debug/album, 2 workers)
 #
-# album switches liborc off itself (Vips.Settings.vectorCode = false, in Sources/Vips/Wrapper/Vips.swift). To measure
-# the crash with liborc on, build a copy with `public var vectorCode: Bool = true` there and pass that binary; with
-# the shipped binary the loop checks that no run crashes.
+# album runs liborc under ProgramLock (Vips.Settings.vectorCode = true, in Sources/Vips/Wrapper/Vips.swift): with the
+# shipped binary the loop checks that no run crashes (INVESTIGATION.md, section 14: 500 loaded runs). To measure the
+# crash itself, build a copy whose ProgramLock.building and ProgramLock.release skip the mutex, or use
+# Benchmarks/orc_race, which reproduces it in C.
 #
 # Needs: vips (libvips' command line, to make the photos), a POSIX shell.
 set -eu

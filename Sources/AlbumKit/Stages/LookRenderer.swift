@@ -94,7 +94,7 @@ public enum LookRenderer {
         let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
         let small = header.isCMYK || header.loader?.hasPrefix("jpegload") == true
             ? try shrinkOnLoadThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
-            : try Image.thumbnail(bytes, geometry: geometry, failOn: failOn, toSRGB: false)
+            : try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: false)
         let pixels = try small.srgb8(colourManaged: true)
         return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
     }

@@ -26,21 +26,31 @@ static inline VipsImage *album_vips_new_from_buffer(const void *bytes, size_t le
  * thumbnail_buffer does not pass its own "fail_on" argument on to the loader (checked on this machine: a
  * truncated JPEG then saves without error), but it does honour the option string. */
 static inline int album_vips_thumbnail_buffer(const void *bytes, size_t length, VipsImage **out,
-                                              int width, int height, int size, int crop,
+                                              int width, int height, int size, int crop, int no_rotate,
                                               const char *load_options, const char *export_profile) {
     if (export_profile)
         return vips_thumbnail_buffer((void *) bytes, length, out, width,
-            "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop,
+            "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop, "no_rotate", no_rotate,
             "option_string", load_options, "export_profile", export_profile, NULL);
     return vips_thumbnail_buffer((void *) bytes, length, out, width,
-        "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop,
+        "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop, "no_rotate", no_rotate,
         "option_string", load_options, NULL);
 }
 
 /* The same, on an image already open (used to resize an image within a pipeline). */
-static inline int album_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int size, int crop) {
+static inline int album_vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height, int size, int crop,
+                                             int no_rotate) {
     return vips_thumbnail_image(in, out, width,
-        "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop, NULL);
+        "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop, "no_rotate", no_rotate, NULL);
+}
+
+static inline int album_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+/* Crops to width x height, keeping the part `interesting` chooses (vips_thumbnail's own crop). */
+static inline int album_vips_smartcrop(VipsImage *in, VipsImage **out, int width, int height, int interesting) {
+    return vips_smartcrop(in, out, width, height, "interesting", (VipsInteresting) interesting, NULL);
 }
 
 /* ---- Colour and geometry ------------------------------------------------------------------------------------- */

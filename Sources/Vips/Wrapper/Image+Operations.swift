@@ -23,29 +23,83 @@ public struct ThumbnailGeometry: Sendable, Equatable {
 
 extension Image {
     /// Shrink-on-load thumbnail straight from a file's bytes: JPEG DCT scaling, Lanczos3, EXIF orientation applied.
-    /// - Parameter toSRGB: transform through the embedded profile (or CMYK's default) to sRGB; skipped when the
-    ///   source is already sRGB without a profile, which saves a colour transform per photo.
-    public static func thumbnail(_ bytes: FileBytes, geometry: ThumbnailGeometry, failOn: FailOn, toSRGB: Bool) throws -> Image {
+    /// - Parameters:
+    ///   - header: the bytes opened already (`open`), for their size and orientation; opened here when nil.
+    ///   - toSRGB: transform through the embedded profile (or CMYK's default) to sRGB; skipped when the
+    ///     source is already sRGB without a profile, which saves a colour transform per photo.
+    public static func thumbnail(_ bytes: FileBytes, header: Image? = nil, geometry: ThumbnailGeometry, failOn: FailOn,
+                                 toSRGB: Bool) throws -> Image {
+        try thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: toSRGB, splitting: true)
+    }
+
+    /// - Parameter splitting: false leaves the rotation and crop to `vips_thumbnail`'s build, as libvips alone
+    ///   does: the reference the split must equal (ThumbnailPlanTests).
+    static func thumbnail(_ bytes: FileBytes, header: Image?, geometry: ThumbnailGeometry, failOn: FailOn, toSRGB: Bool,
+                          splitting: Bool) throws -> Image {
+        let header = try header ?? open(bytes, sequential: true, failOn: failOn)
+        let plan = ThumbnailPlan(geometry, storedWidth: header.width, storedHeight: header.height, orientation: header.orientation,
+                                 splitting: splitting)
         var out: UnsafeMutablePointer<VipsImage>?
         let status = bytes.withBytes { buffer in
             ProgramLock.building {
                 album_vips_thumbnail_buffer(buffer.baseAddress, buffer.count, &out,
-                                        Int32(geometry.width), Int32(geometry.height), geometry.sizing.rawValue,
-                                        geometry.crop.rawValue, "fail_on=\(failOn.name)", toSRGB ? "srgb" : nil)
+                                            Int32(plan.box.width), Int32(plan.box.height), geometry.sizing.rawValue,
+                                            plan.libvipsCrop.rawValue, plan.libvipsRotates ? 0 : 1,
+                                            "fail_on=\(failOn.name)", toSRGB ? "srgb" : nil)
             }
         }
         guard status == 0, let out else {
             if let out { ProgramLock.release(out) }
             throw VipsError(operation: "thumbnail", message: Vips.takeErrorBuffer(), file: bytes.path)
         }
-        return Image(out, source: bytes)
+        return try Image(out, source: bytes).finished(plan)
     }
 
     /// Resizes within a pipeline (no shrink-on-load, since the image is already open).
     public func thumbnail(geometry: ThumbnailGeometry) throws -> Image {
-        try derive("thumbnail_image") {
-            album_vips_thumbnail_image(pointer, $0, Int32(geometry.width), Int32(geometry.height),
-                                       geometry.sizing.rawValue, geometry.crop.rawValue)
+        try thumbnail(geometry: geometry, splitting: true)
+    }
+
+    /// - Parameter splitting: as for `thumbnail(_:header:geometry:failOn:toSRGB:splitting:)`.
+    func thumbnail(geometry: ThumbnailGeometry, splitting: Bool) throws -> Image {
+        let plan = ThumbnailPlan(geometry, storedWidth: width, storedHeight: height, orientation: orientation, splitting: splitting)
+        return try derive("thumbnail_image") {
+            album_vips_thumbnail_image(pointer, $0, Int32(plan.box.width), Int32(plan.box.height), geometry.sizing.rawValue,
+                                       plan.libvipsCrop.rawValue, plan.libvipsRotates ? 0 : 1)
+        }.finished(plan)
+    }
+
+    /// The rotation and crop `vips_thumbnail` leaves to album (`ThumbnailPlan`), with the pixels libvips' own
+    /// steps give (copy to memory, `vips_autorot`, then `vips_smartcrop` to the box or the image, whichever is
+    /// smaller).
+    ///
+    /// A centre crop is cut first, from the scaled image as it is stored: the same rectangle, turned back through
+    /// the orientation. The cut is lazy, so the resize computes only the pixels kept (a third less for a 3:2 photo
+    /// in a square) and only those are copied to memory for the rotation. The other crops look at the whole
+    /// scaled image, so it is copied to memory first, as libvips does.
+    private func finished(_ plan: ThumbnailPlan) throws -> Image {
+        guard plan.finishesHere else { return self }
+        let geometry = plan.geometry, orientation = plan.orientation
+        if geometry.crop == .centre {
+            let cut = try extractedArea(plan.centreCrop(storedWidth: width, storedHeight: height))
+            return orientation == 1 ? cut : try cut.inMemory().autorotated()
+        }
+        var image = try inMemory()
+        if orientation != 1 { image = try image.autorotated() }
+        if geometry.crop != .none {
+            let (w, h) = (min(geometry.width, image.width), min(geometry.height, image.height))
+            let upright = image
+            image = try upright.derive("smartcrop") {
+                album_vips_smartcrop(upright.pointer, $0, Int32(w), Int32(h), geometry.crop.rawValue)
+            }
+        }
+        return image
+    }
+
+    /// A rectangle of the image, computed only when its pixels are asked for.
+    func extractedArea(_ area: ThumbnailPlan.Area) throws -> Image {
+        try derive("extract_area") {
+            album_vips_extract_area(pointer, $0, Int32(area.left), Int32(area.top), Int32(area.width), Int32(area.height))
         }
     }
 

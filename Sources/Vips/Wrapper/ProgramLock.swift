@@ -16,11 +16,12 @@ import Synchronization
 /// moments at which libvips compiles or frees ORC code; saves, which compute the pixels, run outside it. The lock is
 /// recursive: a release inside a build (libvips dropping an intermediate of its own) cannot deadlock.
 ///
-/// It is taken only while ORC is on (`Vips.Settings.vectorCode`, off by default), because one build is not
-/// construction only: libvips 8.14's `vips_thumbnail` computes a cropped or rotated thumbnail in memory inside its
-/// build (`vips_image_copy_memory` before `vips_smartcrop` and `vips_autorot`, thumbnail.c), so under this lock two
-/// workers decoded one photo after the other, and a 2-worker thumbnail job was no faster than a 1-worker one
-/// (INVESTIGATION.md, section 7). With ORC off nothing is compiled or freed, and nothing needs the lock.
+/// It is taken only while ORC is on (`Vips.Settings.vectorCode`, on by default). For it not to serialise the
+/// workers, no build may compute pixels: libvips 8.14's `vips_thumbnail` computes a cropped or rotated thumbnail in
+/// memory inside its build (`vips_image_copy_memory` before `vips_smartcrop` and `vips_autorot`, thumbnail.c), and
+/// under this lock two workers then decoded one photo after the other. So album asks `vips_thumbnail` only to scale,
+/// and rotates and crops itself after the build (`ThumbnailPlan`, Image+Operations.swift), with the pixels libvips'
+/// own steps give (Benchmarks/INVESTIGATION.md, sections 7 and 14).
 enum ProgramLock {
     /// Whether builds and releases take the lock: set by `Vips.start` from `vectorCode`.
     static let active = Atomic<Bool>(false)

@@ -20,13 +20,12 @@ public enum Vips {
         public var mallocArenas: Int = 2
         public var mmapThresholdBytes: Int = 128 << 10
         /// liborc's run-time generated SIMD code (libvips' vector paths, e.g. the vertical Lanczos3 of every resize).
-        /// Off by default. Debian 12's liborc 0.4.33 crashes when two threads compile and free ORC programs at once;
-        /// on, `ProgramLock` holds every operation build and image release under one lock, which removes the crash
-        /// (Benchmarks/INVESTIGATION.md, section 7), but libvips 8.14's `vips_thumbnail` computes a cropped or
-        /// rotated thumbnail in memory inside its build, so under that lock two workers decode one after the other:
-        /// a 2-worker thumbnail job was no faster than a 1-worker one. Off, libvips' C loops cost about 10 % on
-        /// thumbnails and much more on large resizes, and the workers render in parallel with no lock.
-        public var vectorCode: Bool = false
+        /// Debian 12's liborc 0.4.33 crashes when two threads compile and free ORC programs at once, so while it is
+        /// on `ProgramLock` holds every operation build and image release under one lock, which removes the crash
+        /// (Benchmarks/INVESTIGATION.md, section 7: Benchmarks/orc_race crashed 17 of 20 runs without the lock and
+        /// none of 120 with it), and no build computes pixels (`ThumbnailPlan`), so the workers still render in
+        /// parallel. Off, libvips runs its C loops: about 10 % slower on a 2-worker thumbnail job (section 14).
+        public var vectorCode: Bool = true
         public init() {}
     }
 
