@@ -104,7 +104,7 @@ final class QueryCommandTests: XCTestCase {
         XCTAssert(text.stdout.hasPrefix("photo    \(storm)\npath     \(folder)/photos/storm.jpg\n"), text.stdout)
         XCTAssert(text.stdout.contains("taken    2008-04-20T19:12:06"), text.stdout)
         XCTAssert(text.stdout.contains("filter   sepia [{\"sepia\":"), text.stdout)
-        XCTAssert(text.stdout.contains("renditions (2)"), text.stdout)
+        XCTAssert(text.stdout.contains("renditions (3)"), text.stdout)  // the sepia thumbnail, its before, the export
         // What changed the photo and what failed: the second run's import, skipped (unchanged), is no row.
         XCTAssert(text.stdout.contains("history (3 steps, oldest first)"), text.stdout)
         XCTAssertNotNil(text.stdout.range(of: #"\n  \d{4}-\d\d-\d\dT[0-9:.]+Z +2  thumbs   filter +done +[0-9.]+\n      parameters \{"preset":"sepia""#,

@@ -81,7 +81,8 @@ final class RelocationTests: XCTestCase {
         let renditions = try storedPaths("renditions", in: "\(folder)/jobs/album")
         XCTAssertEqual(renditions.filter { $0.hasPrefix("/") }, ["dune", "storm", "wood"].map { "\(folder)/site/\($0).jpg" })
         XCTAssertEqual(renditions.filter { !$0.hasPrefix("/") }.map { $0.split(separator: "/")[0] },
-                       ["filtered", "filtered", "thumbnails", "thumbnails", "thumbnails"])
+                       ["filtered", "filtered", "thumbnails", "thumbnails", "thumbnails", "thumbnails", "thumbnails"],
+                       "three thumbnails, and the original look's of the two filtered photos (their reports' before)")
 
         try FileManager.default.createDirectory(atPath: "\(folder)/elsewhere", withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: "\(folder)/jobs/album", toPath: "\(folder)/elsewhere/album")
@@ -184,7 +185,7 @@ final class RelocationTests: XCTestCase {
         let renditions = try storedPaths("renditions", in: catalogue)
         XCTAssertEqual(renditions.filter { $0.hasPrefix("/") }, [], "renditions inside the library are all relative")
         XCTAssertEqual(renditions.filter { $0.hasPrefix("../") }, ["dune", "far", "storm", "wood"].map { "../site/\($0).jpg" })
-        XCTAssertEqual(renditions.filter { $0.hasPrefix("thumbnails/") }.count, 4)
+        XCTAssertEqual(renditions.filter { $0.hasPrefix("thumbnails/") }.count, 6, "4, and the befores of the 2 filtered photos")
 
         try FileManager.default.moveItem(atPath: "\(folder)/library", toPath: "\(folder)/moved")
         try assertNothingToRedo(["run", "\(folder)/moved/job.yml", "--set", "LIBRARY=\(folder)/moved"], catalogue: "\(folder)/moved/.album")
@@ -218,7 +219,8 @@ final class RelocationTests: XCTestCase {
         let broken = try album(["verify", "--catalogue", catalogue], status: 1)
         XCTAssert(broken.stdout.contains("\(folder)/library/.album/thumbnails/"), broken.stdout)
         let done = try album(["relocate", "--catalogue", catalogue, "--from", "\(folder)/library", "--to", "\(folder)/moved"])
-        XCTAssert(done.stderr.contains("rewrote 3 originals and 10 renditions"), done.stderr)  // 4 thumbnails, 2 filtered, 4 exports
+        // 6 thumbnails (2 of them the filtered photos' befores), 2 filtered, 4 exports
+        XCTAssert(done.stderr.contains("rewrote 3 originals and 12 renditions"), done.stderr)
         XCTAssertEqual(try storedPaths("photos", in: catalogue), ["dune", "storm", "wood"].map { "../photos/\($0).jpg" } + ["\(folder)/outside/far.jpg"])
         XCTAssertEqual(try storedPaths("renditions", in: catalogue).filter { $0.hasPrefix("/") }, [])
         try assertNothingToRedo(["run", "\(folder)/moved/job.yml", "--set", "LIBRARY=\(folder)/moved"], catalogue: catalogue)

@@ -218,6 +218,43 @@ final class ReportPreviewTests: XCTestCase {
         XCTAssertGreaterThan(try meanDifference(beforePixels[0].image, beforePixels[1].image).max()!, 10, "the after has the look")
     }
 
+    /// A filter on a date range, alone: its thumbnail step keeps the original look's thumbnail in the same geometry
+    /// (from the same decode), so its report opens no original; each file is byte for byte its look rendered alone,
+    /// a rerun makes neither again, and prune keeps the before while the look is current.
+    func testAFilteredRunKeepsItsBeforeAndItsReportOpensNoOriginal() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try writePhoto(in: folder)
+        try writeJob("sepia", filter: "sepia", thumbnail: "{}", export: "from: thumbnail", in: folder)
+        let run = try TestSupport.album(["run", "sepia.yml"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let photo = try XCTUnwrap(try catalogue.allPhotos().first)
+        let thumbnails = try catalogue.renditions(kind: .thumbnail)
+        catalogue.close()
+        XCTAssertEqual(Set(thumbnails.map(\.inputHash)), [photo.hash, photo.lookHash], "the look's thumbnail and the original look's")
+        XCTAssertEqual(Set(thumbnails.map(\.parametersHash)).count, 1, "with the same parameters")
+        let original = try FileBytes(path: folder + "/photos/side.jpg")
+        let stage = ThumbnailStage()
+        for (look, recipe) in [(photo.hash, Recipe.original), (photo.lookHash, try Recipe(canonicalJSON: photo.filterRecipe))] {
+            let alone = try LookRenderer.renderThumbnail(of: original, recipe: recipe, geometry: stage.geometry, format: stage.format,
+                                                         quality: stage.quality, failOn: .warning)
+            let file = try XCTUnwrap(thumbnails.first { $0.inputHash == look })
+            XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: file.path))), alone.bytes,
+                           "\(look == photo.hash ? "the before" : "the sepia thumbnail") is its look rendered alone, byte for byte")
+        }
+        let again = try TestSupport.album(["run", "sepia.yml", "--log-format", "json"], in: folder)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(again.stdout.contains(#""status":"done""#), "a rerun renders nothing: \(again.stdout)")
+        XCTAssertEqual(try TestSupport.album(["prune"], in: folder).status, 0)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions WHERE kind = 'thumbnail'"), ["2"],
+                       "prune keeps the before of the current look")
+        try FileManager.default.removeItem(atPath: folder + "/photos/side.jpg")
+        let html = try page(folder, run: 1)
+        XCTAssertEqual(try previews(inPage: html).map(\.from), ["thumbnail", "thumbnail"], "the original gone, both from the run's thumbnails")
+        XCTAssertFalse(html.contains("no preview"))
+        XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 1, "verify still sees the original gone")
+    }
+
     func testAFilteredCoverJobsBeforeAndAfterAreTheSameCrop() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try writePhoto(in: folder)
@@ -228,16 +265,21 @@ final class ReportPreviewTests: XCTestCase {
             let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
             XCTAssertEqual(run.status, 0, run.stderr)
         }
+        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let photo = try XCTUnwrap(try catalogue.allPhotos().first)
+        let cover = ThumbnailStage().geometry
+        let thumbnails = try catalogue.renditions(kind: .thumbnail).filter { $0.width == cover.width && $0.height == cover.height }
+        catalogue.close()
+        // The sepia run kept its before, the original look's crop in its own frame: the report uses it. Without it,
+        // the wide crop of the original look must not be taken for the before.
+        XCTAssertEqual(try cardPixels(folder).map(\.from), ["thumbnail", "thumbnail"], "the sepia run's own before")
+        try FileManager.default.removeItem(atPath: try XCTUnwrap(thumbnails.first { $0.inputHash == photo.hash }).path)
         let html = try page(folder)
         XCTAssertEqual(try previews(inPage: html).map(\.from), ["original", "thumbnail"],
                        "the after is the sepia crop; no crop of the original look has its frame, so the before is rendered")
         XCTAssert(html.contains("cropped as its 240×240 thumbnail"))
         let card = try cardPixels(folder)
         XCTAssertEqual(card.map(\.from), ["original", "thumbnail"])
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
-        let photo = try XCTUnwrap(try catalogue.allPhotos().first)
-        catalogue.close()
-        let cover = ThumbnailStage().geometry
         try assertSame(card[0].image, try croppedAlone(folder, recipe: .original, geometry: cover),
                        "before: the original look in the cover thumbnail's frame, as rendered alone")
         try assertSame(card[1].image, try croppedAlone(folder, recipe: try Recipe(canonicalJSON: photo.filterRecipe), geometry: cover),

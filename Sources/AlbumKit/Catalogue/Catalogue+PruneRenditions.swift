@@ -34,7 +34,8 @@ extension Catalogue {
     /// The renditions of `photo` (which stays) that no current look or parameter set would produce, with why:
     /// a filtered image of another look than the photo's (`filter_recipe`), or of its look when no current filter
     /// stage keeps full-size images (`keep: none`, the default), a thumbnail or export of an earlier
-    /// look (its input hash is not the look's, nor, for an export made from a thumbnail, a kept thumbnail's file),
+    /// look (its input hash is not the look's, nor, for an export made from a thumbnail, a kept thumbnail's file;
+    /// a thumbnail of the original look stays, as a filtered look's "before"),
     /// or one made with parameters no job's current runs applied. What the runs cannot prove old is kept.
     static func oldRenditions(of photo: PhotoRecord, _ renditions: [Rendition], current: CurrentParameters) -> [PrunePlan.OldRendition] {
         let look = photo.lookHash
@@ -57,7 +58,9 @@ extension Catalogue {
                         why = current.applies(.filter, hash: rendition.parametersHash) == false ? "parameters no job applies now" : nil
                     }
                 case .thumbnail, .export:
-                    if rendition.inputHash != look, kind == .thumbnail || !keptThumbnails.contains(rendition.inputHash) {
+                    // A filtered photo's thumbnail of its original look is the report's "before" (ThumbnailStage).
+                    let before = kind == .thumbnail && rendition.inputHash == photo.hash
+                    if rendition.inputHash != look, !before, kind == .thumbnail || !keptThumbnails.contains(rendition.inputHash) {
                         why = "an earlier look"
                     } else {
                         let stage: StageName = kind == .thumbnail ? .thumbnail : .export
@@ -66,7 +69,7 @@ extension Catalogue {
                 }
                 if let why {
                     old.append(PrunePlan.OldRendition(rendition: rendition, why: why))
-                } else if kind == .thumbnail {
+                } else if kind == .thumbnail, rendition.inputHash == look {
                     keptThumbnails.insert(rendition.fileHash)
                 }
             }

@@ -26,11 +26,17 @@ public struct RenditionLook: Sendable {
                    crops: [String: ThumbnailGeometry] = [:]) -> [RenditionLook] {
         let thumbnailLooks = Dictionary(renditions.filter { $0.kind == .thumbnail }.map { ($0.fileHash, $0.inputHash) },
                                         uniquingKeysWith: { first, _ in first })
+        // A filtered look's before (the original look's thumbnail its step made besides, `ThumbnailStage`) has no
+        // step of its own: its geometry is that of the thumbnails with its parameters, which the parameters hash says.
+        let cropsByParameters = Dictionary(renditions.compactMap { r in
+            r.kind == .thumbnail ? crops[r.fileHash].map { (r.parametersHash, $0) } : nil
+        }, uniquingKeysWith: { first, _ in first })
         return renditions.compactMap { rendition in
             guard rendition.photo == photo.id else { return nil }
             switch rendition.kind {
             case .thumbnail:
-                return RenditionLook(rendition: rendition, look: rendition.inputHash, crop: crops[rendition.fileHash])
+                return RenditionLook(rendition: rendition, look: rendition.inputHash,
+                                     crop: crops[rendition.fileHash] ?? cropsByParameters[rendition.parametersHash])
             case .export:
                 return RenditionLook(rendition: rendition, look: thumbnailLooks[rendition.inputHash] ?? rendition.inputHash)
             case .filtered:

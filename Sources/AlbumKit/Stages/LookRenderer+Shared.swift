@@ -34,6 +34,16 @@ extension LookRenderer {
         }
     }
 
+    /// `renderThumbnail(fromShared:…)` for a filtered look, with the original look's thumbnail in the same
+    /// geometry besides (`renderThumbnailAndOriginal`).
+    static func renderThumbnailAndOriginal(fromShared shared: Image, recipe: Recipe, geometry: ThumbnailGeometry,
+                                           format: OutputFormat, quality: Int, failOn: FailOn) throws -> (look: Rendered, original: Rendered) {
+        try guarded(failOn: failOn) {
+            let small = try shared.thumbnail(geometry: geometry).srgb8(colourManaged: false).inMemory()
+            return try bothLooks(of: small, recipe: recipe, format: format, quality: quality)
+        }
+    }
+
     /// The look bounded to `maxSize` derived from a shared decode at least that large: resized further only when
     /// `maxSize` is smaller than the shared image, then the recipe and the metadata policy, as `renderFullSize`.
     static func renderFullSize(fromShared shared: Image, recipe: Recipe, maxSize: Int, format: OutputFormat, quality: Int,

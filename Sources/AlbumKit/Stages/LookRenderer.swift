@@ -30,6 +30,30 @@ public enum LookRenderer {
         }
     }
 
+    /// A thumbnail of a filtered look and one of the original look in the same geometry, from one decode: the
+    /// original look's small image is held in memory, encoded as it is, and filtered for the look. Each file is
+    /// byte for byte what `renderThumbnail` makes of its look alone (`ThumbnailStageTests`), since the recipe is
+    /// applied to the same small image in both. The original look's is the report's "before" (docs/report.md).
+    public static func renderThumbnailAndOriginal(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry,
+                                                  format: OutputFormat, quality: Int, failOn: FailOn,
+                                                  reserve: Reserve = unreserved) throws -> (look: Rendered, original: Rendered) {
+        try guarded(failOn: failOn, original: bytes) {
+            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            var small: Image?
+            try reserve(reservation(for: header, wholeImage: false)) {
+                small = try thumbnail(of: bytes, header: header, recipe: .original, geometry: geometry, failOn: failOn).inMemory()
+            }
+            return try bothLooks(of: small!, recipe: recipe, format: format, quality: quality)
+        }
+    }
+
+    /// The look's thumbnail and the original look's, encoded, from the original look's small image in memory.
+    static func bothLooks(of small: Image, recipe: Recipe, format: OutputFormat, quality: Int) throws -> (look: Rendered, original: Rendered) {
+        let look = try recipe.apply(to: small)
+        return (Rendered(width: look.width, height: look.height, bytes: try encode(look, format: format, quality: quality, metadata: .strip)),
+                Rendered(width: small.width, height: small.height, bytes: try encode(small, format: format, quality: quality, metadata: .strip)))
+    }
+
     /// The look at full size (or `maxSize`), encoded with a metadata policy.
     public static func renderFullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, format: OutputFormat, quality: Int,
                                       metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {

@@ -3,7 +3,9 @@ import Vips
 /// `thumbnail`: a small image of the photo's current look, like the gallery app's 240×240 JPEG at quality 0.7.
 ///
 /// One libvips pipeline: shrink-on-load from the original (JPEG DCT scaling), Lanczos3, EXIF orientation, ICC to
-/// sRGB when the photo has a profile, then the look's filter steps on the small image. Metadata is stripped.
+/// sRGB when the photo has a profile, then the look's filter steps on the small image. Metadata is stripped. A
+/// filtered look's thumbnail brings the original look's in the same geometry from the same decode, when the
+/// catalogue has none: the report's "before" (docs/report.md).
 public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     public static let stage = StageName.thumbnail
 
@@ -62,17 +64,40 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
             work.thumbnail = existing
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
-        let rendered: LookRenderer.Rendered
+        // A filtered look's thumbnail brings the original look's in the same geometry, when it is not there yet:
+        // the report's "before", from the same decode (docs/report.md, "Where previews come from").
+        let before = try !work.recipe.isEmpty && originalLookThumbnail(work, parametersHash: parametersHash, context: context) == nil
+        let rendered: LookRenderer.Rendered, original: LookRenderer.Rendered?
         if let shared = try work.sharedImage(context: context),
            LookRenderer.sharedServes(width: shared.width, height: shared.height, geometry: geometry) {
             // Derived from the photo's one decode for several outputs (`SharedDecode`).
-            rendered = try LookRenderer.renderThumbnail(fromShared: shared, recipe: work.recipe, geometry: geometry,
-                                                        format: format, quality: quality, failOn: context.failOn)
+            if before {
+                (rendered, original) = try LookRenderer.renderThumbnailAndOriginal(fromShared: shared, recipe: work.recipe, geometry: geometry,
+                                                                                   format: format, quality: quality, failOn: context.failOn)
+            } else {
+                (rendered, original) = (try LookRenderer.renderThumbnail(fromShared: shared, recipe: work.recipe, geometry: geometry,
+                                                                         format: format, quality: quality, failOn: context.failOn), nil)
+            }
             work.sharedOutputMade()
         } else {
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-            rendered = try LookRenderer.renderThumbnail(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
-                                                        quality: quality, failOn: context.failOn, reserve: context.withPixels)
+            if before {
+                (rendered, original) = try LookRenderer.renderThumbnailAndOriginal(of: bytes, recipe: work.recipe, geometry: geometry,
+                                                                                   format: format, quality: quality, failOn: context.failOn,
+                                                                                   reserve: context.withPixels)
+            } else {
+                (rendered, original) = (try LookRenderer.renderThumbnail(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
+                                                                         quality: quality, failOn: context.failOn, reserve: context.withPixels), nil)
+            }
+        }
+        // The before first: the look's thumbnail is the photo's newest.
+        if let original {
+            let originalLook = work.photo.hash
+            let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
+                                          inputHash: originalLook, extension: format.fileExtension)
+            let rendition = try RenditionFile.write(original, to: path, kind: .thumbnail, photo: photoID,
+                                                    parametersHash: parametersHash, inputHash: originalLook, context: context)
+            try context.catalogue { try $0.record(rendition) }
         }
         let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
                                       inputHash: input, extension: format.fileExtension)
@@ -86,6 +111,13 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
         work.thumbnail = try upToDate(work, context: context)
         return work.thumbnail != nil
+    }
+
+    /// The recorded thumbnail of the photo's original look with these options, when its file is intact.
+    private func originalLookThumbnail(_ work: PhotoWork, parametersHash: String, context: StageContext) throws -> Rendition? {
+        try context.renditions(of: work.photo.id)
+            .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == work.photo.hash }
+            .flatMap { RenditionFile.isIntact($0) ? $0 : nil }
     }
 
     /// The recorded thumbnail of `work`'s current look with these options, when its file is intact.
