@@ -494,7 +494,7 @@ REPORT_JOBS = [
     ("cover thumbnails (thumbnail.yml): every preview from its cover thumbnail (the run's crop)", "thumbnail.yml", {}),
     ("contain thumbnails (report-thumbnails.yml, no filter): every preview from a thumbnail", "report-thumbnails.yml",
      {"BENCH_FILTER": "none"}),
-    ("sepia + contain thumbnails (report-thumbnails.yml): after from the thumbnail, before from the original",
+    ("sepia + contain thumbnails (report-thumbnails.yml): after from the sepia thumbnail, before from the original-look thumbnail the run kept",
      "report-thumbnails.yml", {"BENCH_FILTER": "sepia"}),
 ]
 
