@@ -32,7 +32,7 @@ public enum LookRenderer {
 
     /// A thumbnail of a filtered look and one of the original look in the same geometry, from one decode: the
     /// original look's small image is held in memory, encoded as it is, and filtered for the look. Each file is
-    /// byte for byte what `renderThumbnail` makes of its look alone (`ThumbnailStageTests`), since the recipe is
+    /// byte for byte what `renderThumbnail` makes of its look alone (`ReportPreviewTests`), since the recipe is
     /// applied to the same small image in both. The original look's is the report's "before" (docs/report.md).
     public static func renderThumbnailAndOriginal(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry,
                                                   format: OutputFormat, quality: Int, failOn: FailOn,

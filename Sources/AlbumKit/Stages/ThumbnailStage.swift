@@ -57,16 +57,14 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     }
 
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
-        let photoID = work.photo.id
         let input = work.lookHash
-        let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
         if !context.force, let existing = try upToDate(work, context: context) {
             work.thumbnail = existing
             return .skipped("up to date", input: input, output: existing.fileHash)
         }
         // A filtered look's thumbnail brings the original look's in the same geometry, when it is not there yet:
         // the report's "before", from the same decode (docs/report.md, "Where previews come from").
-        let before = try !work.recipe.isEmpty && originalLookThumbnail(work, parametersHash: parametersHash, context: context) == nil
+        let before = try !work.recipe.isEmpty && recorded(work, look: work.photo.hash, context: context) == nil
         let rendered: LookRenderer.Rendered, original: LookRenderer.Rendered?
         if let shared = try work.sharedImage(context: context),
            LookRenderer.sharedServes(width: shared.width, height: shared.height, geometry: geometry) {
@@ -91,19 +89,8 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
             }
         }
         // The before first: the look's thumbnail is the photo's newest.
-        if let original {
-            let originalLook = work.photo.hash
-            let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
-                                          inputHash: originalLook, extension: format.fileExtension)
-            let rendition = try RenditionFile.write(original, to: path, kind: .thumbnail, photo: photoID,
-                                                    parametersHash: parametersHash, inputHash: originalLook, context: context)
-            try context.catalogue { try $0.record(rendition) }
-        }
-        let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
-                                      inputHash: input, extension: format.fileExtension)
-        let rendition = try RenditionFile.write(rendered, to: path, kind: .thumbnail, photo: photoID,
-                                                parametersHash: parametersHash, inputHash: input, context: context)
-        try context.catalogue { try $0.record(rendition) }
+        if let original { _ = try record(original, of: work, look: work.photo.hash, context: context) }
+        let rendition = try record(rendered, of: work, look: input, context: context)
         work.thumbnail = rendition
         return .done(input: input, output: rendition.fileHash)
     }
@@ -113,19 +100,29 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         return work.thumbnail != nil
     }
 
-    /// The recorded thumbnail of the photo's original look with these options, when its file is intact.
-    private func originalLookThumbnail(_ work: PhotoWork, parametersHash: String, context: StageContext) throws -> Rendition? {
-        try context.renditions(of: work.photo.id)
-            .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == work.photo.hash }
-            .flatMap { RenditionFile.isIntact($0) ? $0 : nil }
-    }
-
     /// The recorded thumbnail of `work`'s current look with these options, when its file is intact.
     private func upToDate(_ work: PhotoWork, context: StageContext) throws -> Rendition? {
-        let photoID = work.photo.id, input = work.lookHash
+        try recorded(work, look: work.lookHash, context: context)
+    }
+
+    /// The recorded thumbnail of one of the photo's looks (its hash) with these options, when its file is intact.
+    private func recorded(_ work: PhotoWork, look: String, context: StageContext) throws -> Rendition? {
         let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
-        let existing = try context.renditions(of: photoID)
-            .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == input }
+        let existing = try context.renditions(of: work.photo.id)
+            .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == look }
         return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
+    }
+
+    /// Writes a thumbnail of one of the photo's looks into the catalogue's `thumbnails/`, named by these options'
+    /// hash and the look's, and records it.
+    private func record(_ rendered: LookRenderer.Rendered, of work: PhotoWork, look: String, context: StageContext) throws -> Rendition {
+        let photoID = work.photo.id
+        let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
+        let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
+                                      inputHash: look, extension: format.fileExtension)
+        let rendition = try RenditionFile.write(rendered, to: path, kind: .thumbnail, photo: photoID,
+                                                parametersHash: parametersHash, inputHash: look, context: context)
+        try context.catalogue { try $0.record(rendition) }
+        return rendition
     }
 }
