@@ -66,9 +66,13 @@ final class DecodeOnceTests: XCTestCase {
     }
 
     /// The thumbnail file of each photo, by the name of its original.
-    private func thumbnails(in folder: String) throws -> [String: String] {
+    /// Each photo's thumbnail file by name: its look's (the newest: a filtered look's before is recorded first), or
+    /// with `originalLook` its original look's (a filtered photo's before, and a plain photo's thumbnail).
+    private func thumbnails(in folder: String, originalLook: Bool = false) throws -> [String: String] {
         let rows = try Probe.rows(folder + "/album", """
-            SELECT p.path, r.path FROM renditions r JOIN photos p ON p.id = r.photo WHERE r.kind = 'thumbnail'
+            SELECT p.path, r.path FROM renditions r JOIN photos p ON p.id = r.photo WHERE r.kind = 'thumbnail' AND \(originalLook
+                ? "r.input_hash = p.hash"
+                : "r.id = (SELECT max(id) FROM renditions WHERE photo = p.id AND kind = 'thumbnail')")
             """)
         var files: [String: String] = [:]
         for row in rows {
@@ -125,6 +129,12 @@ final class DecodeOnceTests: XCTestCase {
         XCTAssertEqual(try Probe.header("\(both)/out/turned.jpg").width, 960, "the turned photo is upright")
         let sepia = try Probe.decodeJPEG(made["sepia"]!).mean, plain = try Probe.decodeJPEG(made["plain"]!).mean
         XCTAssertGreaterThan(sepia[0] - sepia[2], plain[0] - plain[2] + 20, "the sepia look is on its shared thumbnail")
+        // The sepia photo's before (the original look's thumbnail, for the report) comes from the shared decode too,
+        // and has the original look, as the one the thumbnail-only job made beside its own sepia thumbnail.
+        let before = try XCTUnwrap(try thumbnails(in: both, originalLook: true)["sepia"])
+        try assertSameLook(before, try XCTUnwrap(try thumbnails(in: thumbnailAlone, originalLook: true)["sepia"]), "sepia's before")
+        let beforeMean = try Probe.decodeJPEG(before).mean
+        XCTAssertLessThan(beforeMean[0] - beforeMean[2], sepia[0] - sepia[2] - 20, "the before has no sepia")
 
         // Plan and provenance as before: nothing left to do, and a rerun skips both outputs without decoding.
         let plan = try TestSupport.album(["plan", "job.yml"], in: both)

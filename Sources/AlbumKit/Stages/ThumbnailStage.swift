@@ -69,13 +69,9 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         if let shared = try work.sharedImage(context: context),
            LookRenderer.sharedServes(width: shared.width, height: shared.height, geometry: geometry) {
             // Derived from the photo's one decode for several outputs (`SharedDecode`).
-            if before {
-                (rendered, original) = try LookRenderer.renderThumbnailAndOriginal(fromShared: shared, recipe: work.recipe, geometry: geometry,
-                                                                                   format: format, quality: quality, failOn: context.failOn)
-            } else {
-                (rendered, original) = (try LookRenderer.renderThumbnail(fromShared: shared, recipe: work.recipe, geometry: geometry,
-                                                                         format: format, quality: quality, failOn: context.failOn), nil)
-            }
+            (rendered, original) = try LookRenderer.renderThumbnail(fromShared: shared, recipe: work.recipe, geometry: geometry,
+                                                                    format: format, quality: quality, failOn: context.failOn,
+                                                                    withOriginal: before)
             work.sharedOutputMade()
         } else {
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
