@@ -21,20 +21,15 @@ extension LookRenderer {
         }
     }
 
-    /// A thumbnail of the look derived from a shared decode: the thumbnail's geometry (Lanczos3, crop), then the
-    /// recipe on the small image, as `thumbnail(of:…)` does after its own shrink-on-load. The shared pixels are
-    /// upright and sRGB already, so neither is applied again. With `withOriginal`, the original look's thumbnail
-    /// too, from the same small image (held in memory, so it is computed once), as `renderThumbnailAndOriginal`.
-    static func renderThumbnail(fromShared shared: Image, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
-                                quality: Int, failOn: FailOn, withOriginal: Bool = false) throws -> (look: Rendered, original: Rendered?) {
+    /// A thumbnail of the look derived from a shared decode, and with `withOriginal` the original look's too: the
+    /// thumbnail's geometry (Lanczos3, crop), then the recipe on the small image (`encodedThumbnails`), as
+    /// `renderThumbnails(of:…)` does after its own shrink-on-load. The shared pixels are upright and sRGB already,
+    /// so neither is applied again.
+    static func renderThumbnails(fromShared shared: Image, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
+                                 quality: Int, failOn: FailOn, withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
         try guarded(failOn: failOn) {
-            var small = try shared.thumbnail(geometry: geometry).srgb8(colourManaged: false)
-            if withOriginal { small = try small.inMemory() }
-            let image = recipe.isEmpty ? small : try recipe.apply(to: small)
-            return (Rendered(width: image.width, height: image.height,
-                             bytes: try encode(image, format: format, quality: quality, metadata: .strip)),
-                    withOriginal ? Rendered(width: small.width, height: small.height,
-                                            bytes: try encode(small, format: format, quality: quality, metadata: .strip)) : nil)
+            let small = try shared.thumbnail(geometry: geometry).srgb8(colourManaged: false)
+            return try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
         }
     }
 

@@ -17,41 +17,39 @@ public enum LookRenderer {
     /// - Parameter reserve: reserves decoded pixels from the run's memory budget around the rendering.
     public static func renderThumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
                                        quality: Int, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+        try renderThumbnails(of: bytes, recipe: recipe, geometry: geometry, format: format, quality: quality, failOn: failOn,
+                             reserve: reserve, withOriginal: false).look
+    }
+
+    /// A thumbnail of the look and, with `withOriginal`, one of the original look in the same geometry, from one
+    /// decode (`encodedThumbnails`). The original look's is the report's "before" (docs/report.md).
+    public static func renderThumbnails(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
+                                        quality: Int, failOn: FailOn, reserve: Reserve = unreserved,
+                                        withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
         try guarded(failOn: failOn, original: bytes) {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
-            var rendered: Rendered?
+            var rendered: (look: Rendered, original: Rendered?)?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
             try reserve(reservation(for: header, wholeImage: false)) {
-                let image = try thumbnail(of: bytes, header: header, recipe: recipe, geometry: geometry, failOn: failOn)
-                rendered = Rendered(width: image.width, height: image.height,
-                                    bytes: try encode(image, format: format, quality: quality, metadata: .strip))
+                let small = try thumbnail(of: bytes, header: header, recipe: .original, geometry: geometry, failOn: failOn)
+                rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
             }
             return rendered!
         }
     }
 
-    /// A thumbnail of a filtered look and one of the original look in the same geometry, from one decode: the
-    /// original look's small image is held in memory, encoded as it is, and filtered for the look. Each file is
-    /// byte for byte what `renderThumbnail` makes of its look alone (`ReportPreviewTests`), since the recipe is
-    /// applied to the same small image in both. The original look's is the report's "before" (docs/report.md).
-    public static func renderThumbnailAndOriginal(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry,
-                                                  format: OutputFormat, quality: Int, failOn: FailOn,
-                                                  reserve: Reserve = unreserved) throws -> (look: Rendered, original: Rendered) {
-        try guarded(failOn: failOn, original: bytes) {
-            let header = try Image.open(bytes, sequential: true, failOn: failOn)
-            var small: Image?
-            try reserve(reservation(for: header, wholeImage: false)) {
-                small = try thumbnail(of: bytes, header: header, recipe: .original, geometry: geometry, failOn: failOn).inMemory()
-            }
-            return try bothLooks(of: small!, recipe: recipe, format: format, quality: quality)
+    /// The look's thumbnail from the original look's small image (upright, sRGB), encoded, and with `withOriginal`
+    /// the small image itself encoded too. It is then held in memory first, so that it is computed once; each file
+    /// is byte for byte what its look gives alone (`ReportPreviewTests`), since the recipe is applied to the same
+    /// pixels either way.
+    static func encodedThumbnails(of small: Image, recipe: Recipe, format: OutputFormat, quality: Int,
+                                  withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
+        let small = withOriginal ? try small.inMemory() : small
+        let image = recipe.isEmpty ? small : try recipe.apply(to: small)
+        func encoded(_ image: Image) throws -> Rendered {
+            Rendered(width: image.width, height: image.height, bytes: try encode(image, format: format, quality: quality, metadata: .strip))
         }
-    }
-
-    /// The look's thumbnail and the original look's, encoded, from the original look's small image in memory.
-    static func bothLooks(of small: Image, recipe: Recipe, format: OutputFormat, quality: Int) throws -> (look: Rendered, original: Rendered) {
-        let look = try recipe.apply(to: small)
-        return (Rendered(width: look.width, height: look.height, bytes: try encode(look, format: format, quality: quality, metadata: .strip)),
-                Rendered(width: small.width, height: small.height, bytes: try encode(small, format: format, quality: quality, metadata: .strip)))
+        return (try encoded(image), withOriginal ? try encoded(small) : nil)
     }
 
     /// The look at full size (or `maxSize`), encoded with a metadata policy.

@@ -65,24 +65,19 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         // A filtered look's thumbnail brings the original look's in the same geometry, when it is not there yet:
         // the report's "before", from the same decode (docs/report.md, "Where previews come from").
         let before = try !work.recipe.isEmpty && recorded(work, look: work.photo.hash, context: context) == nil
-        let rendered: LookRenderer.Rendered, original: LookRenderer.Rendered?
+        let (rendered, original): (LookRenderer.Rendered, LookRenderer.Rendered?)
         if let shared = try work.sharedImage(context: context),
            LookRenderer.sharedServes(width: shared.width, height: shared.height, geometry: geometry) {
             // Derived from the photo's one decode for several outputs (`SharedDecode`).
-            (rendered, original) = try LookRenderer.renderThumbnail(fromShared: shared, recipe: work.recipe, geometry: geometry,
-                                                                    format: format, quality: quality, failOn: context.failOn,
-                                                                    withOriginal: before)
+            (rendered, original) = try LookRenderer.renderThumbnails(fromShared: shared, recipe: work.recipe, geometry: geometry,
+                                                                     format: format, quality: quality, failOn: context.failOn,
+                                                                     withOriginal: before)
             work.sharedOutputMade()
         } else {
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
-            if before {
-                (rendered, original) = try LookRenderer.renderThumbnailAndOriginal(of: bytes, recipe: work.recipe, geometry: geometry,
-                                                                                   format: format, quality: quality, failOn: context.failOn,
-                                                                                   reserve: context.withPixels)
-            } else {
-                (rendered, original) = (try LookRenderer.renderThumbnail(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
-                                                                         quality: quality, failOn: context.failOn, reserve: context.withPixels), nil)
-            }
+            (rendered, original) = try LookRenderer.renderThumbnails(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
+                                                                     quality: quality, failOn: context.failOn, reserve: context.withPixels,
+                                                                     withOriginal: before)
         }
         // The before first: the look's thumbnail is the photo's newest.
         if let original { _ = try record(original, of: work, look: work.photo.hash, context: context) }

@@ -27,8 +27,9 @@ struct ThumbnailPlan {
     init(_ geometry: ThumbnailGeometry, storedWidth: Int, storedHeight: Int, orientation: Int, splitting: Bool = true) {
         self.geometry = geometry
         self.orientation = orientation
-        // A forced size distorts rather than crops: libvips' own path then (its crop of an exactly sized image is a
-        // no-op, and only its rotation computes in the build).
+        // An upright fit has nothing to finish, and its build computes nothing. A forced size distorts rather than
+        // crops: libvips' own path then too (its crop of an exactly sized image is a no-op; only a rotation computes
+        // in its build).
         guard splitting, geometry.crop != .none || orientation != 1, geometry.sizing != .force else {
             (box, libvipsCrop, libvipsRotates) = ((geometry.width, geometry.height), geometry.crop, true)
             return

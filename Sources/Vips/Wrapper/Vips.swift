@@ -24,7 +24,8 @@ public enum Vips {
         /// on `ProgramLock` holds every operation build and image release under one lock, which removes the crash
         /// (Benchmarks/INVESTIGATION.md, section 7: Benchmarks/orc_race crashed 17 of 20 runs without the lock and
         /// none of 120 with it), and no build computes pixels (`ThumbnailPlan`), so the workers still render in
-        /// parallel. Off, libvips runs its C loops: about 10 % slower on a 2-worker thumbnail job (section 14).
+        /// parallel. Off, libvips runs its C loops: about 10 % slower on a 2-worker thumbnail job (section 14). When
+        /// on, libvips' own `VIPS_NOVECTOR` environment variable still switches it off (valgrind needs that).
         public var vectorCode: Bool = true
         public init() {}
     }
