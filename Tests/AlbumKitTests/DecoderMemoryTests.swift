@@ -1,6 +1,6 @@
 import Foundation
 import System
-import Vips
+@testable import Vips
 import XCTest
 @testable import AlbumKit
 
@@ -44,6 +44,46 @@ final class DecoderMemoryTests: XCTestCase {
         XCTAssertEqual(LookRenderer.reservation(for: halved, wholeImage: false), pixels)
         // A rotation at full size holds the upright image besides.
         XCTAssertEqual(LookRenderer.reservation(for: halved, wholeImage: true), 2 * pixels)
+    }
+
+    /// libvips labels every subsampled JPEG "4:2:0"; a 4:2:2 file (chroma halved across only) holds a third more
+    /// coefficients than that, read from its frame header. The file is Pillow's (libvips writes 4:4:4 or 4:2:0 only).
+    func testAProgressive422JPEGIsCountedAtItsOwnSamplingNotLibvipsLabel() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let path = folder + "/422.jpg"
+        let script = """
+            import sys
+            from PIL import Image
+            Image.new("RGB", (\(width), \(height)), (200, 120, 40)).save(sys.argv[1], quality=85, subsampling=1, progressive=True)
+            """
+        let made = try Tool.run([Independent.python, "-c", script, path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let header = try Image.open(FileBytes(path: path), sequential: true, failOn: .warning)
+        XCTAssertEqual(header.string("jpeg-chroma-subsample"), "4:2:0", "libvips' label, which this test is about")
+        // Luma in full, two chroma planes at half the width: four halves of a coefficient a pixel, 2 bytes each.
+        XCTAssertEqual(header.decoderBufferBytes, 4 * width * height)
+    }
+
+    /// The frame header is found among other segments, and bytes that are no JPEG, or end before one, give none.
+    func testTheFrameHeaderIsReadFromMarkersAndNothingElse() throws {
+        func frame(_ bytes: [UInt8]) -> JPEGFrame? { bytes.withUnsafeBytes { JPEGFrame.parse($0) } }
+        // SOI, an APP0 segment of 4 bytes, then SOF2 (progressive): 3 components, 2x1 luma, 1x1 chroma, 17x9 pixels.
+        let sof: [UInt8] = [0xFF, 0xC2, 0x00, 0x11, 0x08, 0x00, 0x09, 0x00, 0x11, 0x03,
+                            0x01, 0x21, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46] + sof
+        let parsed = try XCTUnwrap(frame(jpeg))
+        XCTAssertEqual(parsed, JPEGFrame(width: 17, height: 9, components: [.init(horizontal: 2, vertical: 1),
+                                                                            .init(horizontal: 1, vertical: 1),
+                                                                            .init(horizontal: 1, vertical: 1)]))
+        // Luma: 3x2 blocks (rounded up to whole MCUs of 2x1: 4x2); each chroma plane 2x2 blocks; 64 coefficients each.
+        XCTAssertEqual(parsed.coefficientCount, (4 * 2 + 2 * 2 + 2 * 2) * 64)
+        // A Huffman table (DHT, 0xC4, inside the SOF range) before the frame header is skipped, not read as one.
+        let tableFirst: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x05, 0x00, 0x01, 0x02] + sof
+        XCTAssertEqual(frame(tableFirst), parsed)
+        XCTAssertNil(frame([0x89, 0x50, 0x4E, 0x47]), "a PNG")
+        XCTAssertNil(frame(Array(jpeg.prefix(12))), "cut inside the frame header")
+        XCTAssertNil(frame([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02]), "a scan before any frame header")
+        XCTAssertNil(frame([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x01]), "a segment length below its own 2 bytes")
     }
 
     func testAnInterlacedPNGReservesItsWholeDecodedImage() throws {

@@ -55,7 +55,7 @@ public final class Scheduler: Sendable {
         self.run = run
         self.software = software
         self.observer = observer
-        self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels)
+        self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels, largeMegapixels: options.largeDecodeMegapixels)
         self.state = Mutex(State(summary: RunSummary(run: run)))
         self.preparedStages = job.stages.map {
             StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)

@@ -8,7 +8,9 @@ import System
 /// (`source`) for as long as any image of its pipeline exists, since libvips decodes lazily.
 public final class Image: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<VipsImage>
-    private let source: AnyObject?
+    /// What the pixels come from and must outlive them: the `FileBytes` an opened image decodes, or the images a
+    /// composition reads.
+    let source: AnyObject?
 
     init(_ pointer: UnsafeMutablePointer<VipsImage>, source: AnyObject?) {
         self.pointer = pointer
