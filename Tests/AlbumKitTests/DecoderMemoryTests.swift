@@ -74,7 +74,11 @@ final class DecoderMemoryTests: XCTestCase {
         let parsed = try XCTUnwrap(frame(jpeg))
         XCTAssertEqual(parsed, JPEGFrame(width: 17, height: 9, components: [.init(horizontal: 2, vertical: 1),
                                                                             .init(horizontal: 1, vertical: 1),
-                                                                            .init(horizontal: 1, vertical: 1)]))
+                                                                            .init(horizontal: 1, vertical: 1)],
+                                          isProgressive: true))
+        var baseline = jpeg
+        baseline[9] = 0xC0
+        XCTAssertEqual(frame(baseline)?.isProgressive, false, "SOF0: baseline")
         // Luma: 3x2 blocks (rounded up to whole MCUs of 2x1: 4x2); each chroma plane 2x2 blocks; 64 coefficients each.
         XCTAssertEqual(parsed.coefficientCount, (4 * 2 + 2 * 2 + 2 * 2) * 64)
         // A Huffman table (DHT, 0xC4, inside the SOF range) before the frame header is skipped, not read as one.

@@ -87,28 +87,6 @@ final class PixelBudgetTests: XCTestCase {
         XCTAssertEqual(inside.log, ["A in with A", "big in with big", "small in with small"])
     }
 
-    /// Two large decodes never run together, even when both fit the budget; a small one runs beside a large one.
-    func testOnlyOneLargeReservationIsInsideAtATime() {
-        let budget = PixelBudget(megapixels: 40, largeMegapixels: 4)
-        let inside = Inside()
-        let (aIn, aRelease, aDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        hold(budget, "A", 20_000_000, inside: inside, entered: aIn, release: aRelease, done: aDone)
-        XCTAssertEqual(aIn.wait(timeout: patience), .success)
-        // B's 10 MP would fit beside A's 20 in 40, but both are large: B waits. C's 4 MP are not large: C gets in.
-        let (bIn, bRelease, bDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        hold(budget, "B", 10_000_000, inside: inside, entered: bIn, release: bRelease, done: bDone)
-        let (cIn, cRelease, cDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        hold(budget, "C", 4_000_000, inside: inside, entered: cIn, release: cRelease, done: cDone)
-        XCTAssertEqual(cIn.wait(timeout: patience), .success, "a small reservation runs beside a large one")
-        XCTAssertEqual(bIn.wait(timeout: .now() + .milliseconds(300)), .timedOut, "B got in beside A: \(inside.log)")
-        aRelease.signal()
-        XCTAssertEqual(bIn.wait(timeout: patience), .success, "B gets in once A is out")
-        bRelease.signal()
-        cRelease.signal()
-        for done in [aDone, bDone, cDone] { XCTAssertEqual(done.wait(timeout: patience), .success) }
-        XCTAssertEqual(inside.log, ["A in with A", "C in with A,C", "B in with B,C"])
-    }
-
     func testAReleaseWakesEveryWaiterThatNowFits() {
         let budget = PixelBudget(megapixels: 1)
         let inside = Inside()

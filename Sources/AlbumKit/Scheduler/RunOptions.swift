@@ -10,16 +10,14 @@ public struct RunOptions: Sendable {
     public var maxFailures: Int? = nil
     /// The most whole-image memory in flight at once, in megapixels of 8-bit RGB (3 bytes each; `--memory-budget`):
     /// a rendering whose decoder or pipeline holds a whole image (a progressive JPEG's coefficients, an interlaced
-    /// PNG, a rotation at full size: `LookRenderer.reservation`) waits until the others leave room. One photo larger
-    /// than the budget still runs, alone. Baseline JPEGs stream and reserve nothing.
-    public var pixelBudgetMegapixels: Int = 40
-    /// A reservation above this many megapixels (12 MB) is a large decode, and only one large decode is in flight at
-    /// a time, even where two would fit the budget: beside the largest whole-image buffer there are only small ones
-    /// and streaming decodes. Two 4:2:0 progressive JPEGs of up to 4 MP still decode side by side. On the 316-photo
-    /// benchmark corpus at 2 workers, peak RSS 194–201 MB without this rule (a 5120×2880 progressive JPEG at 4:4:4,
-    /// 88 MB, beside a 2560×1600 one, 25 MB, both within 40 MP), 183–188 MB with it, at 0–5 % more wall time
-    /// (Benchmarks/INVESTIGATION.md, section 16).
-    public var largeDecodeMegapixels: Int = 4
+    /// PNG, a rotation at full size: `LookRenderer.reservation`) waits until the others leave room, and a new file
+    /// that would not fit is put aside while the worker takes the next one (`WorkQueue`). One photo larger than the
+    /// budget still runs, alone. Baseline JPEGs stream and reserve nothing. 32 MP (96 MB): a 16 MP progressive JPEG
+    /// at 4:4:4 (96 MB; the benchmark corpus' heaviest, 4096×4096, holds 101 MB) decodes beside streaming decodes
+    /// only, and two 4:2:0 progressive JPEGs of up to 16 MP (48 MB each) still decode side by side. On the 316-photo
+    /// benchmark corpus at 2 workers, peak RSS 194–201 MB at 40 MP, where a 5120×2880 progressive JPEG at 4:4:4
+    /// (88 MB) decoded beside a 2560×1600 one (25 MB); Benchmarks/INVESTIGATION.md, section 16, has the figures at 32.
+    public var pixelBudgetMegapixels: Int = 32
     /// After a first SIGINT or SIGTERM, how long photos in flight may take to finish before they are abandoned.
     public var graceSeconds: Double = 10
     /// Run even when an import folder gave no photos where the catalogue knows some (`--allow-empty`): the

@@ -55,7 +55,7 @@ public final class Scheduler: Sendable {
         self.run = run
         self.software = software
         self.observer = observer
-        self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels, largeMegapixels: options.largeDecodeMegapixels)
+        self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels)
         self.state = Mutex(State(summary: RunSummary(run: run)))
         self.preparedStages = job.stages.map {
             StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
@@ -133,22 +133,19 @@ public final class Scheduler: Sendable {
 
     private var stopRequested: Bool { state.withLock { $0.stop != nil } }
 
-    /// Runs `items` on `workers` threads, each pulling the next item when it finishes one.
+    /// Runs `items` on `workers` threads, each pulling the next item when it finishes one (`WorkQueue`: a new photo
+    /// whose decode does not fit the memory budget beside those in their chains is put aside until it does).
     /// - Returns: false when a stop left photos in flight past the grace period (they were abandoned).
     private func perform(_ items: [Item]) -> Bool {
         guard !items.isEmpty, !stopRequested else { return true }
-        let next = Mutex(0)
+        let work = WorkQueue(items, capacity: budget.capacity)
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "album.workers", attributes: .concurrent)
         for _ in 0..<min(workers, items.count) {
             queue.async(group: group) { [self] in
-                while !stopRequested, owner.firstError == nil {
-                    let index = next.withLock { index in
-                        defer { index += 1 }
-                        return index
-                    }
-                    guard index < items.count else { return }
-                    process(items[index])
+                while let taken = work.take(need: decodeNeed, stopped: { stopRequested || owner.firstError != nil }) {
+                    process(taken.item)
+                    work.finished(taken)
                 }
             }
         }

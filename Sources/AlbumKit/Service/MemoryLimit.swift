@@ -9,7 +9,7 @@ import System
 /// one worker is refused (exit 3) before any photo is touched; otherwise fewer workers and a smaller budget are used.
 ///
 /// Example: under `ulimit -v 512M` with 8 MB thread stacks and about 200 MB mapped at start, 2 workers are asked
-/// for and 1 runs, with a memory budget of about 40 MP.
+/// for and 1 runs, with a memory budget of about 38 MP (when more was asked for).
 struct MemoryLimit {
     /// The address-space limit, in bytes.
     var limit: Int

@@ -8,7 +8,9 @@ extension LookRenderer {
     /// interlaced PNG's pixels), plus the upright image itself when the rendering rotates it (`wholeImage`: a
     /// rotation reads the pixels out of order, so libvips holds them all).
     static func reservation(for header: Image, wholeImage: Bool) -> Int {
-        let decoder = (header.decoderBufferBytes + 2) / 3
-        return decoder + (wholeImage ? header.width * header.height : 0)
+        reservation(decoderBytes: header.decoderBufferBytes) + (wholeImage ? header.width * header.height : 0)
     }
+
+    /// A decoder buffer of `bytes`, in the budget's unit.
+    static func reservation(decoderBytes bytes: Int) -> Int { (bytes + 2) / 3 }
 }

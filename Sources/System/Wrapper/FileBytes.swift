@@ -15,14 +15,8 @@ public final class FileBytes: @unchecked Sendable {
     /// - Throws: `FileBytesError` naming the path and the reason.
     public init(path: String, maxBytes: Int = 1 << 31) throws {
         self.path = path
-        let fd = NativePath.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-        guard fd >= 0 else { throw FileBytesError(path: path, reason: String(cString: strerror(errno))) }
+        let (fd, info) = try FileBytes.openRegular(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileBytesError(path: path, reason: String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw FileBytesError(path: path, reason: "not a regular file")
-        }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
             throw FileBytesError(path: path, reason: "file is \(size) bytes, over the limit of \(maxBytes)")
@@ -54,6 +48,43 @@ public final class FileBytes: @unchecked Sendable {
         }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<done])
         if done == 0 { free(storage.baseAddress) }
+    }
+
+    /// At most the first `limit` bytes of `path`, for a header read before the file is read whole (the scheduler's
+    /// look at a new photo's frame header). Opened as `init(path:maxBytes:)` opens it: a regular file only.
+    public init(path: String, firstBytes limit: Int) throws {
+        self.path = path
+        let (fd, info) = try FileBytes.openRegular(path)
+        defer { close(fd) }
+        let size = min(Int(info.st_size), max(limit, 0))
+        guard let base = malloc(max(size, 1)) else { throw FileBytesError(path: path, reason: "not enough memory") }
+        var done = 0
+        while done < size {
+            let n = pread(fd, base + done, size - done, off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        storage = UnsafeMutableRawBufferPointer(start: base, count: done)
+        if done == 0 { free(base) }
+    }
+
+    /// Opens `path` read-only without blocking or becoming its controlling terminal, and refuses anything but a
+    /// regular file.
+    private static func openRegular(_ path: String) throws -> (Int32, stat) {
+        let fd = NativePath.withCString(path) { open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+        guard fd >= 0 else { throw FileBytesError(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw FileBytesError(path: path, reason: reason)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw FileBytesError(path: path, reason: "not a regular file")
+        }
+        return (fd, info)
     }
 
     /// Bytes already in memory, labelled with a path for messages (for images made in memory).

@@ -2,6 +2,14 @@ import CVips
 import System
 
 extension Image {
+    /// What `decoderBufferBytes` will be for the JPEG whose first bytes are `start`, from its frame header alone,
+    /// before libvips opens it: a progressive JPEG's coefficient buffer, 0 for a baseline one; nil when `start`
+    /// holds no frame header (another format, or a header beyond `start`).
+    public static func decoderBufferBytes(fromStartOf start: FileBytes) -> Int? {
+        guard let frame = JPEGFrame(start) else { return nil }
+        return frame.isProgressive ? 2 * frame.coefficientCount : 0
+    }
+
     /// The bytes the decoder of this (still undecoded) image holds for the whole image while it decodes, whatever
     /// the output scale; 0 for a decoder that streams.
     ///

@@ -14,6 +14,8 @@ struct JPEGFrame: Equatable {
     var width: Int
     var height: Int
     var components: [Component]
+    /// A progressive frame (SOF2, 6, 10 or 14): libjpeg keeps every coefficient until the last scan.
+    var isProgressive = false
 
     /// The frame header of `bytes`, or nil when they are not a JPEG or no well-formed header comes before the
     /// first scan.
@@ -22,10 +24,11 @@ struct JPEGFrame: Equatable {
         self = frame
     }
 
-    init(width: Int, height: Int, components: [Component]) {
+    init(width: Int, height: Int, components: [Component], isProgressive: Bool = false) {
         self.width = width
         self.height = height
         self.components = components
+        self.isProgressive = isProgressive
     }
 
     static func parse(_ bytes: UnsafeRawBufferPointer) -> JPEGFrame? {
@@ -60,7 +63,8 @@ struct JPEGFrame: Equatable {
                     components.append(Component(horizontal: horizontal, vertical: vertical))
                 }
                 guard width > 0, height > 0 else { return nil }
-                return JPEGFrame(width: width, height: height, components: components)
+                return JPEGFrame(width: width, height: height, components: components,
+                                 isProgressive: [0xC2, 0xC6, 0xCA, 0xCE].contains(marker))
             }
             offset += 2 + length
         }
