@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# A real Slurm on this one machine, for the tests of album's distributed runs (issue 18: the chunk and merge
+# commands it will test are not built yet).
+#
+#   scripts/slurm-local.sh start [DIR]    install slurm-wlm and munge if missing, then start munged (unless one is
+#                                         running), one slurmctld and two slurmd nodes, n1 and n2, on ports of
+#                                         their own; waits until both nodes are idle, then prints the SLURM_CONF
+#                                         line to export
+#   scripts/slurm-local.sh stop [DIR]     cancel every job of this cluster, then stop what `start` started, by PID
+#   scripts/slurm-local.sh status [DIR]   sinfo and squeue of this cluster
+#
+# DIR (default $ALBUM_SLURM_DIR, else /tmp/album-slurm) holds everything: slurm.conf, state, spool, logs and PID
+# files. Runs as root, without systemd. Debian's slurm-wlm 22.05 and munge 0.5; cgroups are not used
+# (proctrack/linuxproc, task/none), so nothing of the host's configuration is touched but /etc/munge/munge.key,
+# which is made only when missing.
+set -euo pipefail
+
+command=${1:-}
+dir=${2:-${ALBUM_SLURM_DIR:-/tmp/album-slurm}}
+conf=$dir/slurm.conf
+here=$(cd "$(dirname "$0")" && pwd)
+
+say() { echo "slurm-local: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+pid_of() { [ -s "$1" ] && cat "$1" || true; }
+
+# A free TCP port on 127.0.0.1, asked of the kernel.
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# Waits up to $2 seconds for the command in $1 to succeed.
+wait_for() {
+    local what=$1 seconds=$2
+    for _ in $(seq $((seconds * 5))); do
+        if eval "$what" >/dev/null 2>&1; then return 0; fi
+        sleep 0.2
+    done
+    return 1
+}
+
+start_munge() {
+    if [ ! -s /etc/munge/munge.key ]; then
+        say "making /etc/munge/munge.key (1024 random bytes)"
+        install -d -o munge -g munge -m 700 /etc/munge
+        dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
+        chown munge:munge /etc/munge/munge.key
+        chmod 400 /etc/munge/munge.key
+    fi
+    if munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+        return 0  # a munged is already running: not ours to stop
+    fi
+    install -d -o munge -g munge -m 755 /run/munge
+    install -d -o munge -g munge -m 700 /var/lib/munge /var/log/munge
+    su -s /bin/sh munge -c /usr/sbin/munged
+    wait_for "munge -n | unmunge" 10 || die "munged did not start (see /var/log/munge/munged.log)"
+    cp /run/munge/munged.pid "$dir/munged.pid"
+}
+
+write_conf() {
+    local host ctld p1 p2 memory
+    host=$(hostname -s)
+    ctld=$(free_port); p1=$(free_port); p2=$(free_port)
+    while [ "$p1" = "$ctld" ]; do p1=$(free_port); done
+    while [ "$p2" = "$ctld" ] || [ "$p2" = "$p1" ]; do p2=$(free_port); done
+    # Each node gets one CPU and a third of the machine's memory, so that two nodes fit one 2-core host.
+    memory=$(( $(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 1024 / 3 ))
+    mkdir -p "$dir/state" "$dir/spool/n1" "$dir/spool/n2" "$dir/log"
+    cat >"$conf" <<EOF
+# Written by scripts/slurm-local.sh: one controller and two nodes on $host, everything under $dir.
+ClusterName=album-local
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctld
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool/%n
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd-%n.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SwitchType=switch/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+ReturnToService=2
+SlurmdTimeout=10
+MinJobAge=300
+NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p1 CPUs=1 RealMemory=$memory State=UNKNOWN
+NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p2 CPUs=1 RealMemory=$memory State=UNKNOWN
+PartitionName=batch Nodes=n1,n2 Default=YES MaxTime=INFINITE State=UP
+EOF
+}
+
+start() {
+    [ "$(id -u)" -eq 0 ] || die "run as root: slurmd starts jobs as their users"
+    "$here/ensure-packages.sh" slurm-wlm munge python3
+    mkdir -p "$dir"
+    if pid_alive "$(pid_of "$dir/slurmctld.pid")"; then
+        die "a cluster is already running from $dir (scripts/slurm-local.sh stop $dir first)"
+    fi
+    start_munge
+    write_conf
+    slurmctld -c -f "$conf"
+    wait_for "SLURM_CONF=$conf scontrol ping | grep -q UP" 30 || die "slurmctld did not answer (see $dir/log/slurmctld.log)"
+    for node in n1 n2; do
+        slurmd -f "$conf" -N "$node"
+    done
+    # Both nodes idle, as sinfo sees them.
+    if ! wait_for "[ \"\$(SLURM_CONF=$conf sinfo -h -N -o '%N %t' | grep -c ' idle')\" = 2 ]" 60; then
+        SLURM_CONF=$conf sinfo -N >&2 || true
+        die "the two nodes did not come up idle (see $dir/log/slurmd-n1.log and slurmd-n2.log)"
+    fi
+    say "up: slurmctld and nodes n1, n2 (one CPU each), partition batch"
+    echo "export SLURM_CONF=$conf"
+}
+
+stop_pid() {
+    local file=$1 pid
+    pid=$(pid_of "$file")
+    if pid_alive "$pid"; then
+        kill -TERM "$pid" 2>/dev/null || true
+        wait_for "! kill -0 $pid" 15 || kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$file"
+}
+
+stop() {
+    [ -f "$conf" ] || { say "nothing to stop in $dir"; return 0; }
+    if pid_alive "$(pid_of "$dir/slurmctld.pid")"; then
+        SLURM_CONF=$conf scancel --full --quiet --partition=batch 2>/dev/null || true
+        # A cancelled job's slurmstepd ends with it; give them a moment before the daemons go.
+        wait_for "[ -z \"\$(SLURM_CONF=$conf squeue -h -o %i)\" ]" 20 || true
+    fi
+    for node in n1 n2; do stop_pid "$dir/slurmd-$node.pid"; done
+    stop_pid "$dir/slurmctld.pid"
+    # Steps left by a node killed in a test: slurmstepd processes whose spool is ours.
+    for pid in $(pgrep -x slurmstepd || true); do
+        if grep -qs "$dir/spool" "/proc/$pid/cmdline" "/proc/$pid/environ" || \
+           ls -l "/proc/$pid/cwd" 2>/dev/null | grep -q "$dir"; then
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done
+    [ -f "$dir/munged.pid" ] && stop_pid "$dir/munged.pid"
+    say "stopped the cluster of $dir"
+}
+
+case "$command" in
+    start) start ;;
+    stop) stop ;;
+    status)
+        [ -f "$conf" ] || die "no cluster in $dir"
+        pid_alive "$(pid_of "$dir/slurmctld.pid")" || { say "not running (scripts/slurm-local.sh start $dir)"; exit 1; }
+        SLURM_CONF=$conf sinfo -N
+        SLURM_CONF=$conf squeue
+        ;;
+    -h|--help|help|"")
+        sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+        [ -n "$command" ] || exit 2
+        ;;
+    *) die "unknown command '$command' (start, stop or status)" ;;
+esac
