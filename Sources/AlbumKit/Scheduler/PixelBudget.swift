@@ -16,11 +16,17 @@ final class PixelBudget: Sendable {
 
     init(megapixels: Int) { capacity = max(1, megapixels) * 1_000_000 }
 
+    /// The budget's one rule, also `WorkQueue`'s: `amount` fits beside `used` when nothing else is in, or when the
+    /// total stays within `capacity` (an amount larger than the budget counts as the whole budget).
+    static func fits(_ amount: Int, beside used: Int, capacity: Int) -> Bool {
+        used == 0 || used + min(amount, capacity) <= capacity
+    }
+
     /// Runs `body` with `pixels` reserved.
     func withReservation<T>(_ pixels: Int, _ body: () throws -> T) rethrows -> T {
         let amount = min(max(pixels, 0), capacity)
         while !state.withLock({ used in
-            guard used == 0 || used + amount <= capacity else { return false }
+            guard PixelBudget.fits(amount, beside: used, capacity: capacity) else { return false }
             used += amount
             return true
         }) {

@@ -89,8 +89,7 @@ final class WorkQueue<Item: Sendable>: Sendable {
         for _ in 0..<waiting { changed.signal() }
     }
 
-    /// `PixelBudget`'s rule: a need fits when nothing else is in, or when the total stays within the budget.
     private func fits(_ need: Int, beside inChains: Int) -> Bool {
-        inChains == 0 || inChains + min(need, capacity) <= capacity
+        PixelBudget.fits(need, beside: inChains, capacity: capacity)
     }
 }
