@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(
             name: "AlbumKitTests",
             dependencies: ["AlbumKit", "System", "Vips", "SQLite"],
-            resources: [.copy("YAML/Corpus")]
+            resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),
     ]
 )

@@ -4,10 +4,11 @@ extension Catalogue {
     /// Records the start of a run and returns its id; `stages` are the stages a job run applies (`runs.stages`),
     /// nil for a run that applies none (`caption`, `relocate`).
     public func beginRun(job: String, jobPath: String?, jobHash: String?, started: String, software: Software,
-                         stages: [AppliedStage]? = nil) throws -> Int64 {
+                         stages: [AppliedStage]? = nil, parent: Int64? = nil, chunk: Int? = nil) throws -> Int64 {
         try insertRow(RunRecord(id: 0, job: job, jobPath: jobPath, jobHash: jobHash, started: started, finished: nil,
                              status: "running", counts: nil, albumVersion: software.album, vipsVersion: software.vips,
-                             sqliteVersion: software.sqlite, host: software.host, stages: stages.map { AppliedStage.json($0).text }))
+                             sqliteVersion: software.sqlite, host: software.host, stages: stages.map { AppliedStage.json($0).text },
+                             parent: parent, chunk: chunk))
         return database.lastInsertRowID
     }
 

@@ -69,7 +69,7 @@ public final class Catalogue {
         return Catalogue(folder: folder, try openForWriting(folder: folder, create: false, locking: true, keepDamaged: true))
     }
 
-    private init(folder: String, _ opened: Opened) {
+    init(folder: String, _ opened: Opened) {
         self.folder = folder
         database = opened.database
         lock = opened.lock

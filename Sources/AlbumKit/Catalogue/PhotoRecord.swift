@@ -1,6 +1,9 @@
+import Foundation
+
 /// One photo in the catalogue: an original's identity (its SHA-256), where it is, and what album knows of it.
 public struct PhotoRecord: Sendable, Equatable {
-    /// A UUID, like the gallery app's `GalleryPhoto.id`.
+    /// A UUID, like the gallery app's `GalleryPhoto.id`: made from the bytes' hash for photos imported since schema
+    /// version 6 (`id(forHash:)`), random for earlier ones.
     public var id: String
     /// SHA-256 of the original's bytes, hex.
     public var hash: String
@@ -42,5 +45,30 @@ public struct PhotoRecord: Sendable, Equatable {
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {
         storedPath.map { catalogueFolder + "/" + $0 } ?? path
+    }
+}
+
+extension PhotoRecord {
+    /// A new photo's id: the first 128 bits of its bytes' SHA-256 shaped as a UUID of version 8 (RFC 9562's custom
+    /// form: the version nibble set to 8 and the variant bits to 10), so the same bytes imported by two processes, two
+    /// chunks of a distributed run, are one photo with one id (docs/distributed.md). A catalogue holds one photo per
+    /// set of bytes (`photos.hash` is unique), so the id is unique as the hash is.
+    static func id(forHash hash: String) -> String {
+        var digits = Array(hash.lowercased().prefix(32))
+        guard digits.count == 32, digits.allSatisfy(\.isHexDigit) else { return UUID().uuidString.lowercased() }
+        digits[12] = "8"
+        let variant = (Int(String(digits[16]), radix: 16)! & 0x3) | 0x8
+        digits[16] = Character(String(variant, radix: 16))
+        let text = String(digits)
+        let cuts = [8, 12, 16, 20]
+        var parts: [Substring] = []
+        var start = text.startIndex
+        for cut in cuts {
+            let end = text.index(text.startIndex, offsetBy: cut)
+            parts.append(text[start..<end])
+            start = end
+        }
+        parts.append(text[start...])
+        return parts.joined(separator: "-")
     }
 }

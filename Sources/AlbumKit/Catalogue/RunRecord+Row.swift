@@ -19,6 +19,8 @@ extension RunRecord: TableRecord {
         sqliteVersion = try row["sqlite_version"]
         host = try row["host"]
         stages = try row["stages"]
+        parent = try row["parent"]
+        chunk = try row["chunk"]
     }
 
     var values: [(column: String, value: Value)] {
@@ -35,6 +37,8 @@ extension RunRecord: TableRecord {
             ("sqlite_version", .text(sqliteVersion)),
             ("host", .text(host)),
             ("stages", .text(stages)),
+            ("parent", parent.map { .integer($0) } ?? .null),
+            ("chunk", .int(chunk)),
         ]
     }
 }

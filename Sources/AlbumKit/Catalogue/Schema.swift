@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -156,6 +156,33 @@ enum Schema {
             PRIMARY KEY (photo, path)
         );
         CREATE INDEX aliases_path ON aliases(path);
+        """,
+        // Version 6: distributed runs (docs/distributed.md). A distributed run is one parent row of `runs` (status
+        // `distributed` while it is open); each attempt of each chunk, merged from its chunk catalogue, is a row of its
+        // own under it (`parent`, `chunk`), with its host, versions and times. `distributed` holds the open or
+        // finished run's folder (relative to the catalogue) and engine; `distributed_chunks` when each chunk was
+        // merged. While a row of `distributed` is `open`, gc, prune, rm, relocate and other runs refuse.
+        """
+        ALTER TABLE runs ADD COLUMN parent INTEGER REFERENCES runs(id) ON DELETE CASCADE;
+        ALTER TABLE runs ADD COLUMN chunk INTEGER;
+        CREATE INDEX runs_parent ON runs(parent);
+        CREATE TABLE distributed (
+            run INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+            folder TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            chunks INTEGER NOT NULL,
+            state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'merged', 'abandoned')),
+            created TEXT NOT NULL,
+            ended TEXT
+        );
+        CREATE TABLE distributed_chunks (
+            run INTEGER NOT NULL REFERENCES distributed(run) ON DELETE CASCADE,
+            chunk INTEGER NOT NULL,
+            merged TEXT NOT NULL,
+            photos INTEGER NOT NULL,
+            failed INTEGER NOT NULL,
+            PRIMARY KEY (run, chunk)
+        );
         """,
     ]
 

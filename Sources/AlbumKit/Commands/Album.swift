@@ -10,6 +10,7 @@ public enum Album {
     static let commands: [any Command.Type] = [
         RunCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
         CaptionCommand.self, RelocateCommand.self, RmCommand.self, PruneCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
+        ChunkCommand.self, MergeCommand.self, DistCommand.self,
     ]
 
     /// The options `album` itself takes, before any command, as the top-level help lists them.

@@ -29,6 +29,7 @@ struct GcCommand: Command {
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
+        try catalogue.requireNoOpenDistributedRun("album gc")
         var removed = 0, bytes = 0, failed = false
         var folders = Set<String>()
         for file in try catalogue.garbage() {

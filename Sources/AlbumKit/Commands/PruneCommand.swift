@@ -55,6 +55,7 @@ struct PruneCommand: Command {
         let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
                                : try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
+        if !dryRun { try catalogue.requireNoOpenDistributedRun("album prune") }
         let plan = try catalogue.prunePlan(options)
         if !dryRun { try catalogue.apply(plan, options: options) }
         var outcome = PruneOutcome()

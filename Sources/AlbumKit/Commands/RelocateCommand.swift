@@ -45,6 +45,7 @@ struct RelocateCommand: Command {
         let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
                                : try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
+        if !dryRun { try catalogue.requireNoOpenDistributedRun("album relocate") }
         let moves = try catalogue.relocations(from: old, to: new)
         let run = dryRun || moves.isEmpty ? nil : try catalogue.relocate(moves, software: Software.current)
         let missing = moves.filter { !FileSystem.exists($0.to) }

@@ -32,6 +32,7 @@ struct RmCommand: Command {
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
+        try catalogue.requireNoOpenDistributedRun("album rm")
         var photos: [PhotoRecord] = []
         for id in ids {
             let photo = try PhotoArgument.resolve(id, in: catalogue)  // every id is checked before anything is removed

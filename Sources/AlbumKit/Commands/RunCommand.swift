@@ -13,7 +13,8 @@ struct RunCommand: Command {
             way, is recorded as interrupted and exits 3. Running the job again resumes: finished steps are skipped.
             """,
         options: [SharedOptions.jobCatalogue, workersOption, SharedOptions.force, dryRunOption, SharedOptions.set, logFormat, progress, failFast,
-                  maxFailures, memoryBudget, SharedOptions.allowEmpty, SharedOptions.retryDamaged, SharedOptions.verbose])
+                  maxFailures, memoryBudget, SharedOptions.allowEmpty, SharedOptions.retryDamaged, SharedOptions.verbose,
+                  distributeOption, chunksOption, maxParallelOption, imageOption, applyOption])
 
     static let workersOption = SharedOptions.workers.helped("photos processed at once",
                                                             defaultHelp: "the job's 'workers:', else the number of cores")
@@ -30,6 +31,17 @@ struct RunCommand: Command {
                                                     help: "the most decoded megapixels in flight at once",
                                                     defaultHelp: "\(RunOptions().pixelBudgetMegapixels); less under ulimit -v")
 
+    static let distributeOption: Option<DistributedEngine?> = .choice("--distribute", DistributedEngine.self, help: """
+        run the job as chunks (docs/distributed.md): local: chunk processes here, then the merge;
+        slurm: an sbatch job array and a merge job; k8s: an Indexed Job and a merge Job, written (--apply: applied)
+        """)
+    static let chunksOption: Option<Int?> = .number("--chunks", "C", in: 1...1_000_000, help: "with --distribute: how many chunks",
+                                                    defaultHelp: "one per \(DistributedPlanner.itemsPerChunk) photos, at least 4 per parallel chunk")
+    static let maxParallelOption: Option<Int?> = .number("--max-parallel", "M", in: 1...100_000, help: "with --distribute: chunks running at once",
+                                                         defaultHelp: "local: the number of cores; slurm, k8s: \(DistributedPlanner.clusterParallel)")
+    static let imageOption: Option<String?> = .text("--image", "IMAGE", help: "with --distribute k8s: the container image with album (default album:latest)")
+    static let applyOption: Option<Bool> = .flag("--apply", help: "with --distribute k8s: kubectl apply the manifests")
+
     static let checksItsOutput = true
 
     var given: [String]
@@ -39,6 +51,11 @@ struct RunCommand: Command {
     var variables: [String: String] = [:]
     var output = RunOutput()
     var dryRun = false
+    var engine: DistributedEngine?
+    var chunks: Int?
+    var maxParallel: Int?
+    var image: String?
+    var apply = false
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.jobCatalogue)
@@ -54,11 +71,25 @@ struct RunCommand: Command {
         output.forceProgress = try arguments.value(of: RunCommand.progress)
         output.verbose = try arguments.value(of: SharedOptions.verbose)
         variables = try arguments.value(of: SharedOptions.set)
+        engine = try arguments.value(of: RunCommand.distributeOption)
+        chunks = try arguments.value(of: RunCommand.chunksOption)
+        maxParallel = try arguments.value(of: RunCommand.maxParallelOption)
+        image = try arguments.value(of: RunCommand.imageOption)
+        apply = try arguments.value(of: RunCommand.applyOption)
         given = arguments.positionals
     }
 
     func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "run needs a job file" : "run takes one job file, got \(given.count)") }
+        if engine == nil {
+            for (option, given) in [("--chunks", chunks != nil), ("--max-parallel", maxParallel != nil), ("--image", image != nil), ("--apply", apply)] where given {
+                throw UsageError("\(option) goes with --distribute")
+            }
+        } else {
+            if engine != .k8s, image != nil || apply { throw UsageError("--image and --apply go with --distribute k8s") }
+            if dryRun { throw UsageError("--dry-run and --distribute do not go together: `album plan` shows what the run would do") }
+            if options.failFast || options.maxFailures != nil { throw UsageError("--fail-fast and --max-failures do not go with --distribute: each chunk records its failures") }
+        }
     }
 
     func run() throws -> ExitCode {
@@ -69,6 +100,26 @@ struct RunCommand: Command {
                                                     retryDamaged: options.retryDamaged).plan(), verbose: output.verbose)
             return Album.checkingOutput(.ok)
         }
+        if let engine { return try distribute(job, engine: engine) }
         return try JobRun(job: job, options: options, output: output).run()
+    }
+
+    /// Plans the run as chunks and hands them to `engine` (docs/distributed.md).
+    private func distribute(_ job: Job, engine: DistributedEngine) throws -> ExitCode {
+        do {
+            var planner = DistributedPlanner(job: job, options: options, engine: engine, chunks: chunks, maxParallel: maxParallel,
+                                             variables: variables)
+            planner.resumesOpenRun = engine == .local
+            var launch = DistributedLaunch(planned: try planner.plan(), workers: options.workers)
+            launch.jobName = job.name
+            launch.importRoots = job.importStage?.from ?? []
+            launch.exportRoots = job.derivedFiles.exportRoots
+            if let image { launch.image = image }
+            launch.apply = apply
+            return Album.checkingOutput(try launch.launch())
+        } catch let error as DistributedError {
+            Console.error(error.message)
+            return error.exitCode == .retry ? .environment : error.exitCode
+        }
     }
 }

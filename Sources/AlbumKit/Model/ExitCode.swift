@@ -9,6 +9,9 @@ public enum ExitCode: Int32, Sendable {
     /// A catalogue or environment error: catalogue locked, unwritable or damaged; libvips missing; stdout or
     /// stderr closed, full or broken (for `album run`, the stream its output goes to).
     case environment = 3
+    /// A distributed chunk met trouble in its environment (an unmounted share, a missing catalogue, another album
+    /// on this node): the engine should run it again, elsewhere if it can (`EX_TEMPFAIL`; docs/distributed.md).
+    case retry = 75
     /// Interrupted by SIGINT.
     case interrupted = 130
     /// Interrupted by SIGTERM.

@@ -30,5 +30,8 @@ public struct RunOptions: Sendable {
     /// Paths read from a list (`album import -`) rather than named as roots: one that does not exist fails alone,
     /// as a file deleted between the listing and the import, instead of stopping the run (`SourceCheck`).
     public var listedPaths: Set<String> = []
+    /// When set, phase 2 takes only these catalogue photos (by id): a distributed chunk's share, which the planner
+    /// assigned (docs/distributed.md). nil: every current photo phase 1 did not settle.
+    public var photosAfterImport: Set<String>? = nil
     public init() {}
 }

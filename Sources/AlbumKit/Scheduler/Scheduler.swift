@@ -82,7 +82,7 @@ public final class Scheduler: Sendable {
         let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
         snapshot.withLock { $0 = known }
         state.withLock { $0.summary.states[.superseded] = known.supersededCount }
-        let expected = scan.unreadableFolders.count + files.count + known.photosAfterImport(scanning: files).count
+        let expected = scan.unreadableFolders.count + files.count + chunkShare(known.photosAfterImport(scanning: files)).count
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)
         let ticker = startProgressTimer(started: started)
@@ -93,7 +93,7 @@ public final class Scheduler: Sendable {
         // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
         // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {
-            let photos = known.photosAfterImport(settled: state.withLock { $0.settled })
+            let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled }))
             let aliases = job.stages.contains { $0 is ExportStage } ? state.withLock { $0.aliasesFound } : []
             state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
             finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))
@@ -129,6 +129,12 @@ public final class Scheduler: Sendable {
         } else {
             observer.stopping(reason)
         }
+    }
+
+    /// `photos`, or only those of a distributed chunk's share (`RunOptions.photosAfterImport`).
+    private func chunkShare(_ photos: [PhotoRecord]) -> [PhotoRecord] {
+        guard let share = options.photosAfterImport else { return photos }
+        return photos.filter { share.contains($0.id) }
     }
 
     private var stopRequested: Bool { state.withLock { $0.stop != nil } }

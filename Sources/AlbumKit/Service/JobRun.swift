@@ -24,6 +24,8 @@ public struct JobRun {
     public var verbose: Bool
     /// Say on stderr where the report page went (not when stdout carries JSON events, whose reader has the path).
     public var announcesReport: Bool
+    /// Set for one chunk of a distributed run (`ChunkRun`): its catalogue, its share, its parent run.
+    public var chunk: ChunkShare? = nil
 
     public init(job: Job, options: RunOptions, observer: any RunObserver, mainStreams: Set<Console.Stream>,
                 verbose: Bool = false, announcesReport: Bool = true) {
@@ -47,17 +49,20 @@ public struct JobRun {
         // A root that does not exist stops the run before a catalogue folder is made under it.
         try SourceCheck.requireRoots(of: job, except: options.listedPaths)
         try Vips.start(settings)
-        let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
+        let catalogue = try chunk?.open() ?? Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
-        let scan = job.importScan()
-        if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
+        // A chunk's database is a copy of the snapshot, which records its own distributed run as open.
+        if chunk == nil { try catalogue.requireNoOpenDistributedRun("album run") }
+        let scan = chunk?.scan ?? job.importScan()
+        if chunk == nil, !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
             try SourceCheck.requireFound(scan, of: job, known: CatalogueSnapshot(reading: catalogue).currentPhotos)
         }
-        let options = try affordable()
+        var options = try affordable()
+        options.photosAfterImport = chunk?.photos
         let job = try self.job.resolvingSelections(in: catalogue)
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software,
-                                         stages: job.appliedStages(software: software))
+                                         stages: job.appliedStages(software: software), parent: chunk?.parent, chunk: chunk?.chunk)
         let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software,
                                   observer: observer)
         // A failed write to the run's own output stops it as a first SIGINT would (`StopReason.outputClosed`).

@@ -39,7 +39,7 @@ extension ImportStage {
                 return PhotoMetadata(image: header)
             }
             var photo = PhotoRecord(
-                id: UUID().uuidString.lowercased(), hash: hash, path: path, bytes: bytes.count,
+                id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.count,
                 mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,

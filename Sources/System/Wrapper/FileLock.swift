@@ -34,6 +34,18 @@ public final class FileLock {
         return true
     }
 
+    /// Takes the exclusive lock, waiting while another open file holds it (`LOCK_EX`; a signal's interruption is
+    /// retried). For a lock whose holders are known to finish: a second copy of a distributed run's chunk waits for the
+    /// first, then finds its work done.
+    /// - Throws: `SystemError` from `flock`.
+    public func lock() throws(SystemError) {
+        while flock(descriptor, LOCK_EX) != 0 {
+            let error = SystemError.last("flock", path: path)
+            if error.interrupted { continue }
+            throw error
+        }
+    }
+
     /// Up to `maxBytes` from the start of the file (`pread`); empty when it holds nothing or cannot be read.
     public func read(maxBytes: Int) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maxBytes)

@@ -27,4 +27,10 @@ public enum FileSystem {
     public static func whyNotWritable(_ path: String) -> SystemError? {
         NativePath.withCString(path) { access($0, W_OK) } == 0 ? nil : SystemError.last("access", path: path)
     }
+
+    /// Renames `from` to `to`, replacing what is there (`rename(2)`: atomic within one file system).
+    public static func rename(_ from: String, to: String) throws(SystemError) {
+        let done = NativePath.withCString(from) { source in NativePath.withCString(to) { Glibc.rename(source, $0) } }
+        guard done == 0 else { throw SystemError.last("rename", path: from) }
+    }
 }

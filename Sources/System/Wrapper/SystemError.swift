@@ -39,6 +39,8 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var symbolicLinkLoop: Bool { code == ELOOP }
     /// A lock another open file holds (`EWOULDBLOCK`).
     public var wouldBlock: Bool { code == EWOULDBLOCK }
+    /// A signal came first (`EINTR`): the call may simply be made again.
+    public var interrupted: Bool { code == EINTR }
 
     /// `EBADF` as a value: what a write to a descriptor that was closed fails with.
     public static let badDescriptorCode: Int32 = EBADF

@@ -1,0 +1,53 @@
+/// `album merge RUNDIR`: carries a distributed run's finished chunks into the catalogue (docs/distributed.md).
+struct MergeCommand: Command {
+    static let configuration = CommandConfiguration(
+        name: "merge",
+        abstract: "Merge a distributed run's finished chunks into the catalogue.",
+        arguments: "RUNDIR",
+        discussion: """
+            Under the catalogue's writer lock, one transaction per chunk. Merging again is harmless: a chunk merged
+            again replaces its own rows. Without --partial nothing is merged while a chunk has not finished (exit 3,
+            naming them). A chunk made by another album or libvips version than the planner's is not merged. Once
+            every chunk is merged the run is closed, its chunk databases and snapshot are deleted, and gc, prune,
+            rm, relocate and runs work again. Exit status: 0 merged, 1 merged with failed photos, 3 otherwise.
+            """,
+        options: [partialOption, waitOption, timeoutOption])
+
+    static let partialOption: Option<Bool> = .flag("--partial", help: "merge the chunks that finished, and leave the run open for the others")
+    static let waitOption: Option<Bool> = .flag("--wait", help: "wait until every chunk has finished, then merge (a Kubernetes merge Job)")
+    static let timeoutOption: Option<Int?> = .number("--timeout", "SECONDS", in: 1...Int(Int32.max),
+                                                     help: "with --wait: give up waiting after this long", defaultHelp: "no limit")
+
+    var folder: String
+    var partial: Bool
+    var wait: Bool
+    var timeout: Int?
+
+    init(_ arguments: Arguments) throws {
+        partial = try arguments.value(of: MergeCommand.partialOption)
+        wait = try arguments.value(of: MergeCommand.waitOption)
+        timeout = try arguments.value(of: MergeCommand.timeoutOption)
+        let given = arguments.positionals
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "merge needs a run folder" : "merge takes one run folder, got \(given.count)") }
+        folder = given[0]
+    }
+
+    func validate() throws {
+        if timeout != nil, !wait { throw UsageError("--timeout goes with --wait") }
+    }
+
+    func run() throws -> ExitCode {
+        let folder = RunFolder(self.folder)
+        let merge = DistributedMerge(folder: folder, partial: partial,
+                                     waitSeconds: wait ? timeout.map(Double.init) ?? Double.greatestFiniteMagnitude : nil)
+        do {
+            let outcome = try merge.merge()
+            MergeSummary.print(outcome, folder: folder)
+            if !outcome.refused.isEmpty { return .environment }
+            return outcome.failedPhotos > 0 ? .failures : .ok
+        } catch let error as DistributedError {
+            Console.error(error.message)
+            return error.exitCode == .retry ? .retry : .environment
+        }
+    }
+}
