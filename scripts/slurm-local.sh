@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A real Slurm on this one machine, for the tests of album's distributed runs (issue 18: the chunk and merge
-# commands it will test are not built yet).
+# A real Slurm on this one machine, for the tests of album's distributed runs (`make test-slurm`,
+# scripts/test-slurm.sh; docs/distributed.md).
 #
 #   scripts/slurm-local.sh start [DIR]    install slurm-wlm and munge if missing, then start munged (unless one is
 #                                         running), one slurmctld and two slurmd nodes, n1 and n2, on ports of
@@ -93,6 +93,8 @@ SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
 ReturnToService=2
 SlurmdTimeout=10
+# album chunk exits 75 for trouble on its node (an unmounted share): Slurm runs it again (docs/distributed.md).
+RequeueExit=75
 MinJobAge=300
 NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p1 CPUs=1 RealMemory=$memory State=UNKNOWN
 NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$p2 CPUs=1 RealMemory=$memory State=UNKNOWN

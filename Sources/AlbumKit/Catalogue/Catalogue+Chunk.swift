@@ -15,7 +15,8 @@ extension Catalogue {
     /// `interrupted`: the caller's chunk lock proves nobody runs them.
     public static func forChunk(folder: String, database file: String, seed: String) throws -> Catalogue {
         let folder = Paths.absolute(folder)
-        if !FileSystem.exists(file) {
+        // An empty file is no database album made (it makes one whole, by rename): a tool's, to be replaced.
+        if !FileSystem.exists(file) || FileStatus.of(file)?.size == 0 {
             let partial = file + ".partial"
             try? FileSystem.remove(partial)
             do {

@@ -22,7 +22,8 @@ struct ChunkCommand: Command {
     static let workersOption = SharedOptions.workers.helped("photos processed at once",
                                                             defaultHelp: "the run's --workers, else the allocation's cores")
 
-    var folder: String
+    var given: [String]
+    var folder: String { given.first ?? "" }
     var chunk: Int?
     var workers: Int?
     var output = RunOutput()
@@ -31,25 +32,29 @@ struct ChunkCommand: Command {
         workers = try arguments.value(of: ChunkCommand.workersOption)
         if let format = try arguments.value(of: RunCommand.logFormat) { output.logFormat = format }
         output.verbose = try arguments.value(of: SharedOptions.verbose)
-        let given = arguments.positionals
-        guard (1...2).contains(given.count) else { throw UsageError(given.isEmpty ? "chunk needs a run folder" : "chunk takes a run folder and a chunk number, got \(given.count) arguments") }
-        folder = given[0]
+        given = arguments.positionals
         if given.count == 2 {
-            guard let number = Int(given[1]), number >= 0 else { throw UsageError("'\(given[1])' is not a chunk number (0, 1, 2, …)") }
-            chunk = number
+            chunk = Int(given[1]).flatMap { $0 >= 0 ? $0 : nil }
         } else {
             let environment = ProcessInfo.processInfo.environment
             for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
                 guard let text = environment[name] else { continue }
-                guard let number = Int(text), number >= 0 else { throw UsageError("\(name)=\(text) is not a chunk number") }
-                chunk = number
+                chunk = Int(text).flatMap { $0 >= 0 ? $0 : nil }
                 break
             }
         }
     }
 
     func validate() throws {
+        guard (1...2).contains(given.count) else {
+            throw UsageError(given.isEmpty ? "chunk needs a run folder" : "chunk takes a run folder and a chunk number, got \(given.count) arguments")
+        }
+        if given.count == 2, chunk == nil { throw UsageError("'\(given[1])' is not a chunk number (0, 1, 2, …)") }
         guard chunk != nil else {
+            let environment = ProcessInfo.processInfo.environment
+            for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+                if let text = environment[name] { throw UsageError("\(name)=\(text) is not a chunk number") }
+            }
             throw UsageError("chunk needs K: give it after the run folder, or run it as a Slurm array task (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job pod (JOB_COMPLETION_INDEX)")
         }
     }

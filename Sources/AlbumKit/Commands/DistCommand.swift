@@ -15,25 +15,25 @@ struct DistCommand: Command {
 
     enum Action: String { case status, abandon }
 
-    var action: Action
-    var folder: String
+    var given: [String]
     var json: Bool
 
     init(_ arguments: Arguments) throws {
         json = try arguments.value(of: SharedOptions.json)
-        let given = arguments.positionals
+        given = arguments.positionals
+    }
+
+    func validate() throws {
         guard given.count == 2 else { throw UsageError("dist takes an action (status or abandon) and a run folder") }
-        guard let action = Action(rawValue: given[0]) else {
+        guard Action(rawValue: given[0]) != nil else {
             throw UsageError("unknown action '\(given[0])'; dist takes status or abandon")
         }
-        self.action = action
-        folder = given[1]
     }
 
     func run() throws -> ExitCode {
-        let folder = RunFolder(self.folder)
+        let folder = RunFolder(given[1])
         do {
-            switch action {
+            switch Action(rawValue: given[0])! {
             case .status: try status(folder)
             case .abandon:
                 for note in try DistributedMerge.abandon(folder) { Console.err("album: \(note)") }

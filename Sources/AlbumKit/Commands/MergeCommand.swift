@@ -18,7 +18,7 @@ struct MergeCommand: Command {
     static let timeoutOption: Option<Int?> = .number("--timeout", "SECONDS", in: 1...Int(Int32.max),
                                                      help: "with --wait: give up waiting after this long", defaultHelp: "no limit")
 
-    var folder: String
+    var given: [String]
     var partial: Bool
     var wait: Bool
     var timeout: Int?
@@ -27,17 +27,16 @@ struct MergeCommand: Command {
         partial = try arguments.value(of: MergeCommand.partialOption)
         wait = try arguments.value(of: MergeCommand.waitOption)
         timeout = try arguments.value(of: MergeCommand.timeoutOption)
-        let given = arguments.positionals
-        guard given.count == 1 else { throw UsageError(given.isEmpty ? "merge needs a run folder" : "merge takes one run folder, got \(given.count)") }
-        folder = given[0]
+        given = arguments.positionals
     }
 
     func validate() throws {
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "merge needs a run folder" : "merge takes one run folder, got \(given.count)") }
         if timeout != nil, !wait { throw UsageError("--timeout goes with --wait") }
     }
 
     func run() throws -> ExitCode {
-        let folder = RunFolder(self.folder)
+        let folder = RunFolder(given[0])
         let merge = DistributedMerge(folder: folder, partial: partial,
                                      waitSeconds: wait ? timeout.map(Double.init) ?? Double.greatestFiniteMagnitude : nil)
         do {

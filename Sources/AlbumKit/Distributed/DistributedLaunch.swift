@@ -87,6 +87,7 @@ public struct DistributedLaunch {
         try RunFolder.write("""
             #!/bin/sh
             # album chunk K, with K from SLURM_ARRAY_TASK_ID; exit 75 (environment trouble) is for RequeueExit=75.
+            echo "album: chunk ${SLURM_ARRAY_TASK_ID:-?} on node ${SLURMD_NODENAME:-?}, attempt $((${SLURM_RESTART_COUNT:-0} + 1))" >&2
             exec \(ShellQuote.quote(album)) \(chunkArguments(nil).map(ShellQuote.quote).joined(separator: " "))
 
             """, to: chunkScript)
