@@ -220,6 +220,15 @@ extension Catalogue {
         try database.query("SELECT COALESCE(SUM(failed), 0) FROM distributed_chunks WHERE run = ?", [.integer(run)]) { $0.int(0) ?? 0 }.first ?? 0
     }
 
+    /// What `PRAGMA quick_check` finds wrong with a chunk database, or nil: two copies of one chunk on hosts whose
+    /// file locks do not see each other (NFS with local-only locks) could have written it at once.
+    public static func chunkDamage(database file: String) throws -> String? {
+        let database = try Database(path: file, mode: .readOnly)
+        defer { database.close() }
+        database.setBusyTimeout(milliseconds: 5_000)
+        return try damage(of: database)
+    }
+
     /// The attempts a chunk database records of distributed run `parent` (its run rows), oldest first, read without
     /// writing it; empty when the file is not there.
     public static func chunkAttempts(database file: String, parent: Int64) throws -> [RunRecord] {

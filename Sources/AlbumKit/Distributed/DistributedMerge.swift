@@ -61,7 +61,7 @@ public struct DistributedMerge {
         }
         for chunk in finished {
             let database = folder.database(chunk)
-            if let reason = try refusal(of: database, plan: plan) {
+            if let reason = try refusal(of: database, chunk: chunk, plan: plan) {
                 outcome.refused.append((chunk, reason))
                 continue
             }
@@ -83,8 +83,11 @@ public struct DistributedMerge {
     }
 
     /// Why the chunk database at `path` is not merged, or nil: its attempts were made by another album or libvips.
-    private func refusal(of path: String, plan: DistributedPlan) throws -> String? {
+    private func refusal(of path: String, chunk: Int, plan: DistributedPlan) throws -> String? {
         guard FileSystem.exists(path) else { return "its database \(path) is missing" }
+        if let damage = try Catalogue.chunkDamage(database: path) {
+            return "its database \(path) is damaged (\(damage)); delete it and \(folder.outcome(chunk)), then run the chunk again (album chunk \(folder.path) \(chunk)): it makes the same files"
+        }
         let attempts = try Catalogue.chunkAttempts(database: path, parent: plan.run)
         if attempts.isEmpty { return "its database \(path) records no attempt of this run" }
         for attempt in attempts where attempt.albumVersion != plan.album || attempt.vipsVersion != plan.vips {

@@ -30,9 +30,16 @@ public struct DistributedPlanner {
 
     /// The default number of chunks for `items` photos and `parallel` chunks at once: one per `itemsPerChunk`
     /// photos, but at least four per parallel chunk (so a slow node takes fewer), never more than the photos.
-    public static func defaultChunks(items: Int, parallel: Int) -> Int {
+    /// Slurm's default `MaxArraySize` is 1001 (indices 0 to 1000), and a Kubernetes Indexed Job with
+    /// `backoffLimitPerIndex` takes at most 100 000 completions: the default stays within the engine's.
+    public static func defaultChunks(items: Int, parallel: Int, engine: DistributedEngine = .local) -> Int {
         let wanted = max((items + itemsPerChunk - 1) / itemsPerChunk, 4 * parallel)
-        return max(1, min(items, wanted))
+        let limit = switch engine {
+        case .slurm: 1000
+        case .k8s: 100_000
+        case .local: Int.max
+        }
+        return max(1, min(items, wanted, limit))
     }
 
     public init(job: Job, options: RunOptions, engine: DistributedEngine, chunks: Int?, maxParallel: Int?, variables: [String: String]) {
@@ -78,7 +85,7 @@ public struct DistributedPlanner {
         let phaseTwo = known.photosAfterImport(scanning: scan.files)
         let maxParallel = self.maxParallel ?? (engine == .local ? ProcessInfo.processInfo.activeProcessorCount : DistributedPlanner.clusterParallel)
         let items = scan.files.count + phaseTwo.count + scan.unreadableFolders.count
-        let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: maxParallel)
+        let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: maxParallel, engine: engine)
         let run = try catalogue.beginRun(job: job.name, jobPath: path, jobHash: job.hash, started: created, software: software,
                                          stages: resolved.appliedStages(software: software))
         let folder = RunFolder(catalogue: catalogue.folder, run: run)
