@@ -30,9 +30,10 @@ extension Catalogue {
         try fetchAll(RunRecord.self, "ORDER BY id DESC")
     }
 
-    /// Every step of a run, in the order they were recorded.
+    /// Every step of a run, in the order they were recorded; for a distributed run, its chunk attempts' steps.
     public func steps(run: Int64) throws -> [StepRecord] {
-        try fetchAll(StepRecord.self, "WHERE run = ? ORDER BY id", [.integer(run)])
+        try fetchAll(StepRecord.self, "WHERE run = ? OR run IN (SELECT id FROM runs WHERE parent = ?) ORDER BY id",
+                     [.integer(run), .integer(run)])
     }
 
     /// A run's steps per stage and status, without zeros: the counts the run recorded when it ended

@@ -38,7 +38,8 @@ struct RunsCommand: Command {
                               rightAligned: [0, 5, 6, 7])
         for (run, counts) in zip(runs, counts) {
             let totals = RunsCommand.totals(counts)
-            table.append([String(run.id), run.job, run.status, String(run.started.prefix(19)),
+            let job = run.parent.map { "\(run.job) (chunk \(run.chunk ?? 0) of run \($0))" } ?? run.job
+            table.append([String(run.id), job, run.status, String(run.started.prefix(19)),
                           run.finished.map { String($0.prefix(19)) } ?? "-", String(totals[0]),
                           run.counts == nil ? "?" : String(totals[1]), String(totals[2]), StatesText.brief(run.states),
                           run.albumVersion, run.vipsVersion])
@@ -72,6 +73,7 @@ struct RunsCommand: Command {
             ("finished", .string(run.finished)), ("counts", counts), ("album_version", .string(run.albumVersion)),
             ("vips_version", .string(run.vipsVersion)), ("sqlite_version", .string(run.sqliteVersion)),
             ("host", .string(run.host)),
+            ("parent", run.parent.map { .int(Int($0)) } ?? .null), ("chunk", .int(run.chunk)),
         ])
     }
 }

@@ -57,10 +57,11 @@ public struct RunReport: Sendable {
         Array(photos.sorted { $0.milliseconds > $1.milliseconds }.prefix(n))
     }
 
-    /// Gathers the report of run `id` (nil: the latest run).
+    /// Gathers the report of run `id` (nil: the latest run; a distributed run's with its chunks' steps).
     public static func load(from catalogue: Catalogue, run id: Int64?, gridLimit: Int = 500) throws -> RunReport {
         let runs = try catalogue.runs()
-        guard let run = id.map({ id in runs.first { $0.id == id } }) ?? runs.first else {
+        // The latest run is a distributed run's parent, never one of its chunk attempts (whose steps it holds).
+        guard let run = id.map({ id in runs.first { $0.id == id } }) ?? runs.first(where: { $0.parent == nil }) else {
             throw CatalogueError(id.map { "catalogue \(catalogue.folder) has no run \($0); 'album runs' lists them" }
                                  ?? "catalogue \(catalogue.folder) has no runs yet")
         }
