@@ -15,7 +15,7 @@ struct ChunkCommand: Command {
             (they are recorded; `album merge` carries them into the catalogue); 75 for trouble on this node (a
             catalogue, run folder or import root missing or empty, as an unmounted share is; another album or
             libvips version), so that the engine runs it again, elsewhere if it can; 2 for a job-file error.
-            Workers default to the cores the allocation has (SLURM_CPUS_PER_TASK, the pod's CPU limit).
+            Workers default to the cores the allocation has (SLURM_CPUS_PER_TASK, SLURM_CPUS_ON_NODE, the pod's CPU limit).
             """,
         options: [workersOption, RunCommand.logFormat, SharedOptions.verbose])
 

@@ -150,12 +150,15 @@ public struct ChunkOutcome: Sendable, Equatable {
 }
 
 /// How many workers a chunk runs by default: the cores its allocation has. Slurm says it in
-/// `SLURM_CPUS_PER_TASK`; a Kubernetes pod's CPU limit is its cgroup's `cpu.max` (quota over period, rounded up);
-/// otherwise the machine's cores.
+/// `SLURM_CPUS_PER_TASK` (with `--cpus-per-task`), else `SLURM_CPUS_ON_NODE` (what the task was given on its node);
+/// a Kubernetes pod's CPU limit is its cgroup's `cpu.max` (quota over period, rounded up); otherwise the machine's
+/// cores.
 enum ChunkWorkers {
     static func allocated(environment: [String: String] = ProcessInfo.processInfo.environment,
                           cgroupLimit: String? = RunFolder.text(of: "/sys/fs/cgroup/cpu.max")) -> Int {
-        if let text = environment["SLURM_CPUS_PER_TASK"], let cpus = Int(text), cpus > 0 { return cpus }
+        for name in ["SLURM_CPUS_PER_TASK", "SLURM_CPUS_ON_NODE"] {
+            if let text = environment[name], let cpus = Int(text), cpus > 0 { return cpus }
+        }
         if let limit = cgroupLimit {
             let parts = limit.split(whereSeparator: \.isWhitespace)
             if parts.count == 2, let quota = Double(parts[0]), let period = Double(parts[1]), period > 0, quota > 0 {
