@@ -144,20 +144,24 @@ extension DistributedMerge {
     /// merged with `--partial` stay merged. Returns what the user still has to do: the engine's jobs to cancel, and
     /// `album gc` for the renditions the unmerged chunks wrote.
     public static func abandon(_ folder: RunFolder) throws -> [String] {
-        let plan = try DistributedPlan.read(folder)
-        let catalogue = try Catalogue(folder: plan.catalogue, create: false, writing: true)
+        // A planner killed before it wrote run.json leaves an open run without one: the folder's place names both.
+        let plan = try? DistributedPlan.read(folder)
+        let catalogueFolder = plan?.catalogue ?? folder.catalogue
+        let catalogue = try Catalogue(folder: catalogueFolder, create: false, writing: true)
         defer { catalogue.close() }
-        guard let record = try catalogue.distributedRun(plan.run) else {
-            throw DistributedError("catalogue \(plan.catalogue) has no distributed run \(plan.run)", exitCode: .environment)
+        let relative = RunFolder.relative(run: plan?.run ?? -1)
+        guard let record = try plan.map({ try catalogue.distributedRun($0.run) }) ?? catalogue.openDistributedRun(),
+              plan != nil || catalogue.folder + "/" + record.folder == folder.path else {
+            throw DistributedError("catalogue \(catalogueFolder) has no distributed run in \(folder.path)\(plan == nil ? "" : " (\(relative))")", exitCode: .environment)
         }
         guard record.state == "open" else {
-            throw DistributedError("distributed run \(plan.run) is \(record.state) already", exitCode: .environment)
+            throw DistributedError("distributed run \(record.run) is \(record.state) already", exitCode: .environment)
         }
-        try catalogue.endDistributed(run: plan.run, state: "abandoned", status: "abandoned", counts: nil, at: Timestamp.now())
-        for chunk in 0..<plan.chunks { try? FileSystem.remove(folder.database(chunk)) }
+        try catalogue.endDistributed(run: record.run, state: "abandoned", status: "abandoned", counts: nil, at: Timestamp.now())
+        for chunk in 0..<record.chunks { try? FileSystem.remove(folder.database(chunk)) }
         try? FileSystem.remove(folder.snapshot)
-        var notes = ["the files its unmerged chunks wrote under the catalogue are not recorded: `album gc --catalogue \(plan.catalogue)` deletes them"]
-        switch plan.engine {
+        var notes = ["the files its unmerged chunks wrote under the catalogue are not recorded: `album gc --catalogue \(catalogueFolder)` deletes them"]
+        switch DistributedEngine(rawValue: record.engine) ?? .local {
         case .slurm:
             let ids = RunFolder.text(of: folder.engineFolder + "/slurm.json").flatMap(JSONValue.init(parsing:))
             let jobs = [ids?["array_job"]?.stringValue, ids?["merge_job"]?.stringValue].compactMap { $0 }
