@@ -25,7 +25,7 @@ public struct MergedChunk: Sendable, Equatable {
     public var photos = 0
     public var renditions = 0
     public var steps = 0
-    /// The photos with a failed step in the chunk's last attempt.
+    /// The photos with a failed step in one of the chunk's attempts that no later attempt did.
     public var failedPhotos = 0
     /// Each export refused because another photo's file was at its path: "PATH: reason".
     public var collisions: [String] = []
@@ -200,13 +200,18 @@ extension Catalogue {
                 """)
             result.steps = try changes()
 
-            let last = result.attempts.last ?? -1
-            result.failedPhotos = try database.query(
-                "SELECT COUNT(DISTINCT COALESCE(photo, path)) FROM main.steps WHERE run = ? AND status = 'failed'", [.integer(last)]) { $0.int(0) ?? 0 }.first ?? 0
-            result.collisions = try database.query("""
-                SELECT path, error FROM main.steps WHERE run = ? AND stage = 'export' AND status = 'failed'
-                    AND error LIKE '%already exists and album did not export it for this photo%'
-                """, [.integer(last)]) { "\(try $0["path"] as String): \((try $0["error"] as String?) ?? "")" }
+            // A failure stands unless a later attempt of the chunk did that step: a damaged photo a rerun held back
+            // is still failed, a photo whose rerun succeeded is not.
+            let unresolved = """
+                FROM main.steps AS f WHERE f.run IN (SELECT new FROM temp.merge_runs) AND f.status = 'failed'
+                    AND NOT EXISTS (SELECT 1 FROM main.steps AS d WHERE d.run IN (SELECT new FROM temp.merge_runs)
+                        AND d.status = 'done' AND d.stage = f.stage AND d.id > f.id
+                        AND COALESCE(d.photo, d.path) = COALESCE(f.photo, f.path))
+                """
+            result.failedPhotos = try database.query("SELECT COUNT(DISTINCT COALESCE(f.photo, f.path)) " + unresolved) { $0.int(0) ?? 0 }.first ?? 0
+            result.collisions = try database.query("SELECT f.path, f.error " + unresolved + """
+                    AND f.stage = 'export' AND f.error LIKE '%already exists and album did not export it for this photo%'
+                """) { "\(try $0["path"] as String): \((try $0["error"] as String?) ?? "")" }
             try database.run("""
                 INSERT INTO distributed_chunks (run, chunk, merged, photos, failed) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (run, chunk) DO UPDATE SET merged = excluded.merged, photos = excluded.photos, failed = excluded.failed
