@@ -4,12 +4,16 @@
 Runs every comparison on the same files, alternating the order of the tools from round to round, at 1 worker and
 at as many workers as the machine has cores; prints a table and writes Benchmarks/RESULTS.md.
 
+Last come the distributed rows (issue 18): `album run --distribute local` as 8 chunks one and two at a time, beside
+plain `album run` at 2 and at 1 workers, on the corpus' first 120 photos (`--only distributed` for them alone).
+
 Every timed command runs under /usr/bin/time (GNU time) for its peak RSS; wall time is taken around it here.
 For a multi-process peer (xargs, a Python pool) GNU time reports the largest single process of the tree
 (the rusage of waited-for descendants), never their sum: the table says so.
 
-Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR] [--only thumbnails|report|filter|multisize]
-                         [--results FILE]
+Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR]
+                         [--only thumbnails|report|filter|multisize|distributed]
+                         [--results FILE] [--album ALBUM]
                          [--report-before ALBUM]
        Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
 """
@@ -681,6 +685,161 @@ def sqlite_ceiling(catalogue, rows=30000, batch=500):
     return rows / seconds, seconds
 
 
+# ---- distributed runs (issue 18) ----------------------------------------------------------------------------------
+
+DIST_PHOTOS = 120  # the first photos of the sorted corpus
+DIST_CHUNKS = 8
+DIST_LABELS = {  # label: (--max-parallel, workers per chunk), or (None, workers) for a plain one-machine `album run`
+    "distributed: 8 chunks, 1 at a time x 1 worker": (1, 1),
+    "distributed: 8 chunks, 2 at a time x 1 worker": (2, 1),
+    "distributed: one process, album run --workers 2": (None, 2),
+    "distributed: one process, album run --workers 1": (None, 1),
+}
+
+
+def iso_seconds(text):
+    """album's timestamps ("2026-11-30T08:40:00.123Z") as seconds since the epoch."""
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def distributed_details(catalogue, began, ended):
+    """Where a finished `album run --distribute local` spent its wall time, from its run folder and its catalogue:
+    planning (the command's start to the first chunk's `started`), each chunk's own time (`chunk-K.done`) and the
+    sum of its photos' step ms, the gaps between one chunk's `finished` and the next one's `started` (a chunk
+    process ending and the next starting, with M=1), and merging (the last `finished` to the command's end).
+    `began` and `ended` are the command's wall-clock times (time.time())."""
+    import json
+    db = sqlite3.connect(f"file:{catalogue}/catalogue.db?mode=ro", uri=True)
+    try:
+        parent, folder = db.execute("SELECT run, folder FROM distributed ORDER BY run DESC LIMIT 1").fetchone()
+        steps = dict(db.execute("SELECT r.chunk, SUM(s.ms) FROM steps s JOIN runs r ON s.run = r.id "
+                                "WHERE r.parent = ? GROUP BY r.chunk", (parent,)).fetchall())
+        merged = sorted(iso_seconds(m) for (m,) in db.execute("SELECT merged FROM distributed_chunks WHERE run = ?",
+                                                               (parent,)))
+    finally:
+        db.close()
+    rundir = os.path.join(catalogue, folder)
+    chunks = []
+    for name in os.listdir(rundir):
+        if name.startswith("chunk-") and name.endswith(".done"):
+            with open(os.path.join(rundir, name)) as f:
+                done = json.load(f)
+            chunks.append({"chunk": done["chunk"], "items": done["items"], "started": iso_seconds(done["started"]),
+                           "finished": iso_seconds(done["finished"]), "steps_s": (steps.get(done["chunk"]) or 0) / 1000})
+    chunks.sort(key=lambda c: c["started"])
+    for c in chunks:
+        c["seconds"] = c["finished"] - c["started"]
+    gaps = [b["started"] - a["finished"] for a, b in zip(chunks, chunks[1:])]
+    last = max(c["finished"] for c in chunks)
+    return {"rundir": rundir, "chunks": chunks, "gaps": gaps, "plan_s": chunks[0]["started"] - began,
+            "merge_s": ended - last, "merged_at": merged, "steps_s": sum(c["steps_s"] for c in chunks),
+            "chunk_s": sum(c["seconds"] for c in chunks)}
+
+
+def distributed_tools(folder, count):
+    """The scaling row's commands on the same photos and thumbnail.yml, each into a fresh catalogue and output
+    folder: 8 chunks one at a time (1 worker each), 8 chunks two at a time (1 worker each), and plain
+    `album run --workers 2` and `--workers 1` (what one process makes of the same two cores: the ceiling the
+    distributed ratio can reach here). The distributed ones are timed whole: planning, chunks and merge."""
+    tools = []
+    for index, (label, shape) in enumerate(DIST_LABELS.items()):
+        name = f"distributed-{index}"
+
+        def tool(workers, label=label, shape=shape, name=name):
+            catalogue = os.path.join(WORK, "catalogue-" + name)
+            out = os.path.join(WORK, "out", name)
+            shutil.rmtree(catalogue, ignore_errors=True)
+            fresh(out)
+            parallel, per_chunk = shape
+            if parallel is None:
+                argv = [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--workers", str(per_chunk),
+                        "--catalogue", catalogue]
+                total = per_chunk
+            else:
+                argv = [ALBUM, "run", os.path.join(BENCH, "thumbnail.yml"), "--distribute", "local", "--chunks",
+                        str(DIST_CHUNKS), "--max-parallel", str(parallel), "--workers", str(per_chunk),
+                        "--catalogue", catalogue]
+                total = parallel * per_chunk
+            began = time.time()
+            sample = timed(label, total, argv, env={"BENCH_SRC": folder, "BENCH_OUT": out}, outputs=out,
+                           expected=count, size=(240, 240), varies=False)
+            ended = time.time()
+            if parallel is not None and sample["status"] in (0, 1):
+                try:
+                    sample["details"] = distributed_details(catalogue, began, ended)
+                except Exception as error:  # the timing stands; only its breakdown is missing
+                    log(f"  !! {label}: no breakdown ({error})")
+            if "details" in sample:
+                d = sample["details"]
+                log(f"    planning {d['plan_s']:.2f} s, chunks {d['chunk_s']:.2f} s (photos' steps {d['steps_s']:.2f} s), "
+                    f"merge {d['merge_s']:.2f} s")
+            return sample
+        tool.__name__ = label
+        tools.append(tool)
+    return tools
+
+
+def distributed_set(args):
+    """The first DIST_PHOTOS photos of the sorted corpus, hard-linked into work/distributed-set (album's import
+    skips symbolic links)."""
+    files = corpus_files(args.corpus, False)[:DIST_PHOTOS]
+    folder, _ = link_set("distributed-set", files, source=args.corpus)
+    return folder, files
+
+
+def distributed_run(args):
+    """Runs the scaling comparison (issue 18), alternating the order of its commands each round; returns its
+    rows."""
+    folder, files = distributed_set(args)
+    log(f"distributed: {len(files)} photos from {short(args.corpus)}, {DIST_CHUNKS} chunks, {args.rounds} round(s)")
+    alternate(distributed_tools(folder, len(files)), args.rounds, [CORES])
+    return distributed_rows(len(files))
+
+
+def distributed_rows(count):
+    labels = list(DIST_LABELS)
+    one, two, plain2, plain1 = ([s for s in SAMPLES if s["label"] == label] for label in labels)
+    paired = lambda a, b: [x["seconds"] / y["seconds"] for x, y in zip(a, b)]  # the same round
+    ratios, plain_ratios = paired(one, two), paired(plain1, plain2)
+    ratio = statistics.median(ratios)
+    m2, mp = (statistics.median(s["seconds"] for s in group) for group in (two, plain2))
+    rows = []
+    what = f"distributed ({count} photos, thumbnail.yml, {DIST_CHUNKS} chunks, planning and merge included)"
+    failed = [s for s in one + two if s["status"] != 0 or s["outputs"] != s["expected"]]
+    rounds = lambda values: ", ".join(f"{r:.2f}" for r in values)
+    for label, group, target, result in (
+            (labels[0], one, "", ""),
+            (labels[1], two, "1 process ÷ 2 processes ≥ 1.70× (issue 18)",
+             f"{verdict(ratio >= 1.70 and not failed)} ({ratio:.2f}×; rounds: {rounds(ratios)})"),
+            (labels[2], plain2, f"(informative: distributed 2×1 ÷ this {m2 / mp:.2f}×)", ""),
+            (labels[3], plain1, f"(informative: 1 worker ÷ 2 workers {statistics.median(plain_ratios):.2f}×, "
+                                f"rounds: {rounds(plain_ratios)}: this machine's own scaling)", "")):
+        s = statistics.median(x["seconds"] for x in group)
+        rss = statistics.median(x["rss_mb"] for x in group)
+        distributed = DIST_LABELS[label][0] is not None
+        rows.append((f"{what}: {label.split(': ', 1)[1]}", group[0]["workers"], f"{s:.2f}", f"{count / s:.1f}",
+                     "", f"{rss:.0f}" + (" (largest process)" if distributed else ""), target, result))
+    for label, group in ((labels[0], one), (labels[1], two)):
+        details = [x["details"] for x in group if "details" in x]
+        if not details:
+            continue
+        med = lambda key: statistics.median(d[key] for d in details)
+        over = statistics.median((d["chunk_s"] - d["steps_s"]) / len(d["chunks"]) for d in details)
+        gaps = statistics.median(statistics.fmean(d["gaps"]) if d["gaps"] else 0 for d in details)
+        between = f", {gaps:.2f} s between one chunk's end and the next one's start" if DIST_LABELS[label][0] == 1 else ""
+        rows.append((f"{what}: {label.split(': ', 1)[1]}, where the time went (medians)", group[0]["workers"], "", "",
+                     "", "", f"planning {med('plan_s'):.2f} s; chunks {med('chunk_s'):.2f} s in all, of which photos' "
+                     f"steps {med('steps_s'):.2f} s ({over:.2f} s a chunk outside them{between}); merge "
+                     f"{med('merge_s'):.2f} s", ""))
+    return rows
+
+
+def distributed_only(args):
+    """`--only distributed`: the scaling rows alone, printed (and written to --results when given)."""
+    os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
+    show_rows(distributed_run(args), args)
+
+
 # ---- reporting ----------------------------------------------------------------------------------------------------
 
 def versions():
@@ -980,16 +1139,21 @@ def main():
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--corpus", default=PHOTOS, help="the folder of photos (default: Benchmarks/corpus/photos)")
-    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize"], default=None,
+    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize", "distributed"], default=None,
                         help="only the thumbnail comparison and the memory floor (a confirming run), or only the "
-                             "report, filter-on-a-date-range or multi-size rows (printed, and written to --results "
-                             "only when it is given)")
+                             "report, filter-on-a-date-range, multi-size or distributed-scaling rows (printed, and "
+                             "written to --results only when it is given)")
+    parser.add_argument("--album", default=None, metavar="ALBUM",
+                        help="the album binary to measure (default: .build/release/album)")
     parser.add_argument("--report-before", default=None, metavar="ALBUM",
                         help="another album binary whose `album report` the report rows also time, on the same catalogues")
     parser.add_argument("--results", default=None, help="where to write the results (default Benchmarks/RESULTS.md)")
     parser.add_argument("--refresh-investigation", action="store_true",
                         help="measure nothing: copy INVESTIGATION.md anew into the end of the results file")
     args = parser.parse_args()
+    if args.album:
+        global ALBUM
+        ALBUM = os.path.abspath(args.album)
     if args.refresh_investigation:
         refresh_investigation(os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md")))
         return
@@ -1000,6 +1164,9 @@ def main():
         return
     if args.only in ("filter", "multisize"):
         peer_only(args)
+        return
+    if args.only == "distributed":
+        distributed_only(args)
         return
     args.results = os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md"))
     note = os.path.join(args.corpus, ".variant")
@@ -1016,6 +1183,7 @@ def main():
     memory = memory_floor(folder, files)
 
     subset, sepia_stats, many_count, ceiling, throughput, report_count, peer_table = None, None, 0, None, [], None, []
+    distributed_table = []
     if args.only is None:
         # Sepia at full size: originals only (no crops), colour (3-band) ones, spread over the sorted corpus.
         originals = [f for f in corpus_files(args.corpus, False) if "-crop" not in f]
@@ -1047,10 +1215,12 @@ def main():
         ceiling = sqlite_ceiling(catalogue)
         log(f"catalogue: SQLite alone {ceiling[0]:.0f} rows/s")
 
+        distributed_table = distributed_run(args)
+
     rows = build_table(len(files), len(subset) if subset else None, many_count, ceiling, throughput, args.quick, memory)
     if report_count:
         rows += report_rows(report_count, args.report_before)
-    rows += peer_table
+    rows += peer_table + distributed_table
     print()
     print(text_table(rows))
     write_results(args, started, load_start, stats, sepia_stats, rows, many_count, memory)

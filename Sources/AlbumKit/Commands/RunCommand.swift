@@ -36,9 +36,9 @@ struct RunCommand: Command {
         slurm: an sbatch job array and a merge job; k8s: an Indexed Job and a merge Job, written (--apply: applied)
         """)
     static let chunksOption: Option<Int?> = .number("--chunks", "C", in: 1...1_000_000, help: "with --distribute: how many chunks",
-                                                    defaultHelp: "one per \(DistributedPlanner.itemsPerChunk) photos, at least 4 per parallel chunk")
+                                                    defaultHelp: "the square root of the photos, at least M; at most 1000 for slurm")
     static let maxParallelOption: Option<Int?> = .number("--max-parallel", "M", in: 1...100_000, help: "with --distribute: chunks running at once",
-                                                         defaultHelp: "local: the number of cores; slurm, k8s: \(DistributedPlanner.clusterParallel)")
+                                                         defaultHelp: "local: the cores divided by --workers; slurm, k8s: every chunk (the engine schedules them)")
     static let imageOption: Option<String?> = .text("--image", "IMAGE", help: "with --distribute k8s: the container image with album (default album:latest)")
     static let applyOption: Option<Bool> = .flag("--apply", help: "with --distribute k8s: kubectl apply the manifests")
 

@@ -40,8 +40,11 @@ public struct DistributedLaunch {
         }
     }
 
+    /// `album chunk RUNDIR [K] [--workers W]`. Locally a chunk runs one worker unless `--workers` says otherwise:
+    /// `--max-parallel` chunks at once already share the cores.
     private func chunkArguments(_ chunk: Int?) -> [String] {
-        ["chunk", planned.folder.path] + (chunk.map { [String($0)] } ?? []) + (workers.map { ["--workers", String($0)] } ?? [])
+        let workers = self.workers ?? (planned.plan.engine == .local ? 1 : nil)
+        return ["chunk", planned.folder.path] + (chunk.map { [String($0)] } ?? []) + (workers.map { ["--workers", String($0)] } ?? [])
     }
 
     // MARK: local
@@ -98,7 +101,8 @@ public struct DistributedLaunch {
 
             """, to: mergeScript)
         let name = "album-run-\(plan.run)"
-        var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(plan.chunks - 1)%\(plan.maxParallel)",
+        let throttle = plan.maxParallel < plan.chunks ? "%\(plan.maxParallel)" : ""
+        var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(plan.chunks - 1)\(throttle)",
                         "--requeue", "--output", engine + "/chunk-%a.log", "--chdir", folder.path]
         if let workers { chunkJob += ["--cpus-per-task", String(workers)] }
         let arrayID = try Slurm.submit(chunkJob + [chunkScript])
@@ -106,7 +110,7 @@ public struct DistributedLaunch {
                                         "--output", engine + "/merge.log", "--chdir", folder.path, mergeScript])
         try RunFolder.write(JSONValue.object([("array_job", .string(arrayID)), ("merge_job", .string(mergeID))]).text + "\n",
                             to: engine + "/slurm.json")
-        Console.out("slurm array job \(arrayID) (\(plan.chunks) chunks, \(plan.maxParallel) at a time), merge job \(mergeID)")
+        Console.out("slurm array job \(arrayID) (\(plan.chunks) chunks, \(throttle.isEmpty ? "as many at a time as the cluster gives" : "\(plan.maxParallel) at a time")), merge job \(mergeID)")
         Console.err("album: follow it with `album dist status \(folder.path)`; the merge job merges when every chunk has ended")
         return .ok
     }

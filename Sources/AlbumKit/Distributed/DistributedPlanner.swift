@@ -22,24 +22,30 @@ public struct DistributedPlanner {
     /// `album run --distribute local` run again after an interruption resumes.
     public var resumesOpenRun = false
 
-    /// The default's target share of a chunk, in photos: a kill costs at most this much work again, and a
-    /// catalogue of 10⁷ photos makes 50 000 chunks (Benchmarks/INVESTIGATION.md, "Chunks and nodes").
-    public static let itemsPerChunk = 200
-    /// `--max-parallel`'s default on a cluster.
-    public static let clusterParallel = 32
-
-    /// The default number of chunks for `items` photos and `parallel` chunks at once: one per `itemsPerChunk`
-    /// photos, but at least four per parallel chunk (so a slow node takes fewer), never more than the photos.
+    /// The default number of chunks: ⌈√photos⌉, at least as many as run at once (`parallel`, when the engine is
+    /// throttled), never more than the photos nor than the engine takes. A simulation of 16 and 64 nodes driven by
+    /// measured costs (Benchmarks/INVESTIGATION.md, section 17, "Chunks and nodes") found √photos within 0.2–5 % of
+    /// the best count simulated from 10⁵ to 10⁷ photos: fewer, larger chunks leave a longer tail, more pay more
+    /// per-chunk overhead and serial merge; a killed chunk resumes from its database, so a large chunk loses little.
     /// Slurm's default `MaxArraySize` is 1001 (indices 0 to 1000), and a Kubernetes Indexed Job with
-    /// `backoffLimitPerIndex` takes at most 100 000 completions: the default stays within the engine's.
-    public static func defaultChunks(items: Int, parallel: Int, engine: DistributedEngine = .local) -> Int {
-        let wanted = max((items + itemsPerChunk - 1) / itemsPerChunk, 4 * parallel)
+    /// `backoffLimitPerIndex` takes at most 100 000 completions.
+    public static func defaultChunks(items: Int, parallel: Int?, engine: DistributedEngine = .local) -> Int {
+        var root = 1
+        while root * root < items { root += 1 }
         let limit = switch engine {
         case .slurm: 1000
         case .k8s: 100_000
         case .local: Int.max
         }
-        return max(1, min(items, wanted, limit))
+        return max(1, min(items, max(root, parallel ?? 1), limit))
+    }
+
+    /// The default number of chunks running at once: locally, the cores divided by each chunk's workers; on a
+    /// cluster, no throttle (the engine runs as many as the allocation has slots for: a throttle below that leaves
+    /// nodes idle, section 17 again).
+    public static func defaultParallel(engine: DistributedEngine, workers: Int?, chunks: Int) -> Int {
+        guard engine == .local else { return chunks }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, workers ?? 1))
     }
 
     public init(job: Job, options: RunOptions, engine: DistributedEngine, chunks: Int?, maxParallel: Int?, variables: [String: String]) {
@@ -83,9 +89,10 @@ public struct DistributedPlanner {
         let resolved = try job.resolvingSelections(in: catalogue)
         let created = Timestamp.now()
         let phaseTwo = known.photosAfterImport(scanning: scan.files)
-        let maxParallel = self.maxParallel ?? (engine == .local ? ProcessInfo.processInfo.activeProcessorCount : DistributedPlanner.clusterParallel)
         let items = scan.files.count + phaseTwo.count + scan.unreadableFolders.count
-        let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: maxParallel, engine: engine)
+        let local = engine == .local ? DistributedPlanner.defaultParallel(engine: .local, workers: options.workers, chunks: 0) : nil
+        let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: self.maxParallel ?? local, engine: engine)
+        let maxParallel = self.maxParallel ?? DistributedPlanner.defaultParallel(engine: engine, workers: options.workers, chunks: chunks)
         let run = try catalogue.beginRun(job: job.name, jobPath: path, jobHash: job.hash, started: created, software: software,
                                          stages: resolved.appliedStages(software: software))
         let folder = RunFolder(catalogue: catalogue.folder, run: run)
