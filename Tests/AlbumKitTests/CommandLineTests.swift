@@ -109,7 +109,7 @@ final class CommandLineTests: XCTestCase {
             let name = command.configuration.name
             let declared = try XCTUnwrap(command.configuration.options.first { $0.name == "--catalogue" })
             XCTAssertEqual(declared.valueName, "DIR", name)
-            XCTAssertEqual(declared.aliases, [], name)
+            XCTAssertEqual(declared.aliases, ["-c"], name)
             let folder = try makeFolder()
             let given = [name] + CommandLineTests.catalogueCommands[name, default: []]
             for missing in [["--catalogue"], ["--catalogue="]] {
@@ -143,7 +143,7 @@ final class CommandLineTests: XCTestCase {
         let registry = CommandLineTests.registry
         XCTAssert(Album.help(for: registry).contains("\n  count     Count the catalogue's photos.\n"), Album.help(for: registry))
         XCTAssertEqual(CountCommand.configuration.usage, "album count [--catalogue DIR] [--format FORMAT] [--json]")
-        XCTAssert(CountCommand.configuration.help.contains("\n  --catalogue DIR  the catalogue folder (default: ./album)\n"),
+        XCTAssert(CountCommand.configuration.help.contains("\n  -c, --catalogue DIR  the catalogue folder (default: ./album)\n"),
                   CountCommand.configuration.help)
 
         let parsed = try CountCommand(Arguments(parsing: ["--json", "--format=png", "--catalogue", folder + "/album"], for: CountCommand.configuration))

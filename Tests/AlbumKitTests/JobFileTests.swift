@@ -37,7 +37,7 @@ final class JobFileTests: XCTestCase {
          ["3:20: error: undefined variable 'NOPE': define it under 'vars:', in the environment, or with --set NOPE=VALUE"]),
         ("zero", "version: 1\nstages:\n  - thumbnail: {size: 240x0}\n  - thumbnail: {size: 0x240}\n",
          ["3:23: error: thumbnail.size must have a width and height from 1 to 16384, found '240x0'",
-          "4:23: error: thumbnail.size must be WIDTHxHEIGHT with both from 1 to 16384"]),
+          "4:23: error: thumbnail.size must have a width and height from 1 to 16384, found '0x240'"]),
         ("keys", "version: 1\nstages:\n  - export: {to: \"o/{nmae}.jpg\", fromm: image, quality: 101}\n  - filter: {preset: sepa, amount: 2}\n",
          ["3:18: error: export.to: unknown token {nmae}", "3:34: error: unknown key 'fromm' in export; did you mean 'from'?",
           "4:22: error: unknown preset 'sepa'; did you mean 'sepia'?"]),

@@ -15,7 +15,7 @@ public enum Album {
 
     /// The options `album` itself takes, before any command, as the top-level help lists them.
     static let helpOption = SharedOptions.help.helped("show help (also 'album COMMAND --help')")
-    static let versionOption: Option<Bool> = .flag("--version", help: "show album's, libvips' and SQLite's versions")
+    static let versionOption: Option<Bool> = .flag("--version", aliases: ["-V"], help: "show album's, libvips' and SQLite's versions")
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
     ///

@@ -27,6 +27,9 @@ struct CheckCommand: Command {
             } catch let error as DiagnosticList {
                 Console.err(error.rendered())
                 failed = true
+            } catch let error as SourceError {
+                Console.error(error.message)
+                failed = true
             }
         }
         return failed ? .usage : .ok

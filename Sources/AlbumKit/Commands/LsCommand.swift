@@ -9,9 +9,9 @@ struct LsCommand: Command {
         options: [SharedOptions.catalogue, jsonOption, taken, added, filter, path, caption, camera, format, missing, failed, state])
 
     static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
-    static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day or range: 2008-04-20, 2008-04-01..2008-04-30, 2008-04-01.., ..2008-04-30",
+    static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
                                                   default: nil, convert: LsCommand.range)
-    static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day or range, the same forms", default: nil, convert: LsCommand.range)
+    static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil, convert: LsCommand.range)
     static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
     static let path: Option<String?> = .value("--path", "GLOB", help: "a glob on the original's path", default: nil) { Paths.absolute($0) }
     static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")

@@ -6,7 +6,7 @@
 ///
 /// ```
 /// static let dryRun: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be deleted, and delete nothing")
-/// static let workers: Option<Int?> = .number("--workers", in: 1...256, help: "photos imported at once")
+/// static let workers: Option<Int?> = .number("--workers", aliases: ["-j"], in: 1...256, help: "photos imported at once")
 /// ```
 struct Option<Value: Sendable>: Sendable, DeclaresOption {
     let declaration: OptionDeclaration
@@ -23,23 +23,23 @@ extension Option where Value == Bool {
 
 extension Option {
     /// `--name VALUE`: the last one given, converted by `convert`, or `defaultValue` when absent.
-    static func value(_ name: String, _ valueName: String, help: String, default defaultValue: Value,
+    static func value(_ name: String, _ valueName: String, aliases: [String] = [], help: String, default defaultValue: Value,
                       defaultHelp: String? = nil, convert: @escaping @Sendable (String) throws -> Value) -> Option<Value> {
-        Option(declaration: OptionDeclaration(name: name, valueName: valueName, help: help, defaultHelp: defaultHelp)) { given in
+        Option(declaration: OptionDeclaration(name: name, aliases: aliases, valueName: valueName, help: help, defaultHelp: defaultHelp)) { given in
             try given.last.map(convert) ?? defaultValue
         }
     }
 
     /// `--name VALUE`, as given, or nil when absent.
-    static func text(_ name: String, _ valueName: String, help: String) -> Option where Value == String? {
-        .value(name, valueName, help: help, default: nil) { $0 }
+    static func text(_ name: String, _ valueName: String, aliases: [String] = [], help: String) -> Option where Value == String? {
+        .value(name, valueName, aliases: aliases, help: help, default: nil) { $0 }
     }
 
     /// `--name N`: a whole number in `range`, or nil when absent.
     /// - Throws: `UsageError` naming the option, the range and what was given.
-    static func number(_ name: String, _ valueName: String = "N", in range: ClosedRange<Int>, help: String,
+    static func number(_ name: String, _ valueName: String = "N", aliases: [String] = [], in range: ClosedRange<Int>, help: String,
                        defaultHelp: String? = nil) -> Option where Value == Int? {
-        .value(name, valueName, help: help, default: nil, defaultHelp: defaultHelp) { text in
+        .value(name, valueName, aliases: aliases, help: help, default: nil, defaultHelp: defaultHelp) { text in
             guard let n = Int(text), range.contains(n) else {
                 throw UsageError("\(name) takes a number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
             }

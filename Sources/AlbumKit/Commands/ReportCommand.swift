@@ -21,7 +21,7 @@ struct ReportCommand: Command {
         guard let id = Int64(run), id > 0 else { throw UsageError("--run takes a run id or 'last', got '\(run)'") }
         return id
     }
-    static let outOption: Option<String?> = .text("--out", "FILE.html", help: "write the HTML page here")
+    static let outOption: Option<String?> = .text("--out", "FILE.html", aliases: ["-o"], help: "write the HTML page here")
     static let contactSheetOption: Option<String?> = .text("--contact-sheet", "FILE.jpg", help: "write a JPEG grid of the run's thumbnails here")
 
     var runID: Int64?

@@ -5,13 +5,13 @@ enum SharedOptions {
     /// `--help`, `-h`: every command answers it with the help made from its declarations.
     static let help: Option<Bool> = .flag("--help", aliases: ["-h"], help: "show this help")
 
-    /// `--catalogue DIR`: the catalogue folder, made absolute; `./album` when not given.
+    /// `--catalogue DIR`, `-c DIR`: the catalogue folder, made absolute; `./album` when not given.
     static let catalogue = Option<String>(
-        declaration: OptionDeclaration(name: "--catalogue", valueName: "DIR", help: "the catalogue folder", defaultHelp: "./album")
+        declaration: OptionDeclaration(name: "--catalogue", aliases: ["-c"], valueName: "DIR", help: "the catalogue folder", defaultHelp: "./album")
     ) { given in try folder(given.last ?? "album") }
 
-    /// `--catalogue DIR` for a command that runs a job: overrides the job's `catalogue:`, nil when not given.
-    static let jobCatalogue: Option<String?> = .value("--catalogue", "DIR", help: "use this catalogue folder instead of the job's 'catalogue:'",
+    /// `--catalogue DIR`, `-c DIR`, for a command that runs a job: overrides the job's `catalogue:`, nil when not given.
+    static let jobCatalogue: Option<String?> = .value("--catalogue", "DIR", aliases: ["-c"], help: "use this catalogue folder instead of the job's 'catalogue:'",
                                                       default: nil, convert: folder)
 
     /// `--json`: the command's answer as JSON on stdout instead of a table.
@@ -34,8 +34,8 @@ enum SharedOptions {
     /// until their bytes change); one that decodes now has its damage cleared.
     static let retryDamaged: Option<Bool> = .flag("--retry-damaged", help: "take damaged photos through the stages again (by default they wait for new bytes)")
 
-    /// `--workers N`: photos processed at once.
-    static let workers: Option<Int?> = .number("--workers", in: 1...256, help: "photos processed at once",
+    /// `--workers N`, `-j N` (make's spelling): photos processed at once.
+    static let workers: Option<Int?> = .number("--workers", aliases: ["-j"], in: 1...256, help: "photos processed at once",
                                                defaultHelp: "the number of cores")
 
     /// `--set NAME=VALUE`, repeatable: job variables, the last definition of a name winning.

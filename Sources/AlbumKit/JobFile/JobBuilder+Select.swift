@@ -9,7 +9,9 @@ extension JobBuilder {
         for (key, _, value) in entries {
             switch key {
             case "taken", "added":
-                guard let text = reader.string(value, "\(what).\(key) (a date like 2024-06-01 or a range like 2024-06-01..2024-08-31)") else { continue }
+                // A year alone (`taken: 2008`) is a number to YAML: read it as written.
+                let written = value.intValue != nil ? reader.writtenText(of: value) : nil
+                guard let text = written ?? reader.string(value, "\(what).\(key) (a day like 2024-06-01, a month 2024-06, a year 2024, or a range like 2024-06-01..2024-08-31)") else { continue }
                 do {
                     let range = try DateRange(parsing: text)
                     if key == "taken" { selection.taken = range } else { selection.added = range }

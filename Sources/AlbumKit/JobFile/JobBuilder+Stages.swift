@@ -129,20 +129,20 @@ extension JobBuilder {
         return stage
     }
 
-    /// `240x240` → (240, 240); zero, negative or malformed sizes are errors.
+    /// `240x240` → (240, 240), and `240` → (240, 240), a square as vipsthumbnail's `-s 240`; zero, negative or
+    /// malformed sizes are errors.
     mutating func readSize(_ node: Node, _ what: String) -> (Int, Int)? {
-        if let number = node.intValue {
-            // `0x240` is a hexadecimal integer to YAML, so a zero width arrives as a number.
-            reader.error(node, "\(what) must be WIDTHxHEIGHT with both from 1 to 16384, e.g. 240x240, found the number \(number) (YAML reads 0x… as a hexadecimal number: a width of 0 is not a size)")
-            return nil
-        }
-        guard let text = node.stringValue else {
-            reader.error(node, "\(what) must be WIDTHxHEIGHT, e.g. 240x240, found \(node.kindDescription)")
+        // A bare number reaches here resolved by YAML, so it is read as written: `240` is a square, and `0x240`
+        // (a hexadecimal number to YAML) is the size it looks like, with a width of 0.
+        let written = node.intValue != nil ? reader.writtenText(of: node) : node.stringValue
+        guard let text = written else {
+            reader.error(node, "\(what) must be WIDTHxHEIGHT or one number for a square, e.g. 240x160 or 240, found \(node.kindDescription)")
             return nil
         }
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            reader.error(node, "\(what) must be WIDTHxHEIGHT, e.g. 240x240, found '\(text)'")
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let w = Int(parts[0]), let h = Int(parts[parts.count - 1]) else {
+            reader.error(node, "\(what) must be WIDTHxHEIGHT or one number for a square, e.g. 240x160 or 240, found '\(text)'")
             return nil
         }
         guard (1...16384).contains(w), (1...16384).contains(h) else {

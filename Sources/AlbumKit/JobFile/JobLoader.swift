@@ -9,18 +9,15 @@ public enum JobLoader {
     static let topKeys = ["version", "name", "catalogue", "workers", "vars", "presets", "select", "report", "stages"]
 
     /// Loads the job at `path`.
+    /// - Throws: `SourceError` (exit 2) when there is no file at `path` or it cannot be read, a `DiagnosticList`
+    ///   for what is wrong inside it.
     /// - Parameters:
     ///   - set: `--set NAME=value` definitions; they override the job's `vars:` and the environment.
     ///   - environment: where `${NAME}` looks after `--set` and `vars:`.
     public static func load(path: String, set: [String: String] = [:],
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Job {
         let absolute = Paths.absolute(path)
-        let bytes: FileBytes
-        do {
-            bytes = try FileBytes(path: absolute, maxBytes: YAMLParser.maxBytes)
-        } catch let error as FileBytesError {
-            throw DiagnosticList([Diagnostic(file: path, location: SourceLocation(line: 1, column: 1), message: error.reason)])
-        }
+        let bytes = try read(path, at: absolute)
         let data = bytes.withBytes { Array($0) }
         let root = try YAMLParser.parse(data, file: path)
         var reader = SchemaReader(file: path, text: String(decoding: data, as: UTF8.self))
@@ -29,5 +26,21 @@ public enum JobLoader {
         reader = builder.reader
         guard reader.diagnostics.isEmpty, let job else { throw DiagnosticList(reader.diagnostics) }
         return job
+    }
+
+    /// The job file's bytes. A file that is not there, or cannot be read, is said plainly, without a position
+    /// in a file that has none: `no such job file: missing.yml`, `cannot read the job file jobs: not a regular file`.
+    private static func read(_ path: String, at absolute: String) throws(SourceError) -> FileBytes {
+        do {
+            return try FileBytes(path: absolute, maxBytes: YAMLParser.maxBytes)
+        } catch {
+            do throws(SystemError) {
+                _ = try FileStatus(absolute, followingLinks: true)
+            } catch where error.notFound {
+                throw SourceError("no such job file: \(path)", exitCode: .usage)
+            } catch {}
+            let reason = (error as? FileBytesError)?.reason ?? "\(error)"
+            throw SourceError("cannot read the job file \(path): \(reason)", exitCode: .usage)
+        }
     }
 }

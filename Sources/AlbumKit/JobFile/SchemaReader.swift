@@ -58,6 +58,15 @@ struct SchemaReader {
         return string(node, "\(what) (a string or a list of strings)").map { [$0] }
     }
 
+    /// A plain scalar as the file spells it, from `node`'s position to the next space, `,`, `]`, `}` or `#`: the
+    /// text behind a number that YAML resolved (`0x240` for the number 576), or nil when the line is not known.
+    func writtenText(of node: Node) -> String? {
+        guard lines.indices.contains(node.location.line - 1) else { return nil }
+        let scalars = lines[node.location.line - 1].unicodeScalars.dropFirst(node.location.column - 1)
+        let text = String(String.UnicodeScalarView(scalars.prefix { !" \t,]}#".unicodeScalars.contains($0) }))
+        return text.isEmpty ? nil : text
+    }
+
     mutating func bool(_ node: Node, _ what: String) -> Bool? {
         guard let value = node.boolValue else {
             error(node, "\(what) must be true or false, found \(node.kindDescription)")

@@ -1,5 +1,6 @@
-/// An import root that cannot be what the user meant: one that does not exist (exit 2, like a job-file error), or
-/// a folder that is empty where the catalogue knows photos from it, as an unmounted share is (exit 1).
+/// A file or folder the user named that cannot be what they meant: a job file that does not exist or cannot be
+/// read, or an import root that does not exist (exit 2, like a job-file error), or an import folder that is empty
+/// where the catalogue knows photos from it, as an unmounted share is (exit 1).
 public struct SourceError: Error, Sendable, Equatable {
     public var message: String
     public var exitCode: ExitCode

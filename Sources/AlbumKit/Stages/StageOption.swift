@@ -23,7 +23,7 @@ public struct StageOption<Stage>: Sendable {
         case paths(WritableKeyPath<Stage, [String]> & Sendable)
         /// One of an enumeration's raw values.
         case choice(StageChoice<Stage>)
-        /// `WIDTHxHEIGHT`, each 1–16384.
+        /// `WIDTHxHEIGHT`, each 1–16384, or one number for a square (`240` is `240x240`).
         case size(width: WritableKeyPath<Stage, Int> & Sendable, height: WritableKeyPath<Stage, Int> & Sendable)
         /// The stage's own `select:`; in the parameters only when given.
         case selection(WritableKeyPath<Stage, Selection?> & Sendable)
