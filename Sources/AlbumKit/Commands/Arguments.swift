@@ -1,7 +1,8 @@
 /// The arguments after a subcommand's name, parsed against the options its `CommandConfiguration` declares: the
 /// one parser every command uses, in swift-argument-parser's shape.
 ///
-/// `--name VALUE` and `--name=VALUE` both work; `--` ends the options; `-` is a positional (standard input).
+/// `--name VALUE` and `--name=VALUE` both work (only the second for an option whose value may be left out,
+/// `--progress[=plain]`); `--` ends the options; `-` is a positional (standard input).
 /// Every error names the option: `unknown option '--catalog'; did you mean '--catalogue'?`, `--catalogue needs a
 /// value`, `--dry-run takes no value`.
 ///
@@ -50,6 +51,8 @@ struct Arguments: Sendable {
                 given[option.name, default: []].append("")
             } else if let inline {
                 given[option.name, default: []].append(inline)
+            } else if option.valueIsOptional {
+                given[option.name, default: []].append("")
             } else {
                 // The next item is the value, unless it is missing or is itself one of the command's options.
                 guard index < items.count, declaration(named: items[index]) == nil else {

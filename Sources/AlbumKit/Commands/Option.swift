@@ -62,6 +62,20 @@ extension Option {
         }
     }
 
+    /// `--name` or `--name=CHOICE`: nil when absent, `alone` when given without a value, else one of `E`'s cases.
+    /// The value is never taken from the next argument (`--progress job.yml` leaves the job file alone).
+    /// - Throws: `UsageError` listing the cases, as `choice` does.
+    static func optionalChoice<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, _ type: E.Type, alone: E,
+                                                                               help: String) -> Option
+    where Value == E?, E.RawValue == String {
+        let choice = Option.choice(name, type, help: help)
+        var declaration = choice.declaration
+        declaration.valueIsOptional = true
+        return Option(declaration: declaration) { given in
+            given.last == "" ? alone : try choice.read(given)
+        }
+    }
+
     /// `--name VALUE`, any number of times: every value, in order, each converted by `convert`.
     static func repeated<Element>(_ name: String, _ valueName: String, help: String,
                                   convert: @escaping @Sendable (String) throws -> Element) -> Option

@@ -19,6 +19,9 @@ struct OptionDeclaration: Sendable, Equatable {
     var defaultHelp: String?
     /// Whether the option may be given more than once, every value kept in order.
     var repeats = false
+    /// Whether the value may be left out (`--progress` or `--progress=plain`): then it is given only after `=`,
+    /// never as the next argument, as git's `--color[=WHEN]`.
+    var valueIsOptional = false
 
     /// Whether the option takes no value.
     var isFlag: Bool { valueName == nil }
@@ -26,15 +29,16 @@ struct OptionDeclaration: Sendable, Equatable {
     /// Every spelling that names the option.
     var names: [String] { [name] + aliases }
 
-    /// The option as the usage line shows it: `[--catalogue DIR]`, `[--set NAME=VALUE]...`.
-    var usage: String {
-        let value = valueName.map { " \($0)" } ?? ""
-        return "[\(name)\(value)]" + (repeats ? "..." : "")
-    }
+    /// The option as the usage line shows it: `[--catalogue DIR]`, `[--set NAME=VALUE]...`, `[--progress[=live|plain]]`.
+    var usage: String { "[\(name)\(valueText)]" + (repeats ? "..." : "") }
 
     /// The option's name column in the help: `-n, --dry-run`, `--catalogue DIR`.
-    var label: String {
-        (aliases + [name]).joined(separator: ", ") + (valueName.map { " \($0)" } ?? "")
+    var label: String { (aliases + [name]).joined(separator: ", ") + valueText }
+
+    /// The value after the name: ` DIR`, `[=live|plain]` for an optional one, nothing for a flag.
+    private var valueText: String {
+        guard let valueName else { return "" }
+        return valueIsOptional ? "[=\(valueName)]" : " \(valueName)"
     }
 
     /// The help text with its default: `the catalogue folder (default: ./album)`.

@@ -22,9 +22,14 @@ struct RunCommand: Command {
     static let logFormat: Option<LogFormat?> = .choice("--log-format", LogFormat.self, help: """
         text (default): progress and summary on stderr;
         json: JSON Lines events on stdout (docs/events.md);
-        github: GitHub Actions ::error annotations on stdout, summary on stderr
+        github: GitHub Actions ::error annotations on stdout (paths relative to GITHUB_WORKSPACE),
+        summary on stderr and, when GITHUB_STEP_SUMMARY is set, appended to that file as Markdown
         """)
-    static let progress: Option<Bool> = .flag("--progress", help: "show the live progress line even when stderr is not a terminal")
+    static let progress: Option<ProgressForm?> = .optionalChoice("--progress", ProgressForm.self, alone: .live, help: """
+        show progress even when stderr is not a terminal (there: plain lines, one every \(Int(ProgressForm.plainSeconds)) s);
+        live (default): a line redrawn in place on a terminal (plain lines under TERM=dumb);
+        plain: plain lines anywhere
+        """)
     static let failFast: Option<Bool> = .flag("--fail-fast", help: "start no new photos after the first failure")
     static let maxFailures: Option<Int?> = .number("--max-failures", in: 1...Int(Int32.max), help: "start no new photos after N failures")
     static let memoryBudget: Option<Int?> = .number("--memory-budget", "MP", in: 1...100_000,
@@ -68,7 +73,7 @@ struct RunCommand: Command {
         options.failFast = try arguments.value(of: RunCommand.failFast)
         options.allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
         options.retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
-        output.forceProgress = try arguments.value(of: RunCommand.progress)
+        output.progress = try arguments.value(of: RunCommand.progress)
         output.verbose = try arguments.value(of: SharedOptions.verbose)
         variables = try arguments.value(of: SharedOptions.set)
         engine = try arguments.value(of: RunCommand.distributeOption)

@@ -28,6 +28,16 @@ public enum FileSystem {
         NativePath.withCString(path) { access($0, W_OK) } == 0 ? nil : SystemError.last("access", path: path)
     }
 
+    /// Appends `bytes` to the file at `path`, creating it (0644) when missing: `open(O_APPEND)`, then `write(2)`
+    /// until all are written. For a file another program owns and reads after album ends (GitHub's job summary),
+    /// not for album's own files, which go through `AtomicFile`.
+    public static func append(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let fd = NativePath.withCString(path) { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw SystemError.last("open", path: path) }
+        defer { close(fd) }
+        if let code = StandardStreams.writeAll(bytes, to: fd) { throw SystemError("write", path: path, code: code) }
+    }
+
     /// Renames `from` to `to`, replacing what is there (`rename(2)`: atomic within one file system).
     public static func rename(_ from: String, to: String) throws(SystemError) {
         let done = NativePath.withCString(from) { source in NativePath.withCString(to) { Glibc.rename(source, $0) } }

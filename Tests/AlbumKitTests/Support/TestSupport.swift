@@ -28,15 +28,20 @@ enum TestSupport {
         return runner.deletingLastPathComponent().appendingPathComponent("album").path
     }
 
-    /// Runs `album` with `arguments` in `folder` and returns its exit status and output.
+    /// Runs the built `album` with `arguments` in `folder`, through `wrapper` when given (a command and its
+    /// arguments, e.g. setpriv), and returns its exit status and output. `environment` holds variables set for album
+    /// on top of the test's own (`GITHUB_WORKSPACE`); album reads an empty value as unset.
     @discardableResult
-    /// Runs the built `album`, through `wrapper` when given (a command and its arguments, e.g. setpriv).
     static func album(_ arguments: [String], in folder: String? = nil, stdin: String? = nil,
-                      through wrapper: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+                      through wrapper: [String] = [],
+                      environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         let command = wrapper + [albumBinary] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -4,7 +4,8 @@ public enum LogFormat: String, Sendable, CaseIterable {
     case text
     /// JSON Lines on stdout, one event per line (docs/events.md); the summary stays off stderr.
     case json
-    /// GitHub Actions `::error` annotations on stdout for failures, plus the text summary on stderr.
+    /// GitHub Actions `::error` annotations on stdout for failures (paths relative to `GITHUB_WORKSPACE`), the text
+    /// summary on stderr, and a Markdown job summary appended to `GITHUB_STEP_SUMMARY` when it is set.
     case github
 }
 

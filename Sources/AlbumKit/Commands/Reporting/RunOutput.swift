@@ -7,8 +7,10 @@ struct RunOutput: Sendable {
     var logFormat = LogFormat.text
     /// `--verbose`: every step, and libvips' warnings.
     var verbose = false
-    /// `--progress`: the progress line even when stderr is not a terminal.
-    var forceProgress = false
+    /// `--progress[=live|plain]`: progress even when stderr is not a terminal; nil when not given.
+    var progress: ProgressForm? = nil
+    /// The variables the reporters read (`TERM`, `NO_COLOR`, `GITHUB_WORKSPACE`, `GITHUB_STEP_SUMMARY`).
+    var environment = ProcessInfo.processInfo.environment
 
     /// The streams that carry what the run was asked for: a failed write to one of them stops the run (exit 3).
     /// JSON events and annotations on stdout; for text, and for github's summary, stderr. A failure on another
@@ -21,16 +23,26 @@ struct RunOutput: Sendable {
         }
     }
 
+    /// The progress stderr shows: on a terminal by default, elsewhere when asked; live only where it can be drawn
+    /// (`draws`: a terminal whose `TERM` is not `dumb`).
+    func progressForm(terminal: Bool, draws: Bool) -> ProgressForm? {
+        guard let asked = progress ?? (terminal ? .live : nil) else { return nil }
+        return asked == .live && draws ? .live : .plain
+    }
+
     /// The observers for these flags: text on stderr always (summary off for JSON), plus JSON or annotations.
     func reporters(for job: Job) -> any RunObserver {
         let terminal = StandardStreams.isTerminal(StandardStreams.error)
-        let colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-        let text = TextReporter(.init(progress: forceProgress || terminal, verbose: verbose,
+        // Control sequences (colour, the redrawn line) only for a terminal that can take them: never for a pipe or
+        // a file, nor for TERM=dumb.
+        let draws = terminal && environment["TERM"] != "dumb"
+        let colour = draws && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let text = TextReporter(.init(progress: progressForm(terminal: terminal, draws: draws), verbose: verbose,
                                       summary: logFormat != .json, colour: colour, job: job))
         switch logFormat {
         case .text: return text
         case .json: return Reporters(all: [JSONReporter(), text])
-        case .github: return Reporters(all: [GitHubReporter(), text])
+        case .github: return Reporters(all: [GitHubReporter(job: job, environment: environment), text])
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 
-/// The run as people see it on stderr: a live progress line (on a terminal, or with `--progress`), each failure as
-/// it happens (every step with `--verbose`), and the end-of-run summary.
+/// The run as people see it on stderr: its progress (a live line on a terminal, plain lines elsewhere with
+/// `--progress`), each failure as it happens (every step with `--verbose`), and the end-of-run summary.
 final class TextReporter: RunObserver {
     struct Settings {
-        var progress: Bool
+        /// nil: no progress; `.live` only where stderr can draw it (`RunOutput` decides).
+        var progress: ProgressForm?
         var verbose: Bool
         var summary: Bool
         var colour: Bool
@@ -15,10 +16,12 @@ final class TextReporter: RunObserver {
     private let settings: Settings
     /// The progress line currently drawn, to clear and redraw around other output.
     private let statusLine = Mutex<String?>(nil)
+    /// When the last plain progress line was written (the run's seconds), nil before the first.
+    private let lastPlain = Mutex<Double?>(nil)
 
     init(_ settings: Settings) { self.settings = settings }
 
-    // @unchecked is not needed: `settings` is immutable and the status line is behind a Mutex.
+    // @unchecked is not needed: `settings` is immutable and the mutable state is behind Mutexes.
 
     func runStarted(run: Int64, job: String, photos: Int) {
         if settings.verbose { line("album: run \(run) of job '\(job)': \(photos) photo\(photos == 1 ? "" : "s")") }
@@ -27,27 +30,44 @@ final class TextReporter: RunObserver {
     func step(_ step: StepRecord) {
         guard settings.verbose || step.status == .failed else { return }
         let detail = step.error.map { ": \($0)" } ?? ""
-        var text = "album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)"
+        var text = TextReporter.visible("album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)")
         if step.status == .failed && settings.colour { text = "\u{1B}[31m\(text)\u{1B}[0m" }
         line(text)
     }
 
     func progress(_ progress: RunProgress) {
-        guard settings.progress else { return }
-        var text = "album: \(progress.done)/\(progress.total) photos  \(String(format: "%.1f", progress.photosPerSecond))/s"
-        if let eta = progress.etaSeconds { text += "  ETA \(TextReporter.duration(eta))" }
-        if progress.failed > 0 { text += "  \(progress.failed) failed" }
-        statusLine.withLock { current in
-            current = text
-            Console.raw("\r\u{1B}[2K" + text, toStandardError: true)
+        switch settings.progress {
+        case nil: return
+        case .plain?:
+            // The first tick, then one line per period: a CI log gets a line now and then, not one a second.
+            let due = lastPlain.withLock { last in
+                guard last.map({ progress.seconds - $0 >= ProgressForm.plainSeconds - 0.5 }) ?? true else { return false }
+                last = progress.seconds
+                return true
+            }
+            if due { Console.err(TextReporter.plainLine(progress)) }
+        case .live?:
+            var text = "album: \(progress.done)/\(progress.total) photos  \(String(format: "%.1f", progress.photosPerSecond))/s"
+            if let eta = progress.etaSeconds { text += "  ETA \(TextReporter.duration(eta))" }
+            if progress.failed > 0 { text += "  \(progress.failed) failed" }
+            statusLine.withLock { current in
+                current = text
+                Console.raw("\r\u{1B}[2K" + text, toStandardError: true)
+            }
         }
+    }
+
+    /// `album: progress: 40/120 photos, 2 failed, 3.4/s, 12.3 s`: a whole line, for logs.
+    static func plainLine(_ progress: RunProgress) -> String {
+        "album: progress: \(progress.done)/\(progress.total) photos, \(progress.failed) failed, "
+            + "\(String(format: "%.1f", progress.photosPerSecond))/s, \(String(format: "%.1f", progress.seconds)) s"
     }
 
     func stopping(_ reason: StopReason) { line("album: \(reason.explanation)") }
 
     func runFinished(_ summary: RunSummary) {
         clearStatus()
-        if settings.summary { Console.err(SummaryText.render(summary, job: settings.job)) }
+        if settings.summary { Console.err(TextReporter.visible(SummaryText.render(summary, job: settings.job))) }
     }
 
     /// Writes a whole line, keeping the progress line below it.
@@ -65,6 +85,19 @@ final class TextReporter: RunObserver {
         statusLine.withLock { current in
             if current != nil { Console.raw("\r\u{1B}[2K", toStandardError: true) }
             current = nil
+        }
+    }
+
+    /// `text` with its control characters shown as `\x1B`, `\r`…: a file name or an error message holding ESC or
+    /// CR cannot move the cursor, recolour a terminal, or put a control sequence into a log. Line feeds and tabs stay.
+    static func visible(_ text: String) -> String {
+        text.escapingScalars { scalar in
+            switch scalar.value {
+            case 0x0A, 0x09: nil
+            case 0x0D: "\\r"
+            case 0..<0x20, 0x7F, 0x80..<0xA0: String(format: "\\x%02X", scalar.value)
+            default: nil
+            }
         }
     }
 
