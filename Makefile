@@ -2,6 +2,8 @@
 # `make bench` (QUICK=1 for a small subset) runs the benchmarks of issue 7 and writes Benchmarks/RESULTS.md.
 # `make mutate` checks that the tests catch the regressions listed in tools/mutate/mutations/ (docs/testing.md).
 # `make lint` fails when an AlbumKit file imports C or calls libc itself instead of going through System.
+# `make install PREFIX=…` (default /usr/local; DESTDIR too) installs album, its completions and man page; `make
+# uninstall` removes them; `make check-install` proves the installed binary runs without the Swift toolchain.
 SWIFT ?= swift
 # Build and link: libvips, SQLite and libcrypto headers, and pkg-config to find them.
 PACKAGES := pkg-config libvips-dev libsqlite3-dev libssl-dev
@@ -10,7 +12,7 @@ DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
 ALBUM := .build/release/album
 
-.PHONY: deps demo test test-slurm lint mutate build release bench bench-confirm clean
+.PHONY: deps demo test test-slurm lint mutate build release bench bench-confirm clean install uninstall check-install
 
 deps:
 	@scripts/ensure-packages.sh $(PACKAGES)
@@ -24,7 +26,8 @@ release: deps
 # The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux); they read album's
 # output with exiftool, djpeg (libjpeg-turbo-progs) and Debian's Python with Pillow (python3-pil), and make a JPEG XL
 # fixture with the vips command (libvips-tools).
-TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil
+# InstallTests check the completion scripts with bash, zsh and fish, and the man page with groff.
+TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
@@ -79,6 +82,46 @@ bench-confirm: deps
 	Benchmarks/corpus.sh b
 	/usr/bin/python3 Benchmarks/run.py --corpus Benchmarks/corpus-b/photos --only thumbnails \
 		--results Benchmarks/RESULTS-confirm.md $(if $(QUICK),--quick)
+
+# The installed album: a release build with the Swift runtime and Foundation linked in (--static-swift-stdlib), so
+# it needs only the Debian libraries it names (libvips, SQLite, libcrypto, glibc). Its own build folder, so that
+# .build/release (make demo, the benchmarks) and .build/debug (the tests) are left as they are.
+PREFIX ?= /usr/local
+INSTALL_BUILD := .build/install
+INSTALL_ALBUM := $(INSTALL_BUILD)/release/album
+INSTALL_SHARE := $(INSTALL_BUILD)/share
+INSTALLED := $(DESTDIR)$(PREFIX)/bin/album \
+	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/album \
+	$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_album \
+	$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/album.fish \
+	$(DESTDIR)$(PREFIX)/share/man/man1/album.1
+
+# A file target: `sudo make install` after a build as yourself does not build again (nor needs swift on root's PATH).
+$(INSTALL_ALBUM): Package.swift $(shell find Sources -type f)
+	@scripts/ensure-packages.sh $(PACKAGES)
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(INSTALL_BUILD)
+	@mkdir -p $(INSTALL_SHARE)
+	$(INSTALL_ALBUM) completion bash > $(INSTALL_SHARE)/album.bash
+	$(INSTALL_ALBUM) completion zsh > $(INSTALL_SHARE)/_album
+	$(INSTALL_ALBUM) completion fish > $(INSTALL_SHARE)/album.fish
+	$(INSTALL_ALBUM) help --man > $(INSTALL_SHARE)/album.1
+	@touch $(INSTALL_ALBUM)
+
+install: $(INSTALL_ALBUM)
+	install -D -m 755 $(INSTALL_ALBUM) $(DESTDIR)$(PREFIX)/bin/album
+	install -D -m 644 $(INSTALL_SHARE)/album.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/album
+	install -D -m 644 $(INSTALL_SHARE)/_album $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_album
+	install -D -m 644 $(INSTALL_SHARE)/album.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/album.fish
+	install -D -m 644 $(INSTALL_SHARE)/album.1 $(DESTDIR)$(PREFIX)/share/man/man1/album.1
+
+uninstall:
+	rm -f $(INSTALLED)
+
+# make install into a temporary prefix, then album --version without the toolchain, ldd, the completions and the
+# man page (groff's warnings), and make uninstall (scripts/check-install.sh says what it checks).
+check-install:
+	@scripts/ensure-packages.sh man-db groff-base
+	scripts/check-install.sh $(MAKE)
 
 clean:
 	rm -rf .build demo

@@ -129,7 +129,7 @@ final class EndToEndTests: XCTestCase {
     func testEveryCommandHasHelp() throws {
         let top = try TestSupport.album(["--help"])
         XCTAssertEqual(top.status, 0)
-        for command in ["run", "import", "ls", "show", "runs", "caption", "relocate", "rm", "prune", "verify", "gc", "report", "plan", "check", "parse"] {
+        for command in ["run", "import", "ls", "show", "runs", "caption", "relocate", "rm", "prune", "verify", "gc", "report", "plan", "check", "parse", "completion"] {
             XCTAssert(top.stdout.contains("  \(command)"), "album --help lists \(command)")
             let help = try TestSupport.album([command, "--help"])
             XCTAssertEqual(help.status, 0, command)

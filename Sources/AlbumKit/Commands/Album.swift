@@ -10,12 +10,27 @@ public enum Album {
     static let commands: [any Command.Type] = [
         RunCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
         CaptionCommand.self, RelocateCommand.self, RmCommand.self, PruneCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
-        ChunkCommand.self, MergeCommand.self, DistCommand.self,
+        ChunkCommand.self, MergeCommand.self, DistCommand.self, CompletionCommand.self,
     ]
+
+    /// What album is, the first line of the top-level help and the manual page's NAME.
+    static let abstract = "batch image processing for photo albums: import, filter, thumbnail, export, with a catalogue."
 
     /// The options `album` itself takes, before any command, as the top-level help lists them.
     static let helpOption = SharedOptions.help.helped("show help (also 'album COMMAND --help')")
     static let versionOption: Option<Bool> = .flag("--version", aliases: ["-V"], help: "show album's, libvips' and SQLite's versions")
+    /// `album help --man`: the manual page (`ManPage`), in roff.
+    static let manOption: Option<Bool> = .flag("--man", help: "with help: print the manual page, in roff (album help --man | man -l -)")
+
+    /// album's exit statuses, as the top-level help and the manual page list them (README.md's table says more).
+    static let exitStatuses: [(codes: [ExitCode], meaning: String)] = [
+        ([.ok], "ok"),
+        ([.failures], "some photos failed (verify: problems found; rm, gc: a file could not be deleted)"),
+        ([.usage], "usage or job-file error"),
+        ([.environment], "catalogue or environment error (catalogue in use, damaged, missing; output closed, full or broken)"),
+        ([.retry], "album chunk only: trouble on this node, for the engine to run the chunk again"),
+        ([.interrupted, .terminated], "interrupted (SIGINT, SIGTERM)"),
+    ]
 
     /// Runs album with `arguments` (without the program name) and returns the exit status.
     ///
@@ -53,7 +68,9 @@ public enum Album {
             return ExitCode.usage.rawValue
         }
         if helpOption.declaration.names.contains(first) || first == "help" {
-            if arguments.count > 1, let command = command(named: arguments[1], in: commands) {
+            if arguments.dropFirst().contains(where: manOption.declaration.names.contains) {
+                Console.out(ManPage(commands: commands).text)
+            } else if arguments.count > 1, let command = command(named: arguments[1], in: commands) {
                 Console.out(command.configuration.help)
             } else {
                 Console.out(help(for: commands))
@@ -133,8 +150,11 @@ public enum Album {
     static func help(for commands: [any Command.Type]) -> String {
         let width = commands.map { $0.configuration.name.count }.max() ?? 0
         let rows = commands.map { "  \($0.configuration.name.padding(toLength: max(width + 2, 10), withPad: " ", startingAt: 0))\($0.configuration.abstract)" }
+        let statuses = exitStatuses.map { codes, meaning in
+            "  " + codes.map { String($0.rawValue) }.joined(separator: "/").padding(toLength: 9, withPad: " ", startingAt: 0) + meaning
+        }
         return """
-            album: batch image processing for photo albums: import, filter, thumbnail, export, with a catalogue.
+            album: \(abstract)
 
             usage: album COMMAND [OPTIONS]
 
@@ -142,11 +162,12 @@ public enum Album {
             \(rows.joined(separator: "\n"))
 
             options:
-            \(CommandConfiguration.optionLines([helpOption.declaration, versionOption.declaration]).joined(separator: "\n"))
+            \(CommandConfiguration.optionLines([helpOption, versionOption, manOption].map(\.declaration)).joined(separator: "\n"))
 
-            exit status: 0 ok, 1 some photos failed (verify: problems found), 2 usage or job-file error,
-            3 catalogue or environment error (catalogue in use, damaged, missing; output closed, full or broken),
-            130/143 interrupted. See README.md and docs/ for job files.
+            exit status:
+            \(statuses.joined(separator: "\n"))
+
+            See README.md and docs/ for job files.
             """
     }
 }
