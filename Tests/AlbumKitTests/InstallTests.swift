@@ -46,7 +46,9 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(result.stderr, "")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let candidates = lines.map { Set($0.split(separator: " ").map(String.init)) }
-        XCTAssertEqual(candidates[0], Set(declared.map(\.name) + ["help", "--help", "-h", "--version"]))
+        let top = [Album.helpOption.declaration, Album.versionOption.declaration].flatMap(\.names)
+        XCTAssertEqual(candidates[0], Set(declared.map(\.name) + ["help"] + top))
+        XCTAssert(top.contains("-V"), "album -V is the version's short flag")
         XCTAssertEqual(lines[1], "bash zsh fish")
         XCTAssertEqual(lines[2], "status abandon")
         XCTAssertEqual(candidates[3], Set(Selection.Missing.allCases.map(\.rawValue)))
