@@ -45,7 +45,7 @@ extension Catalogue {
         for (sql, sentence) in dangling {
             for (path, key) in try database.query(sql, [], { ($0.text(0) ?? "", $0.text(1) ?? "") }) {
                 // A rendition's stored path, resolved (a step's is absolute, and resolves to itself).
-                problems.append(CatalogueProblem(path: paths.resolved(path), problem: sentence.replacingOccurrences(of: "%@", with: key)))
+                problems.append(CatalogueProblem(path: paths.resolved(path), problem: sentence.replacingOccurrences(of: "%@", with: key), kind: .row))
             }
         }
         for rendition in try renditions(kind: nil) {
@@ -54,7 +54,8 @@ extension Catalogue {
                 problem = (problem.map { $0 + "; " } ?? "") + "another catalogue (id \(other)) exported over it"
             }
             if let problem {
-                problems.append(CatalogueProblem(path: rendition.path, problem: problem + " (photo \(rendition.photo.prefix(8)))"))
+                problems.append(CatalogueProblem(path: rendition.path, problem: problem + " (photo \(rendition.photo.prefix(8)))",
+                                                kind: .rendition, photo: rendition.photo))
             }
         }
         let photos = try allPhotos()
@@ -70,7 +71,7 @@ extension Catalogue {
                 // is still checked below: it is the only copy of those bytes.
                 if photo.storedPath == nil { continue }
             case .missing where photo.storedPath == nil && photo.missingKept == nil:
-                problems.append(CatalogueProblem(path: photo.path, problem: "the original is missing" + id))
+                problems.append(CatalogueProblem(path: photo.path, problem: "the original is missing" + id, kind: .original, photo: photo.id))
                 continue
             case .missing:
                 // Kept by `album prune --keep-missing`, or gone while the catalogue keeps its own copy (checked below).
@@ -93,7 +94,7 @@ extension Catalogue {
                 if photo.storedPath == nil, problem.hasSuffix("differs from the one recorded") {
                     problem += ", though its size, inode and modification time are as recorded: damaged on disk"
                 }
-                problems.append(CatalogueProblem(path: path, problem: problem + id))
+                problems.append(CatalogueProblem(path: path, problem: problem + id, kind: .original, photo: photo.id))
             }
         }
     }

@@ -6,6 +6,14 @@ public struct GarbageFile: Sendable, Equatable {
         case unreferenced = "no row refers to it"
         /// A temporary file album was writing when it stopped (`.NAME.album-XXXXXX`).
         case temporary = "an unfinished temporary file"
+
+        /// The reason's one-word name, `album gc --json`'s `"reason"`: "unreferenced" or "temporary".
+        public var name: String {
+            switch self {
+            case .unreferenced: "unreferenced"
+            case .temporary: "temporary"
+            }
+        }
     }
 
     /// The path relative to the catalogue folder, e.g. "thumbnails/ab/ab12…-3b96abb4.jpg".

@@ -7,11 +7,14 @@ extension PhotoRecord {
     /// The photo with what the caller knows beyond its columns: its state, `"state"` (ok, damaged, missing, changed,
     /// superseded) and `"damage"` (the reason, only when damaged), and its other known paths, `"aliases"`
     /// (docs/catalogue.md "Aliases"), as `ls --json` and `show --json` print it.
-    public func json(_ condition: PhotoCondition, aliases: [PhotoAlias]) -> JSONValue {
+    /// With `renditions` (`album ls --json --renditions`), the photo's rendition files too, `"renditions"`, each as
+    /// `Rendition.json`: a manifest for a website build.
+    public func json(_ condition: PhotoCondition, aliases: [PhotoAlias], renditions: [Rendition]? = nil) -> JSONValue {
         guard case .object(var members) = json else { return json }
         members.append(("state", .string(condition.state.rawValue)))
         if condition.state == .damaged { members.append(("damage", .string(condition.reason ?? damage))) }
         members.append(("aliases", .array(aliases.map { .string($0.path) })))
+        if let renditions { members.append(("renditions", .array(renditions.map(\.json)))) }
         return .object(members)
     }
 

@@ -12,18 +12,21 @@ struct GcCommand: Command {
             were killed before recording them, or by older parameters), and album's unfinished temporary files
             (.NAME.album-XXXXXX). Files anywhere else, exports and the user's originals are never touched, nor a
             file whose export tag names another catalogue.
-            Prints each file it deletes, with why.
+            Prints each file it deletes, with why; --json prints one object instead (docs/json.md, "gc").
             """,
-        options: [SharedOptions.catalogue, dryRunOption])
+        options: [SharedOptions.catalogue, dryRunOption, jsonOption])
 
     static let dryRunOption = SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")
+    static let jsonOption = SharedOptions.json.helped("one JSON object: each file (path, reason, bytes), the totals, dry_run")
 
     var catalogue: String
     var dryRun: Bool
+    var json: Bool
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
         dryRun = try arguments.value(of: GcCommand.dryRunOption)
+        json = try arguments.value(of: GcCommand.jsonOption)
     }
 
     func run() throws -> ExitCode {
@@ -32,10 +35,12 @@ struct GcCommand: Command {
         try catalogue.requireNoOpenDistributedRun("album gc")
         var removed = 0, bytes = 0, failed = false
         var folders = Set<String>()
+        var files: [JSONValue] = [], kept: [JSONValue] = [], failures: [JSONValue] = []
         for file in try catalogue.garbage() {
             let path = catalogue.folder + "/" + file.relativePath
             if let other = try Catalogue.otherOwner(of: path, in: catalogue) {
                 Console.err("album: kept \(file.relativePath): another catalogue exported it (id \(other))")
+                kept.append(.object([("path", .string(file.relativePath)), ("owner", .string(other))]))
                 continue
             }
             if !dryRun {
@@ -43,18 +48,29 @@ struct GcCommand: Command {
                     try FileSystem.remove(path)
                 } catch where !error.notFound {
                     Console.error("cannot delete \(path): \(error.reason)")
+                    failures.append(.object([("path", .string(file.relativePath)), ("message", .string(error.reason))]))
                     failed = true
                     continue
                 } catch {}
                 folders.insert((file.relativePath as NSString).deletingLastPathComponent)
             }
-            Console.out("\(dryRun ? "would remove" : "removed") \(file.relativePath) (\(file.reason.rawValue))")
+            if json {
+                files.append(.object([("path", .string(file.relativePath)), ("reason", .string(file.reason.name)), ("bytes", .int(file.bytes))]))
+            } else {
+                Console.out("\(dryRun ? "would remove" : "removed") \(file.relativePath) (\(file.reason.rawValue))")
+            }
             removed += 1
             bytes += file.bytes
         }
         // Shard folders left empty go too; the area folders themselves stay.
         for folder in folders.sorted(by: >) where folder.contains("/") {
             try? FileSystem.removeEmptyFolder(catalogue.folder + "/" + folder)  // fails harmlessly when not empty
+        }
+        if json {
+            Console.out(JSONValue.object([
+                ("catalogue", .string(catalogue.folder)), ("dry_run", .bool(dryRun)), ("files", .array(files)),
+                ("removed", .int(removed)), ("bytes", .int(bytes)), ("kept", .array(kept)), ("failed", .array(failures)),
+            ]).prettyText)
         }
         let what = "\(removed) file\(removed == 1 ? "" : "s"), \(bytes) bytes"
         Console.err("album: gc \(dryRun ? "would remove" : "removed") \(what) from \(catalogue.folder)")

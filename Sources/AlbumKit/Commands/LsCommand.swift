@@ -5,10 +5,16 @@ struct LsCommand: Command {
     static let configuration = CommandConfiguration(
         name: "ls",
         abstract: "List the catalogue's photos, newest added first.",
-        discussion: "The selectors are the job file's select: keys, ANDed. The count goes to stderr.",
-        options: [SharedOptions.catalogue, jsonOption, taken, added, filter, path, caption, camera, format, missing, failed, state])
+        discussion: """
+            The selectors are the job file's select: keys, ANDed. The count goes to stderr. -q prints the photos'
+            full ids only, one a line, and no count; --json --renditions adds each photo's rendition files
+            (absolute paths, sizes, hashes), a manifest for a website build (docs/json.md).
+            """,
+        options: [SharedOptions.catalogue, jsonOption, quiet, renditions, taken, added, filter, path, caption, camera, format, missing, failed, state])
 
     static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
+    static let quiet: Option<Bool> = .flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line")
+    static let renditions: Option<Bool> = .flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)")
     static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
                                                   default: nil, convert: LsCommand.range)
     static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil, convert: LsCommand.range)
@@ -25,12 +31,16 @@ struct LsCommand: Command {
 
     var catalogue: String
     var json: Bool
+    var quiet: Bool
+    var withRenditions: Bool
     var selection = Selection()
     var state: PhotoState?
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
         json = try arguments.value(of: LsCommand.jsonOption)
+        quiet = try arguments.value(of: LsCommand.quiet)
+        withRenditions = try arguments.value(of: LsCommand.renditions)
         selection.taken = try arguments.value(of: LsCommand.taken)
         selection.added = try arguments.value(of: LsCommand.added)
         selection.filter = try arguments.value(of: LsCommand.filter)
@@ -48,6 +58,11 @@ struct LsCommand: Command {
         do { return try DateRange(parsing: text) } catch let error as StageError { throw UsageError(error.message) }
     }
 
+    func validate() throws {
+        if quiet, json { throw UsageError("-q/--quiet prints ids and --json prints JSON: give one of them") }
+        if withRenditions, !json { throw UsageError("--renditions goes with --json: album ls --json --renditions") }
+    }
+
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
@@ -59,9 +74,16 @@ struct LsCommand: Command {
         let condition = { (photo: PhotoRecord) -> PhotoCondition in conditions[photo.id] ?? .ok }
         let wanted = state
         let photos = all.filter { photo in selection.matches(photo) && (wanted.map { condition(photo).state == $0 } ?? true) }
+        if quiet {
+            for photo in photos { Console.out(photo.id) }
+            return .ok
+        }
         if json {
             let byPhoto = Dictionary(grouping: aliases, by: \.photo)
-            Console.out(JSONValue.array(photos.map { $0.json(condition($0), aliases: byPhoto[$0.id] ?? []) }).prettyText)
+            let renditions = withRenditions ? Dictionary(grouping: try catalogue.renditions(kind: nil), by: \.photo) : nil
+            Console.out(JSONValue.array(photos.map { photo in
+                photo.json(condition(photo), aliases: byPhoto[photo.id] ?? [], renditions: renditions.map { $0[photo.id] ?? [] })
+            }).prettyText)
             return .ok
         }
         var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "caption", "path"])

@@ -9,17 +9,19 @@ struct PlanCommand: Command {
             read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
             prints the same.
             """,
-        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, SharedOptions.retryDamaged, verboseOption])
+        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, SharedOptions.retryDamaged, verboseOption, jsonOption])
 
     static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
     static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
     static let verboseOption = SharedOptions.verbose.helped("one line per photo and stage")
+    static let jsonOption = SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")
 
     var given: [String]
     var jobPath: String { given[0] }
     var catalogue: String?
     var force: Bool
     var verbose: Bool
+    var json: Bool
     var variables: [String: String]
     var allowEmpty: Bool
     var retryDamaged: Bool
@@ -28,6 +30,7 @@ struct PlanCommand: Command {
         catalogue = try arguments.value(of: PlanCommand.catalogueOption)
         force = try arguments.value(of: PlanCommand.force)
         verbose = try arguments.value(of: PlanCommand.verboseOption)
+        json = try arguments.value(of: PlanCommand.jsonOption)
         variables = try arguments.value(of: SharedOptions.set)
         allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
         retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
@@ -41,7 +44,12 @@ struct PlanCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
-        PlanCommand.print(try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan(), verbose: verbose)
+        let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
+        if json {
+            Console.out(PlanCommand.json(plan, verbose: verbose).prettyText)
+        } else {
+            PlanCommand.print(plan, verbose: verbose)
+        }
         return .ok
     }
 

@@ -101,8 +101,13 @@ struct RunCommand: Command {
         var job = try JobLoader.load(path: jobPath, set: variables)
         if let catalogue { job.catalogue = Paths.absolute(catalogue) }
         if dryRun {
-            PlanCommand.print(try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty,
-                                                    retryDamaged: options.retryDamaged).plan(), verbose: output.verbose)
+            let plan = try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty, retryDamaged: options.retryDamaged).plan()
+            // JSON Lines on stdout: the plan is one line, `album plan --json`'s object (docs/json.md).
+            if output.logFormat == .json {
+                Console.out(PlanCommand.json(plan, verbose: output.verbose).text)
+            } else {
+                PlanCommand.print(plan, verbose: output.verbose)
+            }
             return Album.checkingOutput(.ok)
         }
         if let engine { return try distribute(job, engine: engine) }

@@ -44,7 +44,7 @@ struct ShowCommand: Command {
         let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo: photo.id), aliases: aliases)
         if json {
             Console.out(JSONValue.object([
-                ("photo", photo.json(condition, aliases: aliases)), ("renditions", .array(renditions.map(ShowCommand.json))),
+                ("photo", photo.json(condition, aliases: aliases)), ("renditions", .array(renditions.map(\.json))),
                 ("history", .array(history.map(ShowCommand.json))),
             ]).prettyText)
             return .ok
@@ -94,16 +94,6 @@ struct ShowCommand: Command {
         }
         Console.out(lines.joined(separator: "\n"))
         return .ok
-    }
-
-    static func json(_ rendition: Rendition) -> JSONValue {
-        .object([
-            ("kind", .string(rendition.kind.rawValue)), ("path", .string(rendition.path)),
-            ("file_hash", .string(rendition.fileHash)), ("width", .int(rendition.width)),
-            ("height", .int(rendition.height)), ("bytes", .int(rendition.bytes)),
-            ("params_hash", .string(rendition.parametersHash)), ("input_hash", .string(rendition.inputHash)),
-            ("run", .int(Int(rendition.run))),
-        ])
     }
 
     static func json(_ entry: HistoryEntry) -> JSONValue {

@@ -23,7 +23,7 @@ struct VerifyCommand: Command {
             """,
         options: [SharedOptions.catalogue, jsonOption])
 
-    static let jsonOption = SharedOptions.json.helped("one JSON object: problems (path, problem) and states")
+    static let jsonOption = SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message) and states (docs/json.md)")
 
     var catalogue: String
     var json: Bool
@@ -42,8 +42,8 @@ struct VerifyCommand: Command {
         let (problems, states) = try catalogue.verifyWithStates()
         if json {
             Console.out(JSONValue.object([
-                ("problems", .array(problems.map { .object([("path", .string($0.path)), ("problem", .string($0.problem))]) })),
-                ("states", states.json),
+                ("catalogue", .string(catalogue.folder)), ("sound", .bool(problems.isEmpty)),
+                ("problems", .array(problems.map(\.json))), ("states", states.json),
             ]).prettyText)
         } else {
             for problem in problems { Console.out(problem.description) }
