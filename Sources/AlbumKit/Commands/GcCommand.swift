@@ -14,7 +14,7 @@ struct GcCommand: Command {
             file whose export tag names another catalogue.
             Prints each file it deletes, with why.
             """,
-        options: [SharedOptions.catalogue, dryRunOption])
+        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.wait])
 
     static let dryRunOption = SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")
 

@@ -40,7 +40,7 @@ struct PlanCommand: Command {
 
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
-        if let catalogue { job.catalogue = Paths.absolute(catalogue) }
+        job.catalogue = try CatalogueLocation.resolve(given: catalogue, job: job).folder
         PlanCommand.print(try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan(), verbose: verbose)
         return .ok
     }
