@@ -156,6 +156,12 @@ final class CatalogueLookupTests: XCTestCase {
         XCTAssert(waited.stderr.contains("waiting for it"), waited.stderr)
         holder.waitUntilExit()
 
+        holder = try holdLock(of: catalogue, for: 2)
+        let rerun = try TestSupport.album(["run", "--wait", "job.yml"], in: folder, environment: environment)
+        XCTAssertEqual(rerun.status, 0, "run waits the same way: \(rerun.stderr)")
+        XCTAssert(rerun.stderr.contains("waiting for it"), rerun.stderr)
+        holder.waitUntilExit()
+
         holder = try holdLock(of: catalogue, for: 3)
         let limited = try TestSupport.album(["caption", "--wait=10", id, "within ten"], in: folder, environment: environment)
         XCTAssertEqual(limited.status, 0, limited.stderr)
