@@ -145,7 +145,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(countRow?.split(separator: " ", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces),
                        "Count the catalogue's photos.", Album.help(for: registry))
         XCTAssertEqual(CountCommand.configuration.usage, "album count [--catalogue DIR] [--format FORMAT] [--json]")
-        XCTAssert(CountCommand.configuration.help.contains("\n  -c, --catalogue DIR  the catalogue folder (default: ./album)\n"),
+        XCTAssert(CountCommand.configuration.help.contains("\n  -c, --catalogue DIR  the catalogue folder (default: $ALBUM_CATALOGUE, else a config file's catalogue:, else ./album)\n"),
                   CountCommand.configuration.help)
 
         let parsed = try CountCommand(Arguments(parsing: ["--json", "--format=png", "--catalogue", folder + "/album"], for: CountCommand.configuration))

@@ -24,6 +24,11 @@ extension Catalogue {
         try database.query("SELECT 1 FROM renditions WHERE path = ? LIMIT 1", [.text(paths.stored(path))]) { _ in true }.first ?? false
     }
 
+    /// The ids of the photos with a rendition row for the file at `path` (`rm --dry-run`).
+    func photos(recording path: String) throws -> [String] {
+        try database.query("SELECT DISTINCT photo FROM renditions WHERE path = ?", [.text(paths.stored(path))]) { $0.text(0) ?? "" }
+    }
+
     /// Forgets the rendition row of `photo`'s `kind` file at `path` (the file itself is the caller's).
     public func forgetRendition(photo: String, kind: Rendition.Kind, path: String) throws {
         try database.run("DELETE FROM renditions WHERE photo = ? AND kind = ? AND path = ?",

@@ -9,7 +9,7 @@ import System
 /// prints. Readers (`ls`, `show`, `runs`) do not take it: in WAL mode SQLite lets them read while a run writes.
 ///
 /// ```
-/// let lock = try CatalogueLock(folder: "/photos/album")   // throws at once when another album holds it
+/// let lock = try CatalogueLock(folder: "/photos/album")   // throws at once when another album holds it (unless `wait`)
 /// defer { lock.release() }
 /// ```
 final class CatalogueLock {
@@ -20,8 +20,9 @@ final class CatalogueLock {
     let path: String
     private var file: FileLock?
 
-    /// Takes the lock without waiting.
-    /// - Throws: `CatalogueError` "catalogue DIR is in use by album pid N since TIME" when another process holds it,
+    /// Takes the lock, waiting for it only as `CatalogueLock.wait` says (`--wait`).
+    /// - Throws: `CatalogueError` "catalogue DIR is in use by album pid N since TIME" when another process holds it
+    ///   (after the wait, when there is one with a limit),
     ///   or naming the lock file when it cannot be opened.
     init(folder: String) throws {
         path = folder + "/" + CatalogueLock.fileName
@@ -31,18 +32,25 @@ final class CatalogueLock {
         } catch {
             throw CatalogueError("cannot open the catalogue's lock file \(path): \(error.reason)")
         }
-        let locked: Bool
+        var locked: Bool
         do {
             locked = try file.tryLock()
+            if !locked, let wait = CatalogueLock.wait {
+                Console.err("album: catalogue \(folder) is in use by \(CatalogueLock.who(file)); waiting for it"
+                            + (wait.seconds.map { " (up to \(CatalogueLock.seconds($0)))" } ?? ""))
+                locked = try CatalogueLock.take(file, waiting: wait)
+            }
         } catch {
             file.close()
             throw CatalogueError("cannot lock catalogue \(folder) (\(path)): \(error.reason)")
         }
         guard locked else {
-            let holder = CatalogueLock.holder(file)
+            let who = CatalogueLock.who(file)
             file.close()
-            let who = holder.map { "album pid \($0.pid) since \($0.since)" } ?? "another album process"
-            throw CatalogueError("catalogue \(folder) is in use by \(who); wait for it to finish, or stop it, then try again")
+            if let limit = CatalogueLock.wait?.seconds {
+                throw CatalogueError("catalogue \(folder) is still in use by \(who) after waiting \(CatalogueLock.seconds(limit)); wait longer (--wait=SECONDS, or --wait for no limit), or stop it, then try again")
+            }
+            throw CatalogueError("catalogue \(folder) is in use by \(who); wait for it to finish (--wait), or stop it, then try again")
         }
         // The text is only for messages: a failure to write it does not weaken the lock itself.
         file.replaceContents(Array("\(CurrentProcess.id) \(Timestamp.now())\n".utf8))
@@ -58,6 +66,36 @@ final class CatalogueLock {
     }
 
     deinit { release() }
+
+    /// How long a writer in this task waits for a lock another album holds: nil (the default) stops at once.
+    /// `Album` binds it for the run of a command given `--wait[=SECONDS]`.
+    @TaskLocal static var wait: LockWait?
+
+    /// Takes the lock within `wait`: a blocking `flock` without a limit, else tries every `pollMilliseconds`.
+    /// - Returns: false when the limit passed first.
+    private static func take(_ file: FileLock, waiting wait: LockWait) throws(SystemError) -> Bool {
+        guard let seconds = wait.seconds else {
+            try file.lock()
+            return true
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while clock.now < deadline {
+            CurrentProcess.sleep(milliseconds: LockWait.pollMilliseconds)
+            if try file.tryLock() { return true }
+        }
+        return false
+    }
+
+    /// "album pid N since TIME", or "another album process" before the holder wrote its line.
+    private static func who(_ file: FileLock) -> String {
+        holder(file).map { "album pid \($0.pid) since \($0.since)" } ?? "another album process"
+    }
+
+    /// `30 s`, `1.5 s`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
 
     /// The pid and start time the holder wrote, if it has written them yet.
     private static func holder(_ file: FileLock) -> (pid: Int, since: String)? {

@@ -91,9 +91,12 @@ public enum Album {
             return 0
         }
         do {
-            let command = try type.init(Arguments(parsing: rest, for: type.configuration))
+            let arguments = try Arguments(parsing: rest, for: type.configuration)
+            let command = try type.init(arguments)
             try command.validate()
-            let status = try command.run()
+            // `--wait[=SECONDS]` is read here, once for every command that declares it, and reaches the lock.
+            let wait = arguments.declared.contains(SharedOptions.wait.declaration) ? try arguments.value(of: SharedOptions.wait) : nil
+            let status = try CatalogueLock.$wait.withValue(wait) { try command.run() }
             checked = type.checksItsOutput
             return status.rawValue
         } catch let error as UsageError {

@@ -8,7 +8,7 @@ struct CaptionCommand: Command {
             ID is a photo's id or any unique start of it. An empty TEXT ("") removes the caption. The change is a run
             of job 'caption' with one caption step, so `album show ID` lists it and `album runs` counts it.
             """,
-        options: [SharedOptions.catalogue])
+        options: [SharedOptions.catalogue, SharedOptions.wait])
 
     var catalogue: String
     var given: [String]

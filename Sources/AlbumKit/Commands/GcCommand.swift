@@ -14,7 +14,7 @@ struct GcCommand: Command {
             file whose export tag names another catalogue.
             Prints each file it deletes, with why; --json prints one object instead (docs/json.md, "gc").
             """,
-        options: [SharedOptions.catalogue, dryRunOption, jsonOption])
+        options: [SharedOptions.catalogue, dryRunOption, jsonOption, SharedOptions.wait])
 
     static let dryRunOption = SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")
     static let jsonOption = SharedOptions.json.helped("one JSON object: each file (path, reason, bytes), the totals, dry_run")

@@ -20,7 +20,7 @@ struct ImportCommand: Command {
             empty), 2 usage error or a PATH that does not exist (no catalogue is created), 3 catalogue or
             environment error, or standard error could not be written.
             """,
-        options: [catalogueOption, workersOption, SharedOptions.allowEmpty, SharedOptions.verbose])
+        options: [catalogueOption, workersOption, SharedOptions.allowEmpty, SharedOptions.verbose, SharedOptions.wait])
 
     static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
     static let workersOption = SharedOptions.workers.helped("photos imported at once")

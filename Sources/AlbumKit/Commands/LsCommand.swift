@@ -29,7 +29,7 @@ struct LsCommand: Command {
     static let state: Option<PhotoState?> = .choice("--state", PhotoState.self,
                                                     help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")
 
-    var catalogue: String
+    var location: CatalogueLocation
     var json: Bool
     var quiet: Bool
     var withRenditions: Bool
@@ -37,7 +37,7 @@ struct LsCommand: Command {
     var state: PhotoState?
 
     init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        location = try arguments.value(of: SharedOptions.catalogueLocation)
         json = try arguments.value(of: LsCommand.jsonOption)
         quiet = try arguments.value(of: LsCommand.quiet)
         withRenditions = try arguments.value(of: LsCommand.renditions)
@@ -64,7 +64,8 @@ struct LsCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        try location.requireCatalogue()  // says every place it looked
+        let catalogue = try Catalogue(folder: location.folder, readOnly: true)
         defer { catalogue.close() }
         let selection = try self.selection.resolved(in: catalogue)
         let all = try catalogue.allPhotos()

@@ -14,7 +14,7 @@ struct MergeCommand: Command {
         options: [partialOption, waitOption, timeoutOption])
 
     static let partialOption: Option<Bool> = .flag("--partial", help: "merge the chunks that finished, and leave the run open for the others")
-    static let waitOption: Option<Bool> = .flag("--wait", help: "wait until every chunk has finished, then merge (a Kubernetes merge Job)")
+    static let waitOption: Option<Bool> = .flag("--wait", help: "wait until every chunk has finished and the catalogue is free, then merge (a Kubernetes merge Job)")
     static let timeoutOption: Option<Int?> = .number("--timeout", "SECONDS", in: 1...Int(Int32.max),
                                                      help: "with --wait: give up waiting after this long", defaultHelp: "no limit")
 
@@ -40,7 +40,8 @@ struct MergeCommand: Command {
         let merge = DistributedMerge(folder: folder, partial: partial,
                                      waitSeconds: wait ? timeout.map(Double.init) ?? Double.greatestFiniteMagnitude : nil)
         do {
-            let outcome = try merge.merge()
+            // --wait waits for the catalogue's writer lock too, within the same --timeout.
+            let outcome = try CatalogueLock.$wait.withValue(wait ? LockWait(seconds: timeout.map(Double.init)) : nil) { try merge.merge() }
             MergeSummary.print(outcome, folder: folder)
             if !outcome.refused.isEmpty { return .environment }
             return outcome.failedPhotos > 0 ? .failures : .ok

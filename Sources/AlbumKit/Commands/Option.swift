@@ -76,6 +76,19 @@ extension Option {
         }
     }
 
+    /// `--name` or `--name=VALUE`: nil when absent, `alone` when given without a value, else `convert`'s value.
+    /// As `optionalChoice`, the value is never taken from the next argument (`--wait job.yml` leaves the job alone).
+    static func optionalValue<Wrapped: Sendable>(_ name: String, _ valueName: String, alone: Wrapped, help: String,
+                                                 convert: @escaping @Sendable (String) throws -> Wrapped) -> Option
+    where Value == Wrapped? {
+        var declaration = OptionDeclaration(name: name, valueName: valueName, help: help)
+        declaration.valueIsOptional = true
+        return Option(declaration: declaration) { given in
+            guard let last = given.last else { return nil }
+            return last == "" ? alone : try convert(last)
+        }
+    }
+
     /// `--name VALUE`, any number of times: every value, in order, each converted by `convert`.
     static func repeated<Element>(_ name: String, _ valueName: String, help: String,
                                   convert: @escaping @Sendable (String) throws -> Element) -> Option

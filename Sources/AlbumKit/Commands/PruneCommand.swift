@@ -17,7 +17,7 @@ struct PruneCommand: Command {
             changed since album wrote it. Missing photos under a folder that is itself gone or empty (an unmounted
             share, a moved library) are kept, and named, unless --forget-unreachable. docs/catalogue.md, "Pruning".
             """,
-        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.json, keepMissing, forgetUnreachable, keepVersions, history])
+        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.json, keepMissing, forgetUnreachable, keepVersions, history, SharedOptions.wait])
 
     static let dryRunOption = SharedOptions.dryRun.helped("print what would be forgotten and deleted, and change nothing")
     static let keepMissing: Option<Bool> = .flag("--keep-missing", help: "keep photos whose original is gone, marked as kept")

@@ -14,7 +14,7 @@ struct RelocateCommand: Command {
             The change is a run of job 'relocate', so `album runs` lists it. Exits 1 when some rewritten path has no
             file at its new place (it is still rewritten: check NEW, or relocate again).
             """,
-        options: [SharedOptions.catalogue, from, to, dryRunOption, SharedOptions.json])
+        options: [SharedOptions.catalogue, from, to, dryRunOption, SharedOptions.json, SharedOptions.wait])
 
     static let from: Option<String?> = .text("--from", "OLD", help: "the folder the originals were recorded under")
     static let to: Option<String?> = .text("--to", "NEW", help: "the folder they are under now")

@@ -13,15 +13,20 @@ struct RmCommand: Command {
             unless they changed since album wrote them or another catalogue's export replaced them (those are kept
             and named). Originals, and the catalogue's
             copies of them (mode: copy), are left alone; `album gc` deletes copies that no photo needs. Steps stay
-            in the history without a photo.
+            in the history without a photo. With --dry-run, album prints each photo and each of its files as it
+            would delete or keep them, and changes nothing.
             """,
-        options: [SharedOptions.catalogue])
+        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.wait])
+
+    static let dryRunOption = SharedOptions.dryRun.helped("print the photos and files that would be removed, and remove nothing")
 
     var catalogue: String
     var ids: [String]
+    var dryRun: Bool
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
+        dryRun = try arguments.value(of: RmCommand.dryRunOption)
         ids = arguments.positionals
     }
 
@@ -30,7 +35,8 @@ struct RmCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
+                               : try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
         try catalogue.requireNoOpenDistributedRun("album rm")
         var photos: [PhotoRecord] = []
@@ -39,6 +45,7 @@ struct RmCommand: Command {
             if !photos.contains(where: { $0.id == photo.id }) { photos.append(photo) }
         }
         let renditions = try photos.map { try catalogue.renditions(photo: $0.id) }
+        if dryRun { return try RmCommand.preview(photos, renditions, catalogue: catalogue) }
         try catalogue.remove(photos: photos.map(\.id))
         var failed = false
         for (photo, renditions) in zip(photos, renditions) {
@@ -59,12 +66,48 @@ struct RmCommand: Command {
         return failed ? .failures : .ok
     }
 
+    /// `rm --dry-run`: each photo that would be removed, then each of its files, as deleted or kept and why.
+    /// The rows being removed are still there, so "another photo's rendition" counts only the other photos' rows.
+    private static func preview(_ photos: [PhotoRecord], _ renditions: [[Rendition]], catalogue: Catalogue) throws -> ExitCode {
+        let removed = Set(photos.map(\.id))
+        for (photo, renditions) in zip(photos, renditions) {
+            var lines: [String] = []
+            var deleted = 0
+            for rendition in renditions {
+                let others = try catalogue.photos(recording: rendition.path).filter { !removed.contains($0) }
+                switch others.isEmpty ? try verdict(rendition, catalogue: catalogue) : .kept("another photo's rendition") {
+                case .deleted:
+                    deleted += 1
+                    lines.append("  would delete \(rendition.path)")
+                case .gone: lines.append("  already gone: \(rendition.path)")
+                case .kept(let reason), .failed(let reason): lines.append("  would keep \(rendition.path): \(reason)")
+                }
+            }
+            Console.out("would remove \(photo.id.prefix(8)) \(photo.path): \(deleted) file\(deleted == 1 ? "" : "s") to delete")
+            lines.forEach { Console.out($0) }
+        }
+        Console.err("dry run: nothing removed")
+        return .ok
+    }
+
     enum Outcome { case deleted, gone, kept(String), failed(String) }
 
     /// Deletes one rendition's file, unless another photo's row still records it, its tag names another catalogue,
     /// or it is an export outside the catalogue that no longer holds what album wrote.
     static func delete(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         if try catalogue.isRecorded(path: rendition.path) { return .kept("another photo's rendition") }
+        let verdict = try verdict(rendition, catalogue: catalogue)
+        guard case .deleted = verdict else { return verdict }
+        do {
+            try FileSystem.remove(rendition.path)
+        } catch {
+            return error.notFound ? .gone : .failed(error.reason)
+        }
+        return .deleted
+    }
+
+    /// What `delete` would do with the rendition's file, its rows aside: `.deleted` when it may go.
+    static func verdict(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
         guard info.isRegular else { return .kept("not a regular file") }
         if let other = try Catalogue.otherOwner(of: rendition.path, in: catalogue) {
@@ -75,11 +118,6 @@ struct RmCommand: Command {
                   bytes.sha256() == rendition.fileHash else {
                 return .kept("it changed since album exported it")
             }
-        }
-        do {
-            try FileSystem.remove(rendition.path)
-        } catch {
-            return error.notFound ? .gone : .failed(error.reason)
         }
         return .deleted
     }

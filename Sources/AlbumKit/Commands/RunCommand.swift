@@ -14,7 +14,7 @@ struct RunCommand: Command {
             """,
         options: [SharedOptions.jobCatalogue, workersOption, SharedOptions.force, dryRunOption, SharedOptions.set, logFormat, progress, failFast,
                   maxFailures, memoryBudget, SharedOptions.allowEmpty, SharedOptions.retryDamaged, SharedOptions.verbose,
-                  distributeOption, chunksOption, maxParallelOption, imageOption, applyOption])
+                  distributeOption, chunksOption, maxParallelOption, imageOption, applyOption, SharedOptions.wait])
 
     static let workersOption = SharedOptions.workers.helped("photos processed at once",
                                                             defaultHelp: "the job's 'workers:', else the number of cores")
@@ -99,7 +99,7 @@ struct RunCommand: Command {
 
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
-        if let catalogue { job.catalogue = Paths.absolute(catalogue) }
+        job.catalogue = try CatalogueLocation.resolve(given: catalogue, job: job).folder
         if dryRun {
             let plan = try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty, retryDamaged: options.retryDamaged).plan()
             // JSON Lines on stdout: the plan is one line, `album plan --json`'s object (docs/json.md).

@@ -5,14 +5,36 @@ enum SharedOptions {
     /// `--help`, `-h`: every command answers it with the help made from its declarations.
     static let help: Option<Bool> = .flag("--help", aliases: ["-h"], help: "show this help")
 
-    /// `--catalogue DIR`, `-c DIR`: the catalogue folder, made absolute; `./album` when not given.
-    static let catalogue = Option<String>(
-        declaration: OptionDeclaration(name: "--catalogue", aliases: ["-c"], valueName: "DIR", help: "the catalogue folder", defaultHelp: "./album")
-    ) { given in try folder(given.last ?? "album") }
+    /// `--catalogue DIR`, `-c DIR`: the catalogue folder, made absolute; when not given, `ALBUM_CATALOGUE`, the
+    /// config files' `catalogue:`, then `./album` (`CatalogueLocation`).
+    static let catalogue = Option<String>(declaration: catalogueDeclaration) { given in
+        try CatalogueLocation.resolve(given: given.last).folder
+    }
+
+    /// The same option read as where the catalogue was found, with every place looked at (`ls` says them when there
+    /// is no catalogue there).
+    static let catalogueLocation = Option<CatalogueLocation>(declaration: catalogueDeclaration) { given in
+        try CatalogueLocation.resolve(given: given.last)
+    }
+
+    private static let catalogueDeclaration = OptionDeclaration(
+        name: "--catalogue", aliases: ["-c"], valueName: "DIR", help: "the catalogue folder",
+        defaultHelp: "$\(CatalogueLocation.environmentVariable), else a config file's catalogue:, else ./album")
 
     /// `--catalogue DIR`, `-c DIR`, for a command that runs a job: overrides the job's `catalogue:`, nil when not given.
     static let jobCatalogue: Option<String?> = .value("--catalogue", "DIR", aliases: ["-c"], help: "use this catalogue folder instead of the job's 'catalogue:'",
                                                       default: nil, convert: folder)
+
+    /// `--wait[=SECONDS]`, for a command that writes the catalogue: when another album holds the catalogue's lock,
+    /// wait for it (up to SECONDS; no value: as long as it takes) instead of stopping at once (exit 3). The value
+    /// is only ever after `=`, as `--progress[=plain]`'s.
+    static let wait: Option<LockWait?> = .optionalValue("--wait", "SECONDS", alone: LockWait(seconds: nil),
+                                                        help: "when another album holds the catalogue, wait for it (up to SECONDS) instead of exiting 3") { text in
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw UsageError("--wait takes a number of seconds (0 or more) after '=', got '\(text)'")
+        }
+        return LockWait(seconds: seconds)
+    }
 
     /// `--json`: the command's answer as JSON on stdout instead of a table.
     static let json: Option<Bool> = .flag("--json", help: "JSON on stdout")

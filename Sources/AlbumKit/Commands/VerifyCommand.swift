@@ -21,7 +21,7 @@ struct VerifyCommand: Command {
 
             exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
             """,
-        options: [SharedOptions.catalogue, jsonOption])
+        options: [SharedOptions.catalogue, jsonOption, SharedOptions.wait])
 
     static let jsonOption = SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message) and states (docs/json.md)")
 

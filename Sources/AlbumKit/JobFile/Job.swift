@@ -6,6 +6,9 @@ public struct Job: Sendable {
     public var name: String
     /// The catalogue folder, absolute. Default: `album` beside the job file.
     public var catalogue: String
+    /// True when the job file has no `catalogue:` and `catalogue` is that default: then `ALBUM_CATALOGUE` and the
+    /// config files come first for `run` and `plan` (`CatalogueLocation`).
+    public var catalogueIsDefault = false
     /// Photos in flight at once; nil for `auto` (the machine's cores).
     public var workers: Int? = nil
     /// Which catalogue photos the stages after import work on; nil for all.

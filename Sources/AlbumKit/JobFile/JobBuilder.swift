@@ -42,6 +42,7 @@ struct JobBuilder {
         if let p = node("presets") { readPresets(p) }
         let select = node("select").flatMap { readSelection($0, "select") }
         var job = Job(name: name, catalogue: catalogue, workers: workers, select: select, path: path, hash: hash)
+        job.catalogueIsDefault = node("catalogue") == nil
         if let r = node("report"), let report = reader.string(r, "report (a path to an .html file)") {
             job.report = Paths.absolute(report, relativeTo: folder)
         }
