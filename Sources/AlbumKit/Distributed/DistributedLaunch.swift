@@ -105,8 +105,8 @@ public struct DistributedLaunch {
         var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(plan.chunks - 1)\(throttle)",
                         "--requeue", "--output", engine + "/chunk-%a.log", "--chdir", folder.path]
         if let workers { chunkJob += ["--cpus-per-task", String(workers)] }
-        let arrayID = try Slurm.submit(chunkJob + [chunkScript])
-        let mergeID = try Slurm.submit(["sbatch", "--parsable", "--job-name", name + "-merge", "--dependency", "afterany:\(arrayID)",
+        let arrayID = try EngineCommand.submit(chunkJob + [chunkScript])
+        let mergeID = try EngineCommand.submit(["sbatch", "--parsable", "--job-name", name + "-merge", "--dependency", "afterany:\(arrayID)",
                                         "--output", engine + "/merge.log", "--chdir", folder.path, mergeScript])
         try RunFolder.write(JSONValue.object([("array_job", .string(arrayID)), ("merge_job", .string(mergeID))]).text + "\n",
                             to: engine + "/slurm.json")
@@ -132,14 +132,14 @@ public struct DistributedLaunch {
             Console.err("album: apply them with `kubectl apply -f \(files.joined(separator: " -f "))`; the merge Job waits for every chunk (album merge --wait)")
             return .ok
         }
-        let result = try Slurm.output(["kubectl", "apply"] + files.flatMap { ["-f", $0] })
+        let result = try EngineCommand.output(["kubectl", "apply"] + files.flatMap { ["-f", $0] })
         Console.err(result)
         return .ok
     }
 }
 
 /// Running the engines' command-line tools: `sbatch --parsable` answers the job id on stdout.
-enum Slurm {
+enum EngineCommand {
     /// Runs `command` and returns its trimmed stdout; throws with its stderr when it fails or cannot start.
     static func output(_ command: [String]) throws -> String {
         let result: (status: Int32, stdout: String, stderr: String)

@@ -46,7 +46,7 @@ public struct DistributedStatus {
             if let outcome = ChunkOutcome.read(folder, chunk: index) {
                 chunk.state = .done
                 chunk.host = outcome.host
-                chunk.seconds = Timestamps.seconds(from: outcome.started, to: outcome.finished)
+                chunk.seconds = Timestamp.seconds(from: outcome.started, to: outcome.finished)
                 chunk.attempts = max(chunk.attempts, 1)
             } else if isLocked(folder.lock(index)) {
                 chunk.state = .running
@@ -80,12 +80,3 @@ public struct DistributedStatus {
 }
 
 extension DistributedStatus.Chunk.State: CaseIterable {}
-
-/// Durations between two of album's timestamps (`Timestamp.format`).
-enum Timestamps {
-    static func seconds(from start: String, to end: String) -> Double? {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        guard let a = try? style.parse(start), let b = try? style.parse(end) else { return nil }
-        return b.timeIntervalSince(a)
-    }
-}

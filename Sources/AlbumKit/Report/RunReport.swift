@@ -38,7 +38,7 @@ public struct RunReport: Sendable {
 
     /// The run's wall time in seconds, when it has finished.
     public var seconds: Double? {
-        guard let finished = run.finished, let start = RunReport.date(run.started), let end = RunReport.date(finished) else { return nil }
+        guard let finished = run.finished, let start = Timestamp.date(run.started), let end = Timestamp.date(finished) else { return nil }
         return end.timeIntervalSince(start)
     }
 
@@ -90,10 +90,5 @@ public struct RunReport: Sendable {
         return RunReport(run: run, counts: counts, skippedCounted: run.counts != nil, stageSeconds: stageSeconds, photos: photos,
                          failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit, states: run.states,
                          damaged: PhotoRecord.current(try catalogue.allPhotos()).filter { $0.damage != nil })
-    }
-
-    static func date(_ text: String) -> Date? {
-        try? Date(text, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true)
-            .timeSeparator(.colon).timeZone(separator: .omitted))
     }
 }
