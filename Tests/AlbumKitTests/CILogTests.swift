@@ -66,7 +66,7 @@ final class CILogTests: XCTestCase {
         let result = try TestSupport.album(["run", "job.yml", "--log-format", "github"], in: workspace, environment: environment)
         XCTAssertEqual(result.status, 1, result.stderr)
         let text = try String(contentsOfFile: summaryFile, encoding: .utf8)
-        XCTAssert(text.hasPrefix("earlier step\n### album: run 1 of job 'ci': failed\n"), "appended, after what was there:\n\(text)")
+        XCTAssert(text.hasPrefix("earlier step\n### album: run 1 of job 'ci': failed (catalogue run 1)\n"), "appended, after what was there:\n\(text)")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssert(lines.contains("| stage | done | skipped | failed |"), text)
         let rows = Dictionary(uniqueKeysWithValues: lines.compactMap { line -> (String, [Int])? in

@@ -23,23 +23,44 @@ final class CatalogueLookupTests: XCTestCase {
         return String(first[(first.range(of: ", catalogue ")?.upperBound ?? first.endIndex)...])
     }
 
-    func testRunThenLsAgreeInTheJobsFolderForAJobWithoutCatalogue() throws {
+    func testRunThenLsAgreeWhereverTheJobFileIsForAJobWithoutCatalogue() throws {
         let (folder, environment) = try makeFolder()
-        let run = try TestSupport.album(["run", "job.yml"], in: folder, environment: environment)
+        let sub = folder + "/sub"
+        let run = try TestSupport.album(["run", "../job.yml"], in: sub, environment: environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let list = try TestSupport.album(["ls"], in: folder, environment: environment)
+        XCTAssertFalse(run.stderr.contains("note:"), run.stderr)
+        XCTAssert(FileManager.default.fileExists(atPath: "\(sub)/album/\(Catalogue.databaseName)"), "./album, not beside the job")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/album"))
+        let list = try TestSupport.album(["ls"], in: sub, environment: environment)
         XCTAssertEqual(list.status, 0, list.stderr)
         XCTAssert(list.stdout.contains("\(folder)/photos/a.jpg"), list.stdout)
-        // From another folder, the job still writes beside itself; ls there finds no catalogue and says so.
-        let elsewhere = try TestSupport.album(["ls"], in: folder + "/sub", environment: environment)
+        // In the job's own folder there is no catalogue yet: ls there says so, and a run there makes its own.
+        let elsewhere = try TestSupport.album(["ls"], in: folder, environment: environment)
         XCTAssertEqual(elsewhere.status, 3, elsewhere.stderr)
-        XCTAssertEqual(try planned(["../job.yml"], in: folder + "/sub", environment), "\(folder)/album")
+        XCTAssertEqual(try planned(["job.yml"], in: folder, environment), "\(folder)/album")
+    }
+
+    func testACatalogueBesideTheJobFromEarlierVersionsIsStillUsedWithANote() throws {
+        let (folder, environment) = try makeFolder()
+        // Earlier versions' default: album/ beside the job file, made here by running in the job's folder.
+        let first = try TestSupport.album(["run", "job.yml"], in: folder, environment: environment)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let again = try TestSupport.album(["run", "../job.yml"], in: folder + "/sub", environment: environment)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssert(again.stderr.contains("note: using the catalogue beside the job file, \(folder)/album"), again.stderr)
+        XCTAssert(again.stderr.contains("add 'catalogue: album' to the job"), again.stderr)
+        XCTAssert(again.stderr.contains("run 2 of job 'lookup'"), "the same catalogue's second run\n\(again.stderr)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/sub/album"), "no second catalogue")
+        // Once the current folder has its own, that one wins.
+        try FileManager.default.createDirectory(atPath: folder + "/sub/album", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(folder)/album/\(Catalogue.databaseName)", toPath: "\(folder)/sub/album/\(Catalogue.databaseName)")
+        XCTAssertEqual(try planned(["../job.yml"], in: folder + "/sub", environment), "\(folder)/sub/album")
     }
 
     func testTheOrderIsCatalogueOptionJobEnvironmentConfigFilesThenTheDefault() throws {
         let (folder, environment) = try makeFolder()
         let sub = folder + "/sub"
-        // The default: ./album for ls, album beside the job for plan and run.
+        // The default: ./album, for ls as for plan and run.
         XCTAssertEqual(try planned(["job.yml"], in: folder, environment), "\(folder)/album")
 
         // The user's config file, a relative path there being relative to that file's folder.

@@ -152,7 +152,7 @@ extension Catalogue {
     }
 
     private static func noCatalogue(_ folder: String) -> CatalogueError {
-        CatalogueError("no catalogue at \(folder): run a job or `album import` to create one, or pass --catalogue DIR")
+        CatalogueError("no catalogue at \(folder): run a job or `album import` to create one, or pass --catalogue DIR", missingFolder: folder)
     }
 
     private static func size(of path: String) -> Int? {

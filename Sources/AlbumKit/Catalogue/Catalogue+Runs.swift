@@ -25,6 +25,17 @@ extension Catalogue {
         try insertRow(step)
     }
 
+    /// Which run of its job run `id` is: 1 for the first run of a job of that name in this catalogue. Runs of job
+    /// files count among themselves, one per distributed run (its parent row), and so do the writes of a command
+    /// that records no job file (`album import`'s job 'import', `caption`, `relocate`); a chunk's attempts do not.
+    /// Nil for a chunk's attempt, or a run that is not there.
+    public func jobRunNumber(_ id: Int64) throws -> Int? {
+        try database.query("""
+            SELECT COUNT(*) AS n FROM runs AS r, (SELECT job, job_path IS NULL AS bare FROM runs WHERE id = ?1 AND parent IS NULL) AS this
+                WHERE r.id <= ?1 AND r.parent IS NULL AND r.job = this.job AND (r.job_path IS NULL) = this.bare
+            """, [.integer(id)]) { try $0["n"] as Int }.first.flatMap { $0 > 0 ? $0 : nil }
+    }
+
     /// Past runs, newest first.
     public func runs() throws -> [RunRecord] {
         try fetchAll(RunRecord.self, "ORDER BY id DESC")

@@ -1,6 +1,11 @@
 /// The catalogue cannot be used: album stops the run with exit status 3 (see the README's table).
 public struct CatalogueError: Error, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// For "no catalogue at DIR": DIR, so that the command line can say where it looked (`CatalogueLocation`).
+    public var missingFolder: String? = nil
+    public init(_ message: String, missingFolder: String? = nil) {
+        self.message = message
+        self.missingFolder = missingFolder
+    }
     public var description: String { message }
 }

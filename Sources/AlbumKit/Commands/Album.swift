@@ -106,7 +106,7 @@ public enum Album {
             Console.err(error.rendered())
             return ExitCode.usage.rawValue
         } catch let error as CatalogueError {
-            Console.error(error.message)
+            Console.error(CatalogueLocation.explained(error).message)
             return ExitCode.environment.rawValue
         } catch let error as AtomicFileError {
             Console.error(error.description)

@@ -9,8 +9,9 @@ import Foundation
 /// 3. the `ALBUM_CATALOGUE` environment variable (empty is unset), relative to the current folder;
 /// 4. `catalogue:` in `./album.yml`, then in `$XDG_CONFIG_HOME/album/config.yml` (`~/.config/album/config.yml`
 ///    when `XDG_CONFIG_HOME` is unset), read with album's YAML parser, relative to that file's folder;
-/// 5. `album` in the current folder; for `run` and `plan`, `album` beside the job file (the job's default), which
-///    is the same folder when album runs in the job's folder: `album run job.yml && album ls` agree there.
+/// 5. `album` in the current folder, for every command: `album run job.yml && album ls` agree. For `run` and `plan`
+///    of a job whose catalogue an earlier album made beside the job file (earlier versions' default), that one, with a
+///    note, while the current folder has none.
 ///
 /// ```
 /// // ALBUM_CATALOGUE=/photos/album, no --catalogue:
@@ -21,12 +22,19 @@ struct CatalogueLocation: Sendable, Equatable {
     let folder: String
     /// Each place looked at, in order, with what it held: the lines of the message when no catalogue is there.
     let looked: [String]
+    /// A line for stderr about how the catalogue was found, when it is not the way the docs give first: a job's
+    /// catalogue found where album's default used to be.
+    var notice: String? = nil
+
+    private static func holdsCatalogue(_ folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder + "/" + Catalogue.databaseName)
+    }
 
     /// The environment variable naming the catalogue.
     static let environmentVariable = "ALBUM_CATALOGUE"
 
     /// The catalogue for a command: `given` is `--catalogue`'s value (nil when absent), `job` the job of `run` or
-    /// `plan`, whose `catalogue:` comes second and whose default (`album` beside it) comes last.
+    /// `plan`, whose `catalogue:` comes second.
     /// - Throws: `UsageError` for an empty `--catalogue` or a config file whose `catalogue:` is not a path;
     ///   `DiagnosticList` for a config file that is not YAML.
     static func resolve(given: String?, job: Job? = nil,
@@ -54,8 +62,23 @@ struct CatalogueLocation: Sendable, Equatable {
             let folder = Paths.absolute(text, relativeTo: (file as NSString).deletingLastPathComponent)
             return CatalogueLocation(folder: folder, looked: looked + ["\(file): catalogue: \(text)"])
         }
-        let folder = job?.catalogue ?? Paths.absolute("album", relativeTo: currentFolder)
-        return CatalogueLocation(folder: folder, looked: looked + ["the default, \(job == nil ? "album in the current folder" : "album beside the job file"): \(folder)"])
+        let folder = Paths.absolute("album", relativeTo: currentFolder)
+        // Before the catalogue was found the same way by every command, a job's default was `album` beside its
+        // file. A catalogue there is still used, and said so, until the job names it or one exists here.
+        if let job, job.catalogue != folder, !holdsCatalogue(folder), holdsCatalogue(job.catalogue) {
+            return CatalogueLocation(folder: job.catalogue, looked: looked + ["the default, album in the current folder: \(folder): none there",
+                                                                              "album beside the job file, where earlier versions put a job's catalogue: \(job.catalogue)"],
+                                     notice: "album: note: using the catalogue beside the job file, \(job.catalogue) (where earlier versions of album put it); "
+                                         + "add 'catalogue: album' to the job to keep using it, as album now looks in the current folder")
+        }
+        return CatalogueLocation(folder: folder, looked: looked + ["the default, album in the current folder: \(folder)"])
+    }
+
+    /// The catalogue folder for running or planning `job`, its notice (if any) said on stderr.
+    static func folder(given: String?, for job: Job) throws -> String {
+        let location = try resolve(given: given, job: job)
+        if let notice = location.notice { Console.err(notice) }
+        return location.folder
     }
 
     /// The config files, in the order they are read: `./album.yml`, then the user's.
@@ -80,14 +103,26 @@ struct CatalogueLocation: Sendable, Equatable {
     }
 
     /// Throws when the folder holds no catalogue, naming every place looked at, in order.
-    /// - Throws: `CatalogueError` "no catalogue found at DIR; album looked at, in order: …".
+    /// - Throws: `CatalogueError` "no catalogue at DIR. album looked, in order, at: …".
     func requireCatalogue() throws {
         guard !FileManager.default.fileExists(atPath: folder + "/" + Catalogue.databaseName) else { return }
+        throw missing
+    }
+
+    /// "No catalogue at DIR" with the places looked at, for a command that found `error`'s folder without
+    /// `--catalogue`: the message `ls` gives, for every command. Any other error is returned as it is.
+    static func explained(_ error: CatalogueError) -> CatalogueError {
+        guard let folder = error.missingFolder, let location = try? resolve(given: nil), location.folder == folder else { return error }
+        return location.missing
+    }
+
+    /// The error for no catalogue at `folder`, naming every place looked at, in order.
+    private var missing: CatalogueError {
         let places = looked.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
-        throw CatalogueError("""
+        return CatalogueError("""
             no catalogue at \(folder). album looked, in order, at:
             \(places)
             Run a job or `album import` to create one, or pass --catalogue DIR (or set \(CatalogueLocation.environmentVariable))
-            """)
+            """, missingFolder: folder)
     }
 }

@@ -43,7 +43,7 @@ struct PlanCommand: Command {
 
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
-        job.catalogue = try CatalogueLocation.resolve(given: catalogue, job: job).folder
+        job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
         if json {
             Console.out(PlanCommand.json(plan, verbose: verbose).prettyText)

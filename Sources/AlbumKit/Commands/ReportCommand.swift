@@ -16,7 +16,7 @@ struct ReportCommand: Command {
             """,
         options: [runOption, SharedOptions.catalogue, outOption, contactSheetOption])
 
-    static let runOption: Option<Int64?> = .value("--run", "ID|last", help: "which run", default: nil, defaultHelp: "the last") { run in
+    static let runOption: Option<Int64?> = .value("--run", "ID|last", help: "which run", default: nil, defaultHelp: "the last run of a job, not a caption or relocate") { run in
         guard run != "last" else { return nil }
         guard let id = Int64(run), id > 0 else { throw UsageError("--run takes a run id or 'last', got '\(run)'") }
         return id

@@ -12,7 +12,7 @@ struct RunCommand: Command {
             annotations on stdout, text on stderr: closed, full, or a reader that went away), the run stops the same
             way, is recorded as interrupted and exits 3. Running the job again resumes: finished steps are skipped.
             """,
-        options: [SharedOptions.jobCatalogue, workersOption, SharedOptions.force, dryRunOption, SharedOptions.set, logFormat, progress, failFast,
+        options: [SharedOptions.jobCatalogue, workersOption, SharedOptions.force, dryRunOption, SharedOptions.set, logFormat, progress, quiet, failFast,
                   maxFailures, memoryBudget, SharedOptions.allowEmpty, SharedOptions.retryDamaged, SharedOptions.verbose,
                   distributeOption, chunksOption, maxParallelOption, imageOption, applyOption, SharedOptions.wait])
 
@@ -30,6 +30,7 @@ struct RunCommand: Command {
         live (default): a line redrawn in place on a terminal (plain lines under TERM=dumb);
         plain: plain lines anywhere
         """)
+    static let quiet: Option<Bool> = .flag("--quiet", aliases: ["-q"], help: "no progress and no summary: only failures, as they happen, on stderr")
     static let failFast: Option<Bool> = .flag("--fail-fast", help: "start no new photos after the first failure")
     static let maxFailures: Option<Int?> = .number("--max-failures", in: 1...Int(Int32.max), help: "start no new photos after N failures")
     static let memoryBudget: Option<Int?> = .number("--memory-budget", "MP", in: 1...100_000,
@@ -75,6 +76,7 @@ struct RunCommand: Command {
         options.retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
         output.progress = try arguments.value(of: RunCommand.progress)
         output.verbose = try arguments.value(of: SharedOptions.verbose)
+        output.quiet = try arguments.value(of: RunCommand.quiet)
         variables = try arguments.value(of: SharedOptions.set)
         engine = try arguments.value(of: RunCommand.distributeOption)
         chunks = try arguments.value(of: RunCommand.chunksOption)
@@ -86,6 +88,10 @@ struct RunCommand: Command {
 
     func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "run needs a job file" : "run takes one job file, got \(given.count)") }
+        if output.quiet {
+            if output.progress != nil { throw UsageError("-q/--quiet hides the progress that --progress asks for: give one of them") }
+            if output.verbose { throw UsageError("-q/--quiet and -v/--verbose ask for opposite things: give one of them") }
+        }
         if engine == nil {
             for (option, given) in [("--chunks", chunks != nil), ("--max-parallel", maxParallel != nil), ("--image", image != nil), ("--apply", apply)] where given {
                 throw UsageError("\(option) goes with --distribute")
@@ -99,7 +105,7 @@ struct RunCommand: Command {
 
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
-        job.catalogue = try CatalogueLocation.resolve(given: catalogue, job: job).folder
+        job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         if dryRun {
             let plan = try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty, retryDamaged: options.retryDamaged).plan()
             // JSON Lines on stdout: the plan is one line, `album plan --json`'s object (docs/json.md).

@@ -1,22 +1,36 @@
 import Foundation
 
 /// The end-of-run summary on a terminal: a table per stage, the first failures, and where to look next.
+///
+/// ```
+/// album: run 3 of job 'demo' ok in 18.4 s (catalogue run 6)
+///
+///   stage        done  skipped  failed   busy time   photos per busy s
+///   import         12        0       0       4.1 s                 2.9
+///   thumbnail      12        0       0      29.8 s                 0.4
+///   busy time: the stage's own work (its done and failed steps), summed over its 2 workers;
+///   photos per busy s: those steps over the busy time, one worker's pace in the stage
+/// ```
 enum SummaryText {
     static func render(_ summary: RunSummary, job: Job) -> String {
-        let wall = max(summary.seconds, 0.001)
-        var lines = ["album: run \(summary.run) of job '\(job.name)' \(summary.status) in \(TextReporter.duration(summary.seconds)) (\(String(format: "%.1f", summary.seconds)) s)", ""]
-        lines.append("  stage        done  skipped  failed   photos/s   stage time")
+        var lines = [headline(summary, job: job), ""]
+        lines.append("  stage        done  skipped  failed   busy time   photos per busy s")
         for stage in StageName.allCases {
             guard let counts = summary.counts[stage] else { continue }
-            let total = counts.values.reduce(0, +)
             let cells = [counts[.done] ?? 0, counts[.skipped] ?? 0, counts[.failed] ?? 0].map(String.init)
-            let rate = String(format: "%.1f", Double(total) / wall)
+            let rate = summary.photosPerBusySecond(stage).map { String(format: "%.1f", $0) } ?? "-"
             let time = String(format: "%.1f s", summary.stageSeconds[stage] ?? 0)
             lines.append("  " + stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
                          + cells[0].leftPadded(6) + cells[1].leftPadded(9) + cells[2].leftPadded(8)
-                         + rate.leftPadded(11) + time.leftPadded(13))
+                         + time.leftPadded(12) + rate.leftPadded(20))
         }
-        if summary.counts.isEmpty { lines.append("  (no photos)") }
+        if summary.counts.isEmpty {
+            lines.append("  (no photos)")
+        } else {
+            let workers = summary.workers == 1 ? "its one worker" : "its \(summary.workers) workers"
+            lines.append("  busy time: the stage's own work (its done and failed steps), summed over \(workers);")
+            lines.append("  photos per busy s: those steps over the busy time, one worker's pace in the stage")
+        }
         let passedOver = [summary.passedOver.derivedSentence, summary.passedOver.ignoredSentence].compactMap { $0 }
         if !passedOver.isEmpty { lines.append("") }
         lines += passedOver
@@ -39,6 +53,18 @@ enum SummaryText {
         lines.append("catalogue: \(job.catalogue)")
         lines.append("  every step, failures included, is recorded there: album ls --catalogue \(job.catalogue)")
         return lines.joined(separator: "\n")
+    }
+
+    /// `album: run 3 of job 'demo' ok in 18.4 s (catalogue run 6)`: the job's own run number, how the run ended, its
+    /// one duration, and the catalogue's id of the run (`album runs`, `album report --run`).
+    static func headline(_ summary: RunSummary, job: Job) -> String {
+        let number = summary.jobRun.map { "run \($0) of job '\(job.name)'" } ?? "a run of job '\(job.name)'"
+        return "album: \(number) \(summary.status) in \(duration(summary.seconds)) (catalogue run \(summary.run))"
+    }
+
+    /// A run's duration said once: tenths of a second under a minute (`18.4 s`), then minutes (`2m05s`, `1h02m`).
+    static func duration(_ seconds: Double) -> String {
+        seconds < 59.95 ? String(format: "%.1f s", max(seconds, 0)) : TextReporter.duration(seconds)
     }
 }
 

@@ -56,20 +56,24 @@ struct ReportPage {
     }
 
     private func stagesTable() -> String {
-        let wall = max(report.seconds ?? 0, 0.001)
         var rows = ""
         for stage in StageName.allCases {
             guard let counts = report.counts[stage] else { continue }
-            let total = counts.values.reduce(0, +)
+            // The stage's own pace: its step rows (done and failed) over their busy time; skipped steps are no rows.
+            let worked = (counts[.done] ?? 0) + (counts[.failed] ?? 0)
+            let busy = report.stageSeconds[stage] ?? 0
+            let rate = worked > 0 && busy > 0 ? String(format: "%.1f", Double(worked) / busy) : "-"
             let skipped = report.skippedCounted ? String(counts[.skipped] ?? 0) : "not counted"
             rows += "<tr><th>\(stage.rawValue)</th><td>\(counts[.done] ?? 0)</td><td>\(skipped)</td>"
                 + "<td class=\"\((counts[.failed] ?? 0) > 0 ? "bad" : "")\">\(counts[.failed] ?? 0)</td>"
-                + "<td>\(String(format: "%.1f", Double(total) / wall))</td><td>\(String(format: "%.1f s", report.stageSeconds[stage] ?? 0))</td></tr>\n"
+                + "<td>\(String(format: "%.1f s", busy))</td><td>\(rate)</td></tr>\n"
         }
         return """
             <section><h2>Stages</h2>
-            <div class="scroll"><table><thead><tr><th>stage</th><th>done</th><th>skipped</th><th>failed</th><th>photos/s</th><th>stage time</th></tr></thead>
-            <tbody>\(rows.isEmpty ? "<tr><td colspan=\"6\">no steps</td></tr>" : rows)</tbody></table></div></section>
+            <div class="scroll"><table><thead><tr><th>stage</th><th>done</th><th>skipped</th><th>failed</th><th>busy time</th><th>photos per busy s</th></tr></thead>
+            <tbody>\(rows.isEmpty ? "<tr><td colspan=\"6\">no steps</td></tr>" : rows)</tbody></table></div>
+            <p>Busy time: the stage's own work (its steps that did something), summed over the workers that ran at once;
+            photos per busy second: those steps over it, one worker's pace in the stage.</p></section>
             """
     }
 

@@ -52,16 +52,23 @@ public struct RunReport: Sendable {
         }
     }
 
+    /// The run a report shows by default: the newest run of a job (`album run`, `album import`), which records the
+    /// stages it applies; a distributed run by its parent, never one of its chunk attempts (whose steps it holds).
+    /// A write of another command (`caption`, `relocate`) applies no stage and is no job's run; it is shown only
+    /// when the catalogue has nothing else, or with `--run`.
+    static func latestJobRun(of runs: [RunRecord]) -> RunRecord? {
+        runs.first { $0.parent == nil && $0.stages != nil } ?? runs.first { $0.parent == nil }
+    }
+
     /// The slowest photos, slowest first.
     public func slowest(_ n: Int) -> [Photo] {
         Array(photos.sorted { $0.milliseconds > $1.milliseconds }.prefix(n))
     }
 
-    /// Gathers the report of run `id` (nil: the latest run; a distributed run's with its chunks' steps).
+    /// Gathers the report of run `id` (nil: the latest run of a job; a distributed run's with its chunks' steps).
     public static func load(from catalogue: Catalogue, run id: Int64?, gridLimit: Int = 500) throws -> RunReport {
         let runs = try catalogue.runs()
-        // The latest run is a distributed run's parent, never one of its chunk attempts (whose steps it holds).
-        guard let run = id.map({ id in runs.first { $0.id == id } }) ?? runs.first(where: { $0.parent == nil }) else {
+        guard let run = id.map({ id in runs.first { $0.id == id } }) ?? latestJobRun(of: runs) else {
             throw CatalogueError(id.map { "catalogue \(catalogue.folder) has no run \($0); 'album runs' lists them" }
                                  ?? "catalogue \(catalogue.folder) has no runs yet")
         }

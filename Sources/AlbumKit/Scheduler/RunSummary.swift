@@ -8,10 +8,18 @@ public struct RunSummary: Sendable {
         public var reason: String
     }
 
+    /// The catalogue's id of the run (`runs.id`).
     public var run: Int64
+    /// Which run of its job this is, counting the catalogue's runs of a job of that name (`Catalogue.jobRunNumber`):
+    /// "run 3 of job 'demo'". Nil for one chunk of a distributed run, which is part of its parent's.
+    public var jobRun: Int? = nil
+    /// The photos processed at once: how many workers `stageSeconds` is summed over.
+    public var workers: Int = 1
     public var counts: [StageName: [StepRecord.Status: Int]] = [:]
     public var failures: [Failure] = []
-    /// Time spent in each stage, summed over photos (workers overlap, so this exceeds wall time).
+    /// Each stage's busy time: the durations of its steps that did something (done or failed; a skipped step only
+    /// checked), summed over photos and so over the workers, which overlap (with 2 workers busy all along, a
+    /// stage's busy time is twice the wall time it took).
     public var stageSeconds: [StageName: Double] = [:]
     public var seconds: Double = 0
     /// Why the run stopped early, if it did.
@@ -29,6 +37,14 @@ public struct RunSummary: Sendable {
     public var sharedDecodes = SharedDecodeCounts()
     /// ok, failed or interrupted.
     public var status: String = "ok"
+
+    /// A stage's own throughput: its steps that did something (done or failed) per second of its busy time, the
+    /// pace of one worker in that stage; nil for a stage that did nothing (every photo skipped, or none).
+    public func photosPerBusySecond(_ stage: StageName) -> Double? {
+        let worked = (counts[stage]?[.done] ?? 0) + (counts[stage]?[.failed] ?? 0)
+        guard worked > 0, let busy = stageSeconds[stage], busy > 0 else { return nil }
+        return Double(worked) / busy
+    }
 
     public var failedCount: Int { counts.values.reduce(0) { $0 + ($1[.failed] ?? 0) } }
 

@@ -117,7 +117,8 @@ extension Scheduler {
                               inputHash: result.inputHash, outputHash: result.outputHash, milliseconds: ms,
                               status: result.status, error: result.message.map(Scheduler.oneLine), state: result.state)
         state.withLock { state in
-            state.summary.stageSeconds[stage, default: 0] += ms / 1000
+            // Busy time is the work a stage did (done and failed steps); checking that a step is up to date is not.
+            if result.status != .skipped { state.summary.stageSeconds[stage, default: 0] += ms / 1000 }
             if result.status == .failed {
                 state.summary.failures.append(.init(path: path, stage: stage, reason: step.error ?? "unknown"))
             }

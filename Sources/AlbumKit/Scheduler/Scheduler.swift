@@ -47,7 +47,9 @@ public final class Scheduler: Sendable {
         var ended = false
     }
 
-    public init(job: Job, options: RunOptions, catalogue: Catalogue, run: Int64, software: Software, observer: any RunObserver) {
+    /// - Parameter jobRun: which run of its job this is (`RunSummary.jobRun`), nil when it is not counted as one.
+    public init(job: Job, options: RunOptions, catalogue: Catalogue, run: Int64, jobRun: Int? = nil, software: Software,
+                observer: any RunObserver) {
         self.job = job
         self.options = options
         self.workers = max(1, options.workers ?? job.workers ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -56,7 +58,7 @@ public final class Scheduler: Sendable {
         self.software = software
         self.observer = observer
         self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels)
-        self.state = Mutex(State(summary: RunSummary(run: run)))
+        self.state = Mutex(State(summary: RunSummary(run: run, jobRun: jobRun, workers: workers)))
         self.preparedStages = job.stages.map {
             StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
         }

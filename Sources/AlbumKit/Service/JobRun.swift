@@ -63,7 +63,8 @@ public struct JobRun {
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software,
                                          stages: job.appliedStages(software: software), parent: chunk?.parent, chunk: chunk?.chunk)
-        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, software: software,
+        let jobRun = chunk == nil ? try catalogue.jobRunNumber(run) : nil
+        let scheduler = Scheduler(job: job, options: options, catalogue: catalogue, run: run, jobRun: jobRun, software: software,
                                   observer: observer)
         // A failed write to the run's own output stops it as a first SIGINT would (`StopReason.outputClosed`).
         let mainStreams = self.mainStreams

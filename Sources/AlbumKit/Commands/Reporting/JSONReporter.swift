@@ -24,8 +24,11 @@ struct JSONReporter: RunObserver {
     }
 
     func runFinished(_ summary: RunSummary) {
-        emit([("event", .string("run-finished")), ("run", .int(Int(summary.run))), ("status", .string(summary.status)),
-              ("stages", summary.countsJSON), ("failed_photos", .int(summary.failures.count)),
+        let busy = StageName.jobStages.map { ($0.rawValue, JSONValue.double(((summary.stageSeconds[$0] ?? 0) * 1000).rounded() / 1000)) }
+        emit([("event", .string("run-finished")), ("run", .int(Int(summary.run))), ("job_run", summary.jobRun.map { .int($0) } ?? .null),
+              ("status", .string(summary.status)),
+              ("stages", summary.countsJSON), ("busy_seconds", .object(busy)), ("workers", .int(summary.workers)),
+              ("failed_photos", .int(summary.failures.count)),
               ("passed_over", summary.passedOver.json), ("states", summary.statesJSON),
               ("decodes_shared", summary.sharedDecodes.json),
               ("seconds", .double((summary.seconds * 1000).rounded() / 1000)), ("exit", .int(Int(summary.exitCode.rawValue)))])

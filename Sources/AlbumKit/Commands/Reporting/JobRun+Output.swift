@@ -3,6 +3,6 @@ extension JobRun {
     /// reporters, the streams whose failure stops the run, and where the notes go.
     init(job: Job, options: RunOptions, output: RunOutput) {
         self.init(job: job, options: options, observer: output.reporters(for: job), mainStreams: output.mainStreams,
-                  verbose: output.verbose, announcesReport: output.logFormat != .json)
+                  verbose: output.verbose, announcesReport: output.logFormat != .json && !output.quiet)
     }
 }

@@ -9,6 +9,8 @@ struct RunOutput: Sendable {
     var verbose = false
     /// `--progress[=live|plain]`: progress even when stderr is not a terminal; nil when not given.
     var progress: ProgressForm? = nil
+    /// `-q`/`--quiet`: no progress and no summary; each failure is still said as it happens.
+    var quiet = false
     /// The variables the reporters read (`TERM`, `NO_COLOR`, `GITHUB_WORKSPACE`, `GITHUB_STEP_SUMMARY`).
     var environment = ProcessInfo.processInfo.environment
 
@@ -26,7 +28,7 @@ struct RunOutput: Sendable {
     /// The progress stderr shows: on a terminal by default, elsewhere when asked; live only where it can be drawn
     /// (`draws`: a terminal whose `TERM` is not `dumb`).
     func progressForm(terminal: Bool, draws: Bool) -> ProgressForm? {
-        guard let asked = progress ?? (terminal ? .live : nil) else { return nil }
+        guard !quiet, let asked = progress ?? (terminal ? .live : nil) else { return nil }
         return asked == .live && draws ? .live : .plain
     }
 
@@ -38,7 +40,7 @@ struct RunOutput: Sendable {
         let draws = terminal && environment["TERM"] != "dumb"
         let colour = draws && environment["NO_COLOR"].map(\.isEmpty) ?? true
         let text = TextReporter(.init(progress: progressForm(terminal: terminal, draws: draws), verbose: verbose,
-                                      summary: logFormat != .json, colour: colour, job: job))
+                                      summary: logFormat != .json && !quiet, colour: colour, job: job))
         switch logFormat {
         case .text: return text
         case .json: return Reporters(all: [JSONReporter(), text])

@@ -3,7 +3,7 @@ import Foundation
 /// The run as a GitHub Actions job summary (`GITHUB_STEP_SUMMARY`): Markdown, appended after other steps' text.
 ///
 /// ```
-/// ### album: run 7 of job 'demo': failed
+/// ### album: run 3 of job 'demo': failed (catalogue run 7)
 ///
 /// | stage | done | skipped | failed |
 /// |:--|--:|--:|--:|
@@ -25,7 +25,8 @@ enum StepSummary {
 
     /// The summary of `summary`, each file named by `path` (relative to the workspace when under it).
     static func markdown(_ summary: RunSummary, job: Job, path: (String) -> String) -> String {
-        var lines = ["### album: run \(summary.run) of job '\(cell(job.name))': \(summary.status)", ""]
+        let number = summary.jobRun.map { "run \($0) of job" } ?? "a run of job"
+        var lines = ["### album: \(number) '\(cell(job.name))': \(summary.status) (catalogue run \(summary.run))", ""]
         if summary.counts.isEmpty {
             lines.append("No photos.")
         } else {
@@ -50,7 +51,7 @@ enum StepSummary {
         if let stop = summary.stop {
             lines += ["", "Stopped early: \(cell(stop.explanation.components(separatedBy: ":").first ?? "")). Run the job again to resume."]
         }
-        lines += ["", "\(String(format: "%.1f", summary.seconds)) s; catalogue \(cell(path(job.catalogue)))", ""]
+        lines += ["", "\(SummaryText.duration(summary.seconds)); catalogue \(cell(path(job.catalogue)))", ""]
         return lines.joined(separator: "\n") + "\n"
     }
 
