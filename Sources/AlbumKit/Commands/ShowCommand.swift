@@ -56,8 +56,8 @@ struct ShowCommand: Command {
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])
         about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])
-        about.append(["taken", photo.taken ?? "-"])
-        about.append(["added", photo.added])
+        about.append(["taken", photo.taken.map(Timestamp.taken) ?? "-"])
+        about.append(["added", Timestamp.local(photo.added)])
         about.append(["camera", photo.camera ?? "-"])
         about.append(["gps", photo.hasGPS ? "yes" : "no"])
         about.append(["caption", photo.caption ?? "-"])
@@ -79,7 +79,7 @@ struct ShowCommand: Command {
         if !history.isEmpty {
             var table = TextTable(["time", "run", "job", "stage", "status", "ms"], rightAligned: [1, 5])
             for entry in history {
-                table.append([entry.time, String(entry.run), entry.job, entry.stage, entry.status,
+                table.append([Timestamp.local(entry.time), String(entry.run), entry.job, entry.stage, entry.status,
                               String(format: "%.1f", entry.milliseconds)])
             }
             let rows = table.lines
@@ -98,7 +98,7 @@ struct ShowCommand: Command {
 
     static func json(_ entry: HistoryEntry) -> JSONValue {
         .object([
-            ("time", .string(entry.time)), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
+            ("time", .string(Timestamp.utc(entry.time))), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
             ("job_path", .string(entry.jobPath)), ("stage", .string(entry.stage)), ("status", .string(entry.status)),
             ("error", .string(entry.error)), ("ms", .double(entry.milliseconds)),
             ("parameters", JSONValue(parsing: entry.parameters) ?? .string(entry.parameters)),
