@@ -64,7 +64,7 @@ extension Catalogue {
     public func requireNoOpenDistributedRun(_ doing: String) throws {
         guard let open = try openDistributedRun() else { return }
         let folder = self.folder + "/" + open.folder
-        throw CatalogueError("\(doing) refused: distributed run \(open.run) (\(folder), \(open.engine), \(open.chunks) chunks, planned \(open.created)) is open. Merge it with `album merge \(folder)`, or give it up with `album dist abandon \(folder)`, then try again")
+        throw CatalogueError("\(doing) refused: distributed run \(open.run) (\(folder), \(open.engine), \(open.chunks) chunks, planned \(Timestamp.local(open.created))) is open. Merge it with `album merge \(folder)`, or give it up with `album dist abandon \(folder)`, then try again")
     }
 
     /// The chunks of distributed run `run` merged so far, with when.

@@ -89,7 +89,7 @@ final class CatalogueLock {
 
     /// "album pid N since TIME", or "another album process" before the holder wrote its line.
     private static func who(_ file: FileLock) -> String {
-        holder(file).map { "album pid \($0.pid) since \($0.since)" } ?? "another album process"
+        holder(file).map { "album pid \($0.pid) since \(Timestamp.local($0.since))" } ?? "another album process"
     }
 
     /// `30 s`, `1.5 s`.

@@ -22,7 +22,7 @@ extension PhotoRecord {
         .object([
             ("id", .string(id)), ("path", .string(path)), ("hash", .string(hash)),
             ("bytes", .int(bytes)), ("width", .int(width)), ("height", .int(height)),
-            ("format", .string(format)), ("taken", .string(taken)), ("added", .string(added)),
+            ("format", .string(format)), ("taken", .string(taken)), ("added", .string(Timestamp.utc(added))),
             ("caption", .string(caption)), ("filter", .string(filter)),
             ("filter_recipe", JSONValue(parsing: filterRecipe) ?? .string(filterRecipe)),
             ("camera", .string(camera)), ("orientation", .int(orientation)), ("has_gps", .bool(hasGPS)),

@@ -5,7 +5,7 @@ struct CommandConfiguration: Sendable {
     var name: String
     /// One line for `album --help` and the top of the command's own help.
     var abstract: String
-    /// The positional arguments as the usage line shows them (`JOBFILE`, `ID TEXT`, `PATH...`); empty when the
+    /// The positional arguments as the usage line shows them (`JOBFILE`, `PHOTO TEXT`, `PATH...`); empty when the
     /// command takes none, and then the parser refuses any.
     var arguments: String = ""
     /// Paragraphs after the usage line: what the arguments mean, what the command does, its exit statuses.

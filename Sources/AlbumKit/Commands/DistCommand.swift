@@ -55,7 +55,7 @@ struct DistCommand: Command {
         let plan = status.plan
         let retried = status.chunks.filter { $0.attempts > 1 }.count
         let merged = status.chunks.filter(\.merged).count
-        Console.out("distributed run \(plan.run) (\(plan.engine.rawValue), planned \(plan.created)): \(status.state)")
+        Console.out("distributed run \(plan.run) (\(plan.engine.rawValue), planned \(Timestamp.local(plan.created))): \(status.state)")
         Console.out("chunks: \(plan.chunks); done \(status.count(.done)), running \(status.count(.running)), stopped \(status.count(.stopped)), pending \(status.count(.pending)); retried \(retried); merged \(merged)")
         let items = status.chunks.map(\.items)
         if let low = items.min(), let high = items.max() {

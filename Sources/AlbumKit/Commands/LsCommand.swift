@@ -89,10 +89,10 @@ struct LsCommand: Command {
         }
         var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "caption", "path"])
         for photo in photos {
-            let taken = photo.taken.map { String($0.prefix(19)) } ?? "-"
+            let taken = photo.taken.map(Timestamp.taken) ?? "-"
             let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
             let state: String = condition(photo).state.rawValue
-            table.append([String(photo.id.prefix(8)), taken, String(photo.added.prefix(19)), "\(photo.width)x\(photo.height)",
+            table.append([String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
                           photo.format, photo.filter, state, caption, photo.path])
         }
         Console.out(table.rendered)

@@ -1,37 +1,38 @@
 import Foundation
 import System
 
-/// `album rm ID...`: forgets photos and deletes the files album derived from them; originals are never touched.
+/// `album rm PHOTO...`: forgets photos and deletes the files album derived from them; originals are never touched.
 struct RmCommand: Command {
     static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Forget photos and delete their derived files; originals are untouched.",
-        arguments: "ID...",
+        arguments: "PHOTO...",
         discussion: """
-            Each ID is a photo's id or any unique start of it. album removes the photos' rows and their renditions'
-            rows, then deletes the files: filtered images and thumbnails in the catalogue, and recorded exports
-            unless they changed since album wrote them or another catalogue's export replaced them (those are kept
-            and named). Originals, and the catalogue's
-            copies of them (mode: copy), are left alone; `album gc` deletes copies that no photo needs. Steps stay
-            in the history without a photo. With --dry-run, album prints each photo and each of its files as it
-            would delete or keep them, and changes nothing.
+            Each PHOTO is the path of a photo's original (anything holding a / or naming an existing file is a
+            path), or its id or any unique start of it, as `album show` takes it. album removes the photos' rows
+            and their renditions' rows, then deletes the files: filtered images and thumbnails in the catalogue,
+            and recorded exports unless they changed since album wrote them or another catalogue's export replaced
+            them (those are kept and named). Originals, and the catalogue's copies of them (mode: copy), are left
+            alone; `album gc` deletes copies that no photo needs. Steps stay in the history without a photo. With
+            --dry-run, album prints each photo and each of its files as it would delete or keep them, and changes
+            nothing.
             """,
         options: [SharedOptions.catalogue, dryRunOption, SharedOptions.wait])
 
     static let dryRunOption = SharedOptions.dryRun.helped("print the photos and files that would be removed, and remove nothing")
 
     var catalogue: String
-    var ids: [String]
+    var named: [String]
     var dryRun: Bool
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
         dryRun = try arguments.value(of: RmCommand.dryRunOption)
-        ids = arguments.positionals
+        named = arguments.positionals
     }
 
     func validate() throws {
-        guard !ids.isEmpty else { throw UsageError("rm needs at least one photo id") }
+        guard !named.isEmpty else { throw UsageError("rm needs at least one photo: its id or its path") }
     }
 
     func run() throws -> ExitCode {
@@ -40,8 +41,8 @@ struct RmCommand: Command {
         defer { catalogue.close() }
         try catalogue.requireNoOpenDistributedRun("album rm")
         var photos: [PhotoRecord] = []
-        for id in ids {
-            let photo = try PhotoArgument.resolve(id, in: catalogue)  // every id is checked before anything is removed
+        for argument in named {
+            let photo = try PhotoArgument.resolve(argument, in: catalogue)  // every photo is found before anything is removed
             if !photos.contains(where: { $0.id == photo.id }) { photos.append(photo) }
         }
         let renditions = try photos.map { try catalogue.renditions(photo: $0.id) }

@@ -39,8 +39,8 @@ struct RunsCommand: Command {
         for (run, counts) in zip(runs, counts) {
             let totals = RunsCommand.totals(counts)
             let job = run.parent.map { "\(run.job) (chunk \(run.chunk ?? 0) of run \($0))" } ?? run.job
-            table.append([String(run.id), job, run.status, String(run.started.prefix(19)),
-                          run.finished.map { String($0.prefix(19)) } ?? "-", String(totals[0]),
+            table.append([String(run.id), job, run.status, Timestamp.local(run.started),
+                          run.finished.map { Timestamp.local($0) } ?? "-", String(totals[0]),
                           run.counts == nil ? "?" : String(totals[1]), String(totals[2]), StatesText.brief(run.states),
                           run.albumVersion, run.vipsVersion])
         }
@@ -69,8 +69,8 @@ struct RunsCommand: Command {
     static func json(_ run: RunRecord, counts: JSONValue) -> JSONValue {
         .object([
             ("id", .int(Int(run.id))), ("job", .string(run.job)), ("job_path", .string(run.jobPath)),
-            ("job_hash", .string(run.jobHash)), ("status", .string(run.status)), ("started", .string(run.started)),
-            ("finished", .string(run.finished)), ("counts", counts), ("album_version", .string(run.albumVersion)),
+            ("job_hash", .string(run.jobHash)), ("status", .string(run.status)), ("started", .string(Timestamp.utc(run.started))),
+            ("finished", .string(run.finished.map(Timestamp.utc))), ("counts", counts), ("album_version", .string(run.albumVersion)),
             ("vips_version", .string(run.vipsVersion)), ("sqlite_version", .string(run.sqliteVersion)),
             ("host", .string(run.host)),
             ("parent", run.parent.map { .int(Int($0)) } ?? .null), ("chunk", .int(run.chunk)),

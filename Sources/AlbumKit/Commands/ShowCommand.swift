@@ -1,14 +1,17 @@
 import Foundation
 
-/// `album show ID`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
+/// `album show PHOTO`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
 /// with the job and parameters of each.
 struct ShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a photo: its metadata, renditions and full history.",
-        arguments: "ID",
+        arguments: "PHOTO",
         discussion: """
-            ID is a photo's id or any unique start of it, as `album ls` shows them (8 characters are plenty).
+            PHOTO is the path of the photo's original (anything holding a / or naming an existing file is a path,
+            from the current folder), or its id or any unique start of it, as `album ls` shows them (8 characters
+            are plenty). A path names the newest photo imported from it, or the photo whose bytes it holds under
+            another name; an earlier version of an edited file is named by its id.
             The history lists every step recorded for the photo, oldest first: when, which run and job, the stage,
             its status (done or failed), how long it took, its parameters, and its error. What changed the photo
             and what failed are recorded; a step that was skipped (up to date) is no row, only a count on its run
@@ -22,7 +25,7 @@ struct ShowCommand: Command {
     var catalogue: String
     var json: Bool
     var given: [String]
-    var id: String { given[0] }
+    var photo: String { given[0] }
 
     init(_ arguments: Arguments) throws {
         catalogue = try arguments.value(of: SharedOptions.catalogue)
@@ -31,13 +34,13 @@ struct ShowCommand: Command {
     }
 
     func validate() throws {
-        guard given.count == 1 else { throw UsageError(given.isEmpty ? "show needs a photo id" : "show takes one photo id, got \(given.count)") }
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "show needs a photo: its id or its path" : "show takes one photo, got \(given.count)") }
     }
 
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
-        let photo = try PhotoArgument.resolve(id, in: catalogue)
+        let photo = try PhotoArgument.resolve(self.photo, in: catalogue)
         let renditions = try catalogue.renditions(photo: photo.id)
         let history = try catalogue.history(photo: photo.id)
         let aliases = try catalogue.aliases(photo: photo.id)
@@ -56,8 +59,8 @@ struct ShowCommand: Command {
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])
         about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])
-        about.append(["taken", photo.taken ?? "-"])
-        about.append(["added", photo.added])
+        about.append(["taken", photo.taken.map(Timestamp.taken) ?? "-"])
+        about.append(["added", Timestamp.local(photo.added)])
         about.append(["camera", photo.camera ?? "-"])
         about.append(["gps", photo.hasGPS ? "yes" : "no"])
         about.append(["caption", photo.caption ?? "-"])
@@ -79,7 +82,7 @@ struct ShowCommand: Command {
         if !history.isEmpty {
             var table = TextTable(["time", "run", "job", "stage", "status", "ms"], rightAligned: [1, 5])
             for entry in history {
-                table.append([entry.time, String(entry.run), entry.job, entry.stage, entry.status,
+                table.append([Timestamp.local(entry.time), String(entry.run), entry.job, entry.stage, entry.status,
                               String(format: "%.1f", entry.milliseconds)])
             }
             let rows = table.lines
@@ -98,7 +101,7 @@ struct ShowCommand: Command {
 
     static func json(_ entry: HistoryEntry) -> JSONValue {
         .object([
-            ("time", .string(entry.time)), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
+            ("time", .string(Timestamp.utc(entry.time))), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
             ("job_path", .string(entry.jobPath)), ("stage", .string(entry.stage)), ("status", .string(entry.status)),
             ("error", .string(entry.error)), ("ms", .double(entry.milliseconds)),
             ("parameters", JSONValue(parsing: entry.parameters) ?? .string(entry.parameters)),

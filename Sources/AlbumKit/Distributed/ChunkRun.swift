@@ -63,7 +63,7 @@ public struct ChunkRun {
         defer { lock.close() }
         lock.replaceContents(Array("pid \(CurrentProcess.id) on \(host) since \(Timestamp.now())\n".utf8))
         if let done = ChunkOutcome.read(folder, chunk: chunk) {
-            Console.err("album: chunk \(chunk) of \(folder.path) already finished on \(done.host) at \(done.finished); nothing to do")
+            Console.err("album: chunk \(chunk) of \(folder.path) already finished on \(done.host) at \(Timestamp.local(done.finished)); nothing to do")
             return .ok
         }
 

@@ -9,7 +9,7 @@
 /// ```
 public enum StageName: String, Sendable, CaseIterable, Comparable {
     case `import`, filter, thumbnail, export
-    /// `album caption ID TEXT`: a run of its own (job "caption", no job file) with one step. No job lists it.
+    /// `album caption PHOTO TEXT`: a run of its own (job "caption", no job file) with one step. No job lists it.
     case caption
 
     /// The stages a job file may list, in their canonical order.

@@ -32,7 +32,7 @@ struct ReportPage {
             <h1>\(e(report.run.job)) <span class="muted">run \(report.run.id)</span></h1>
             <p class="status \(e(report.run.status))">\(e(report.run.status))\(report.exitCode >= 0 ? " · exit \(report.exitCode)" : "")</p>
             <dl>
-            <dt>started</dt><dd>\(e(report.run.started))</dd>
+            <dt>started</dt><dd>\(e(Timestamp.local(report.run.started)))</dd>
             <dt>duration</dt><dd>\(report.seconds.map { String(format: "%.1f s", $0) } ?? "unfinished")</dd>
             <dt>software</dt><dd>album \(e(report.run.albumVersion)) · libvips \(e(report.run.vipsVersion)) · SQLite \(e(report.run.sqliteVersion))</dd>
             <dt>host</dt><dd>\(e(report.run.host))</dd>
@@ -135,7 +135,7 @@ struct ReportPage {
             + (photo.record.damage.map { "<p class=\"state bad\">damaged: \(e($0))</p>" } ?? "")
         return """
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\
-            <p class="meta">\(e(photo.record.taken ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>
+            <p class="meta">\(e(photo.record.taken.map(Timestamp.taken) ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>
             """
     }
 
