@@ -132,7 +132,7 @@ final class DamageWarningTests: XCTestCase {
             stages:
               - import: {from: photos\(onDamaged.map { ", on-damaged: \($0)" } ?? "")}
               - thumbnail: {size: 64x64}
-              - export: {from: image, to: "out/{name}-{ext}.jpg"}
+              - export: {from: image, to: "out/{name}-{source-ext}.jpg"}
             """, to: "job.yml", in: folder)
         // One worker: each reason is then the file's own without the attribution machinery's help.
         let result = try TestSupport.album(["run", "job.yml", "--workers", "1", "--log-format", "json"], in: folder)

@@ -13,7 +13,7 @@ final class FormatTests: XCTestCase {
         stages:
           - import: {from: photos}
           - thumbnail: {size: 160x160, fit: contain}
-          - export: {from: thumbnail, to: "out/{name}-{ext}.jpg"}
+          - export: {from: thumbnail, to: "out/{name}-{source-ext}.jpg"}
         """
 
     func testEveryFormatGivesAnUprightThumbnailOrAFailureThatExplainsItself() throws {

@@ -67,18 +67,18 @@ final class MetadataTests: XCTestCase {
                                 inode: 0, width: 1, height: 1, format: "jpeg", taken: nil, added: "2026-11-30T08:00:00Z",
                                 caption: "../../x", filter: "none", filterRecipe: "[]", camera: nil, orientation: 1,
                                 hasGPS: false, replaces: nil, storedPath: nil)
-        XCTAssertEqual(try template.render(photo), "/jobs/out/undated/passwd.jpg")
+        XCTAssertEqual(try template.render(photo, formatExtension: "jpg"), "/jobs/out/undated/passwd.jpg")
         photo.path = "/p/..jpg"
         photo.taken = "2008-04-20T19:12:06"
-        XCTAssertEqual(try template.render(photo), "/jobs/out/2008/_.jpg", "a name of dots cannot climb")
+        XCTAssertEqual(try template.render(photo, formatExtension: "jpg"), "/jobs/out/2008/_.jpg", "a name of dots cannot climb")
         photo.path = "/p/a\nb.jpg"
-        XCTAssertEqual(try template.render(photo), "/jobs/out/2008/a_b.jpg", "control characters are neutralised")
+        XCTAssertEqual(try template.render(photo, formatExtension: "jpg"), "/jobs/out/2008/a_b.jpg", "control characters are neutralised")
         let captioned = try PathTemplate("x/{caption}-{hash8}.jpg", relativeTo: "/j")
         photo.caption = "A Day at the Sea! ../.."
-        XCTAssertEqual(try captioned.render(photo), "/j/x/a-day-at-the-sea-01234567.jpg")
+        XCTAssertEqual(try captioned.render(photo, formatExtension: "jpg"), "/j/x/a-day-at-the-sea-01234567.jpg")
         XCTAssertThrowsError(try PathTemplate("out/{nmae}.jpg", relativeTo: "/")) { XCTAssert("\($0)".contains("unknown token {nmae}")) }
         XCTAssertThrowsError(try PathTemplate("out/fixed.jpg", relativeTo: "/")) { XCTAssert("\($0)".contains("no token")) }
-        XCTAssertThrowsError(try PathTemplate("out/{name}/../../../x{id}", relativeTo: "/j").render(photo))
+        XCTAssertThrowsError(try PathTemplate("out/{name}/../../../x{id}", relativeTo: "/j").render(photo, formatExtension: "jpg"))
     }
 
     func testJSONValuesAreEscapedAndOrdered() {

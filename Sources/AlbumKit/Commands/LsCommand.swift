@@ -19,7 +19,7 @@ struct LsCommand: Command {
                                                   default: nil, convert: LsCommand.range)
     static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil, convert: LsCommand.range)
     static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
-    static let path: Option<String?> = .value("--path", "GLOB", help: "a glob on the original's path", default: nil) { Paths.absolute($0) }
+    static let path: Option<String?> = .text("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder")
     static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
     static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
     static let format: Option<String?> = .text("--format", "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
@@ -44,7 +44,10 @@ struct LsCommand: Command {
         selection.taken = try arguments.value(of: LsCommand.taken)
         selection.added = try arguments.value(of: LsCommand.added)
         selection.filter = try arguments.value(of: LsCommand.filter)
-        selection.path = try arguments.value(of: LsCommand.path)
+        if let written = try arguments.value(of: LsCommand.path) {
+            selection.path = Selection.pathPattern(written)
+            selection.pathSource = PatternSource(written: written, key: "--path")
+        }
         selection.caption = try arguments.value(of: LsCommand.caption)
         selection.camera = try arguments.value(of: LsCommand.camera)
         selection.format = try arguments.value(of: LsCommand.format)
@@ -69,6 +72,7 @@ struct LsCommand: Command {
         defer { catalogue.close() }
         let selection = try self.selection.resolved(in: catalogue)
         let all = try catalogue.allPhotos()
+        if let warning = selection.unmatchedPathWarning(among: all.map(\.path)) { Console.err(warning) }
         // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
         let aliases = try catalogue.allAliases()
         let conditions = PhotoRecord.conditions(of: all, aliases: aliases)

@@ -45,6 +45,7 @@ struct PlanCommand: Command {
         var job = try JobLoader.load(path: jobPath, set: variables)
         job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
+        for warning in plan.warnings { Console.err(warning) }
         if json {
             Console.out(PlanCommand.json(plan, verbose: verbose).prettyText)
         } else {

@@ -108,6 +108,7 @@ struct RunCommand: Command {
         job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         if dryRun {
             let plan = try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty, retryDamaged: options.retryDamaged).plan()
+            for warning in plan.warnings { Console.err(warning) }
             // JSON Lines on stdout: the plan is one line, `album plan --json`'s object (docs/json.md).
             if output.logFormat == .json {
                 Console.out(PlanCommand.json(plan, verbose: output.verbose).text)

@@ -19,7 +19,12 @@ extension JobBuilder {
                     reader.error(value, "\(what).\(key): \(error)")
                 }
             case "filter": selection.filter = reader.string(value, "\(what).filter")
-            case "path": selection.path = reader.string(value, "\(what).path").map { Paths.absolute($0, relativeTo: folder) }
+            case "path":
+                guard let written = reader.string(value, "\(what).path") else { continue }
+                if written.isEmpty { reader.error(value, "\(what).path is empty; write a glob such as \"photos/**/*.jpg\" or \"*r00[1-4]*\"") }
+                selection.path = Selection.pathPattern(written, relativeTo: folder)
+                let location = value.location
+                selection.pathSource = PatternSource(written: written, key: "\(what).path", location: "\(reader.file):\(location.line):\(location.column)")
             case "caption": selection.caption = reader.string(value, "\(what).caption")
             case "camera": selection.camera = reader.string(value, "\(what).camera")
             case "format": selection.format = reader.choice(value, "\(what).format", ImageFormat.self)?.rawValue

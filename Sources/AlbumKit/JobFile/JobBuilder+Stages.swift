@@ -117,14 +117,19 @@ extension JobBuilder {
         // The file's extension and its format agree: a format left out follows the extension; a contradiction is
         // an error (JPEG bytes in a .png would open as garbage or not at all).
         let ext = (text as NSString).pathExtension
+        let formatNode = entries.first(where: { $0.0 == "format" })?.2
         if !ext.contains("{"), let named = OutputFormat(fileExtension: ext) {
-            if let formatNode = entries.first(where: { $0.0 == "format" })?.2 {
+            if let formatNode {
                 if let format = formatNode.stringValue.flatMap(OutputFormat.init(rawValue:)), format != named {
                     reader.error(formatNode, "export.format is \(format.rawValue) but export.to ends in '.\(ext)'; make them agree, or leave format out to follow the extension")
                 }
             } else {
                 stage.format = named
             }
+        } else if formatNode == nil, stage.from == .thumbnail,
+                  let thumbnail = earlier.last(where: { $0 is ThumbnailStage }) as? ThumbnailStage {
+            // Neither says: a thumbnail's export writes the thumbnail's format (its file copied), and `{ext}` names it.
+            stage.format = thumbnail.format
         }
         return stage
     }

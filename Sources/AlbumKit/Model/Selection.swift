@@ -21,8 +21,11 @@ public struct Selection: Sendable, Equatable {
     public var added: DateRange?
     /// The applied preset's name ("none" for the original look).
     public var filter: String?
-    /// A glob on the original's path (`*` and `?` do not cross `/`; `**` does not exist: use `*/…`).
+    /// A glob on the original's path, absolute (`Selection.pathPattern(_:relativeTo:)`): `*`, `?` and `[…]` within
+    /// one folder's name, `**` for any folders.
     public var path: String?
+    /// Where `path` was written, for messages: the pattern as written and, from a job file, `file:line:col`.
+    public var pathSource: PatternSource?
     /// The caption contains this text, ignoring case.
     public var caption: String?
     /// The camera contains this text, ignoring case.
@@ -56,6 +59,37 @@ public struct Selection: Sendable, Equatable {
     /// Whether nothing narrows the selection.
     public var isEmpty: Bool { self == Selection() }
 
+    /// A path glob as written, made the absolute pattern `path` holds, by the shell's rules with `**`:
+    /// a pattern with no `/` matches a file's name in any folder (as in `.gitignore`), any other is a path
+    /// relative to `base` (the job file's folder, or the current folder on the command line) unless absolute.
+    ///
+    /// ```
+    /// Selection.pathPattern("*r00[1-4]*", relativeTo: "/jobs")        // "/**/*r00[1-4]*"
+    /// Selection.pathPattern("photos/**/*.jpg", relativeTo: "/jobs")   // "/jobs/photos/**/*.jpg"
+    /// Selection.pathPattern("../photos/*.jpg", relativeTo: "/jobs")   // "/photos/*.jpg"
+    /// ```
+    public static func pathPattern(_ written: String, relativeTo base: String? = nil) -> String {
+        if !written.contains("/"), written != "~" { return "/**/" + written }
+        return Paths.absolute(written, relativeTo: base)
+    }
+
+    /// The warning when the path glob matches none of `paths` (the photos a job or `ls` looks at), else nil:
+    /// a pattern that selects nothing is said, never silent.
+    ///
+    /// ```
+    /// album: warning: jobs/pick.yml:4:18: select.path '*r00[1-4]' matches no photo's path (matched as /**/*r00[1-4])
+    /// ```
+    public func unmatchedPathWarning(among paths: some Sequence<String>) -> String? {
+        guard let path else { return nil }
+        let glob = Glob(path, pathname: true)
+        if paths.contains(where: { glob.matches($0) }) { return nil }
+        let place = pathSource?.location.map { "\($0): " } ?? ""
+        let key = pathSource?.key ?? "path"
+        let written = pathSource?.written ?? path
+        let resolved = written == path ? "" : " (matched as \(path))"
+        return "album: warning: \(place)\(key) '\(written)' matches no photo's path\(resolved)"
+    }
+
     /// Whether `photo` is selected.
     public func matches(_ photo: some SelectablePhoto) -> Bool {
         if let taken, !taken.contains(photo.taken) { return false }
@@ -82,7 +116,7 @@ public struct Selection: Sendable, Equatable {
         if let taken { parts.append("taken \(taken)") }
         if let added { parts.append("added \(added)") }
         if let filter { parts.append("filter \(filter)") }
-        if let path { parts.append("path \(path)") }
+        if let path { parts.append("path \(pathSource?.written ?? path)") }
         if let caption { parts.append("caption ~ \(caption)") }
         if let camera { parts.append("camera ~ \(camera)") }
         if let format { parts.append("format \(format)") }
@@ -97,5 +131,21 @@ public struct Selection: Sendable, Equatable {
                  ("filter", .string(filter)), ("path", .string(path)), ("caption", .string(caption)),
                  ("camera", .string(camera)), ("format", .string(format)),
                  ("missing", .string(missing?.rawValue)), ("failed", .string(failed?.rawValue))].filter { $0.1 != .null })
+    }
+}
+
+/// Where a selection's path glob came from, for the warning when it matches no photo.
+public struct PatternSource: Sendable, Equatable {
+    /// The pattern as the user wrote it, before it was made absolute.
+    public var written: String
+    /// What set it: `select.path`, `export.select.path`, `--path`.
+    public var key: String
+    /// `file:line:col` in the job file; nil on the command line.
+    public var location: String?
+
+    public init(written: String, key: String, location: String? = nil) {
+        self.written = written
+        self.key = key
+        self.location = location
     }
 }

@@ -12,4 +12,11 @@ extension Job {
         }
         return job
     }
+
+    /// A warning for each `path:` glob in the job's selections that matches none of `paths` (the files import finds
+    /// and the catalogue's photos): such a `select:` leaves every photo out, and says so (`Selection.unmatchedPathWarning`).
+    /// `album plan`, `run --dry-run` and `run` print them on stderr before the photos.
+    public func unmatchedPathWarnings(among paths: [String]) -> [String] {
+        ([select] + stages.map { $0.select }).compactMap { $0?.unmatchedPathWarning(among: paths) }
+    }
 }

@@ -37,6 +37,8 @@ public struct Planner {
         /// The photos the run would meet and not take through its stages, by state, counted as the run counts
         /// them (`RunSummary.states`): damaged ones it would not retry, missing ones, superseded versions.
         public var states: [PhotoState: Int] = [:]
+        /// `path:` globs in the job's selections that match no photo (`Job.unmatchedPathWarnings`), for stderr.
+        public var warnings: [String] = []
     }
 
     let job: Job
@@ -90,6 +92,7 @@ public struct Planner {
                                in: &plan, context: context)
             }
         }
+        plan.warnings = job.unmatchedPathWarnings(among: plan.scan.files + snapshot.currentPhotos.map(\.path))
         // Phase 2: the current photos phase 1 did not settle; then the exports of the names found for known bytes.
         if !job.stages.isEmpty {
             for photo in snapshot.photosAfterImport(settled: progress.settled) {

@@ -60,6 +60,9 @@ public struct JobRun {
         var options = try affordable()
         options.photosAfterImport = chunk?.photos
         let job = try self.job.resolvingSelections(in: catalogue)
+        if chunk == nil {  // a chunk sees only its share of the photos
+            for warning in job.unmatchedPathWarnings(among: scan.files + (try catalogue.allPhotos()).map(\.path)) { Console.err(warning) }
+        }
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software,
                                          stages: job.appliedStages(software: software), parent: chunk?.parent, chunk: chunk?.chunk)

@@ -47,7 +47,7 @@ extension ExportStage {
     /// gives `target` now takes it over as its own, as an edited original's new version takes its earlier export.
     func abandonedExport(at target: String, for photo: PhotoRecord, context: StageContext) throws -> Rendition? {
         guard FileSystem.exists(target) else { return nil }
-        let template = to
+        let stage = self
         return try context.read { catalogue -> Rendition? in
             for rendition in try catalogue.renditions(path: target) where rendition.kind == .export && rendition.photo != photo.id {
                 guard let other = try catalogue.photo(id: rendition.photo) else { continue }
@@ -55,7 +55,7 @@ extension ExportStage {
                 let claimed = try names.contains { name in
                     var named = other
                     named.path = name
-                    return try template.render(named) == target
+                    return try stage.render(named) == target
                 }
                 if !claimed { return rendition }
             }

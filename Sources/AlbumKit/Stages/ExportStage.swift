@@ -28,6 +28,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     public var from: Source = .image
     /// Where to write; required in a job.
     public var to: PathTemplate
+    /// What the export writes, and so what `{ext}` in `to:` is (`OutputFormat.fileExtension`).
     public var format: OutputFormat = .jpeg
     /// Like the gallery app's full images (JPEG quality 0.9).
     public var quality: Int = 90
@@ -43,7 +44,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     public static let options: [StageOption<ExportStage>] = [
         .choice("from", \.from),
         StageOption("to", .template(\.to), required: true),
-        .choice("format", \.format, documentedDefault: "from `to:`'s extension, else `jpeg`"),
+        .choice("format", \.format, documentedDefault: "from `to:`'s extension, else the thumbnail's with `from: thumbnail`, else `jpeg`"),
         .integer("quality", \.quality, in: 1...100),
         .integer("max-size", \.maxSize, in: 1...100_000),
         .choice("metadata", \.metadata),

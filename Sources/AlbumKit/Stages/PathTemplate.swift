@@ -2,6 +2,12 @@ import Foundation
 
 /// An export path template such as `out/{taken:yyyy}/{name}.jpg`, checked when the job is loaded.
 ///
+/// `{ext}` is the extension of the format the export writes (`OutputFormat.fileExtension`: `jpg`, `png`, `webp`,
+/// `avif`, `tif`), `{source-ext}` the original's, as its name has it:
+/// ```
+/// photo holiday/r001.PNG, format webp:  out/{name}.{ext} → out/r001.webp   out/{source-ext}/{name}.{ext} → out/PNG/r001.webp
+/// ```
+///
 /// The text before the first token's folder is the root; a rendered path always stays under it, because token
 /// values can never contain `/`, `..`, NUL or control characters (they are replaced).
 public struct PathTemplate: Sendable, Equatable {
@@ -9,6 +15,7 @@ public struct PathTemplate: Sendable, Equatable {
 
     enum Token: String, Sendable, CaseIterable {
         case name, ext, id, hash8, filter, caption
+        case sourceExt = "source-ext"
         case takenYear = "taken:yyyy", takenMonth = "taken:MM", takenDay = "taken:dd"
         case addedYear = "added:yyyy", addedMonth = "added:MM", addedDay = "added:dd"
     }
@@ -52,13 +59,18 @@ public struct PathTemplate: Sendable, Equatable {
         self.parts = parts
     }
 
-    /// The absolute path for `photo`.
+    /// Whether the template uses `{ext}`, whose meaning changed from the original's extension to the written
+    /// format's: such a template's recorded parameters say so (`StageOption.parameters`).
+    public var usesFormatExtension: Bool { parts.contains(.token(.ext)) }
+
+    /// The absolute path for `photo`, written as `formatExtension` (`{ext}`, e.g. `jpg`).
     /// - Throws: `StageError` when the template's own text (e.g. `..`) would lead outside its root.
-    public func render(_ photo: PhotoRecord) throws -> String {
+    public func render(_ photo: PhotoRecord, formatExtension: String) throws -> String {
         var relative = ""
         for part in parts {
             switch part {
             case .text(let text): relative += text
+            case .token(.ext): relative += PathTemplate.safe(formatExtension)
             case .token(let token): relative += PathTemplate.safe(value(token, photo))
             }
         }
@@ -73,7 +85,7 @@ public struct PathTemplate: Sendable, Equatable {
         let file = (photo.path as NSString).lastPathComponent
         switch token {
         case .name: return (file as NSString).deletingPathExtension
-        case .ext: return (file as NSString).pathExtension
+        case .ext, .sourceExt: return (file as NSString).pathExtension
         case .id: return photo.id
         case .hash8: return String(photo.hash.prefix(8))
         case .filter: return photo.filter

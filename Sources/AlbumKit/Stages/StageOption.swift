@@ -58,7 +58,7 @@ public struct StageOption<Stage>: Sendable {
     }
 
     /// This option's members of the stage's parameters, in order: usually one, none for a selection not given, a
-    /// choice at its unrecorded value (`StageChoice.unrecorded`) or a tuning (it is in the recipe), two for a template (`to`, `root`) or a preset (`preset`, `recipe`).
+    /// choice at its unrecorded value (`StageChoice.unrecorded`) or a tuning (it is in the recipe), two for a template (`to`, `root`; three, with `ext`, when it uses `{ext}`) or a preset (`preset`, `recipe`).
     public func parameters(of stage: Stage) -> [(String, JSONValue)] {
         switch kind {
         case .bool(let path): [(key, .bool(stage[keyPath: path]))]
@@ -69,7 +69,11 @@ public struct StageOption<Stage>: Sendable {
         case .choice(let choice): choice.get(stage) == choice.unrecorded ? [] : [(key, .string(choice.get(stage)))]
         case .size(let width, let height): [(key, .string("\(stage[keyPath: width])x\(stage[keyPath: height])"))]
         case .selection(let path): stage[keyPath: path].map { [(key, $0.canonical)] } ?? []
-        case .template(let path): [(key, .string(stage[keyPath: path].text)), ("root", .string(stage[keyPath: path].root))]
+        case .template(let path):
+            // `ext: format`: `{ext}` is the written format's extension, no longer the original's, so a template using
+            // it is not the one recorded before, and its earlier exports are old (`album prune`) once rewritten.
+            [(key, .string(stage[keyPath: path].text)), ("root", .string(stage[keyPath: path].root))]
+                + (stage[keyPath: path].usesFormatExtension ? [("ext", .string("format"))] : [])
         case .preset(let path): [(key, .string(stage[keyPath: path].name)), ("recipe", stage[keyPath: path].recipe.canonical)]
         case .tuning: []
         }
