@@ -202,6 +202,7 @@ final class WatchTests: XCTestCase {
         try other.write(to: URL(fileURLWithPath: photos + "/other.jpg"))
         waitUntil("other.jpg imported") { count("SELECT count(*) FROM photos", in: folder) >= 1 }
         XCTAssertEqual(Set(try listed(in: folder).keys), [photos + "/other.jpg"], "the partial file was not imported")
+        XCTAssertEqual(count("SELECT count(*) FROM steps WHERE path LIKE '%slow.jpg'", in: folder), 0, "nor even tried")
 
         try handle.write(contentsOf: partial.dropFirst(partial.count / 2))
         try handle.close()
@@ -212,6 +213,8 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(photosListed[path], try TestSupport.hash(path), "the photo is the whole file, imported once it was closed")
         XCTAssertEqual(count("SELECT count(*) FROM photos", in: folder), 2, "no truncated version recorded")
         XCTAssertEqual(try doneSteps("import", in: folder).values.sorted(), [1, 1])
+        XCTAssertEqual(count("SELECT count(*) FROM steps WHERE path LIKE '%slow.jpg' AND stage = 'import'", in: folder), 1,
+                       "slow.jpg was read once, whole")
         XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 0)
     }
 
