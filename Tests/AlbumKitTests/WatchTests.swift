@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import AlbumKit
 import SQLite
+import System
 import Synchronization
 
 /// `album watch`, end to end through the built binary: photos dropped into a watched folder while it runs (renamed
@@ -231,5 +232,61 @@ final class WatchTests: XCTestCase {
         kill(watch.child.pid, SIGTERM)
         XCTAssertEqual(watch.child.wait(), .exited(143), watch.stderr)
         XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 0)
+    }
+
+    // MARK: The pieces, in-process
+
+    func testDirectoryWatchReadsCloseWriteMovesAndNewFoldersAndAddsTheirTrees() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try FileManager.default.createDirectory(atPath: folder + "/root/old", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/root/old/a.jpg"))
+        let watch = try DirectoryWatch()
+        defer { watch.close() }
+        let tree = watch.addTree(folder + "/root") { _ in true }
+        XCTAssertEqual(Set(tree.folders), [folder + "/root", folder + "/root/old"])
+        XCTAssertEqual(tree.files, [folder + "/root/old/a.jpg"])
+        XCTAssertEqual(watch.folderCount, 2)
+
+        try Data("y".utf8).write(to: URL(fileURLWithPath: folder + "/b.part"))
+        XCTAssertEqual(rename(folder + "/b.part", folder + "/root/b.jpg"), 0)
+        try Data("z".utf8).write(to: URL(fileURLWithPath: folder + "/root/old/c.jpg"))
+        try FileManager.default.createDirectory(atPath: folder + "/root/new", withIntermediateDirectories: true)
+        var events: [DirectoryWatch.Event] = []
+        let end = Date().addingTimeInterval(WatchTests.deadline)
+        while !events.contains(where: { $0.isFolder }) && Date() < end { events += try watch.events(waitingMilliseconds: 200) }
+        XCTAssert(events.contains(.init(kind: .movedIn, path: folder + "/root/b.jpg", isFolder: false)), "\(events)")
+        XCTAssert(events.contains(.init(kind: .created, path: folder + "/root/old/c.jpg", isFolder: false)), "\(events)")
+        XCTAssert(events.contains(.init(kind: .closedAfterWrite, path: folder + "/root/old/c.jpg", isFolder: false)), "\(events)")
+        XCTAssert(events.contains(.init(kind: .created, path: folder + "/root/new", isFolder: true)), "\(events)")
+        XCTAssertEqual(try watch.events(waitingMilliseconds: 0).filter { $0.path.hasSuffix(".part") }, [], "nothing from outside")
+    }
+
+    func testPendingFilesTakeWholeFilesAtOnceFoundOnesOnceStillAndOpenOnesOnlyAfterTheGrace() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        for (name, size) in [("whole", 10), ("found", 10), ("open", 5), ("empty", 0)] {
+            try Data(repeating: 1, count: size).write(to: URL(fileURLWithPath: "\(folder)/\(name).jpg"))
+        }
+        var pending = PendingFiles(settle: 1)
+        let status = { (path: String) in FileStatus.of(folder + path.dropFirst(2)) }
+        pending.saw("/p/whole.jpg", .complete, at: 0)
+        pending.saw("/p/found.jpg", .found, at: 0)
+        pending.saw("/p/open.jpg", .written, at: 0)
+        pending.saw("/p/empty.jpg", .found, at: 0)
+        pending.saw("/p/whole.jpg", .found, at: 0)  // a scan does not make a file less complete
+        pending.check(at: 0, status: status)
+        XCTAssertFalse(pending.isDue(at: 0.5), "not quiet yet")
+        XCTAssertEqual(pending.ready(at: 0.5), ["/p/whole.jpg"])
+        try Data(repeating: 2, count: 20).write(to: URL(fileURLWithPath: folder + "/found.jpg"))  // still growing
+        pending.check(at: 0.8, status: status)
+        XCTAssertEqual(pending.ready(at: 1.5), ["/p/whole.jpg"])
+        XCTAssertTrue(pending.isDue(at: 1.5))
+        XCTAssertEqual(pending.ready(at: 1.8), ["/p/whole.jpg", "/p/found.jpg"])
+        pending.take(["/p/whole.jpg", "/p/found.jpg"], at: 2)
+        XCTAssertEqual(pending.ready(at: pending.writtenGrace - 1), [], "an open file waits for its writer, and an empty one")
+        XCTAssertEqual(pending.ready(at: pending.writtenGrace + 1), ["/p/open.jpg"])
+        try FileManager.default.removeItem(atPath: folder + "/empty.jpg")
+        pending.check(at: 40, status: status)
+        pending.removed("/p/open.jpg")
+        XCTAssertTrue(pending.isEmpty, "a file gone is forgotten")
     }
 }
