@@ -12,7 +12,7 @@ final class CommandLineTests: XCTestCase {
     /// Arguments that get each command that takes `--catalogue` past its own checks, in a folder made by
     /// `makeFolder`. Every command declaring `--catalogue` must be here (the test checks the set).
     static let catalogueCommands: [String: [String]] = [
-        "run": ["job.yml"], "plan": ["job.yml"], "import": ["photos"], "ls": [], "show": ["abc"], "runs": [],
+        "run": ["job.yml"], "watch": ["job.yml", "--once", "--settle", "0.1"], "plan": ["job.yml"], "import": ["photos"], "ls": [], "show": ["abc"], "runs": [],
         "report": ["--out", "report.html"], "caption": ["abc", "a caption"], "rm": ["abc"], "verify": [], "gc": [],
         "relocate": ["--from", "old", "--to", "new"], "prune": [],
     ]
@@ -119,7 +119,7 @@ final class CommandLineTests: XCTestCase {
             }
             let elsewhere = try TestSupport.album(given + ["--catalogue", "nowhere"], in: folder)
             switch name {
-            case "run", "import":
+            case "run", "import", "watch":
                 XCTAssertEqual(elsewhere.status, 0, "\(name) creates the catalogue it is given: \(elsewhere.stderr)")
                 XCTAssert(FileManager.default.fileExists(atPath: "\(folder)/nowhere/\(Catalogue.databaseName)"), name)
             case "plan":

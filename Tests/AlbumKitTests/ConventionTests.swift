@@ -63,7 +63,7 @@ final class ConventionTests: XCTestCase {
             XCTAssert(missing.stderr.contains("album: error: --catalogue needs a value\nusage: album \(name)"), "\(name): \(missing.stderr)")
             let elsewhere = try TestSupport.album(given + ["-c", "nowhere"], in: folder)
             switch name {
-            case "run", "import":
+            case "run", "import", "watch":
                 XCTAssertEqual(elsewhere.status, 0, "\(name): \(elsewhere.stderr)")
                 XCTAssert(FileManager.default.fileExists(atPath: "\(folder)/nowhere/\(Catalogue.databaseName)"), name)
             case "plan":

@@ -8,7 +8,7 @@ public enum Album {
     /// The registry: every subcommand, once, in the order `album --help` lists them. Dispatch, `album help NAME`,
     /// "did you mean" and the top-level help are all made from this list, so a new command is its file plus a line here.
     static let commands: [any Command.Type] = [
-        RunCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
+        RunCommand.self, WatchCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
         CaptionCommand.self, RelocateCommand.self, RmCommand.self, PruneCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
         ChunkCommand.self, MergeCommand.self, DistCommand.self, CompletionCommand.self,
     ]

@@ -26,6 +26,9 @@ public struct JobRun {
     public var announcesReport: Bool
     /// Set for one chunk of a distributed run (`ChunkRun`): its catalogue, its share, its parent run.
     public var chunk: ChunkShare? = nil
+    /// The files to import when the caller chose them (`album watch`: its batch's complete files, out of the job's
+    /// scan); nil for the job's whole scan.
+    public var scan: ImportScan? = nil
 
     public init(job: Job, options: RunOptions, observer: any RunObserver, mainStreams: Set<Console.Stream>,
                 verbose: Bool = false, announcesReport: Bool = true) {
@@ -53,7 +56,7 @@ public struct JobRun {
         defer { catalogue.close() }
         // A chunk's database is a copy of the snapshot, which records its own distributed run as open.
         if chunk == nil { try catalogue.requireNoOpenDistributedRun("album run") }
-        let scan = chunk?.scan ?? job.importScan()
+        let scan = chunk?.scan ?? self.scan ?? job.importScan()
         if chunk == nil, !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
             try SourceCheck.requireFound(scan, of: job, known: CatalogueSnapshot(reading: catalogue).currentPhotos)
         }

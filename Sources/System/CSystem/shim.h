@@ -4,6 +4,8 @@
 #include <sys/xattr.h>
 #include <sys/signalfd.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/inotify.h>
 
 /* renameat2(2) is in glibc since 2.28, declared in <stdio.h> only under _GNU_SOURCE, which Swift's Glibc module
    does not define; the declaration is glibc's own (stdio.h). RENAME_NOREPLACE is <linux/fs.h>'s value. */
