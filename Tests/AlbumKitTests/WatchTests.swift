@@ -234,6 +234,60 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 0)
     }
 
+    func testABatchWaitsForAnotherAlbumsLockAndASignalStillStopsTheWatchMeanwhile() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let staging = folder + "/staging", photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        try TestSupport.write(WatchTests.job, to: "job.yml", in: folder)
+        try Fixture.jpeg(at: "\(photos)/first.jpg", width: 70, height: 48, variant: 1)
+        let watch = try Watch(in: folder)
+        waitUntil("the first batch") { count("SELECT count(*) FROM photos", in: folder) == 1 }
+        // Another holder of the writer lock (util-linux's flock takes the same flock(2) album takes; --no-fork, so the
+        // process the test ends is the one that holds it).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["--no-fork", "-x", folder + "/album/" + CatalogueLock.fileName, "/bin/sh", "-c", "echo held; exec sleep 600"]
+        let said = Pipe()
+        holder.standardOutput = said
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        XCTAssertEqual(String(decoding: said.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let second = try photoBytes(2, staging: staging)
+        try second.write(to: URL(fileURLWithPath: staging + "/second.jpg"))
+        try FileManager.default.moveItem(atPath: staging + "/second.jpg", toPath: photos + "/second.jpg")
+        waitUntil("the batch says it waits") { watch.stderr.contains("is in use by") && watch.stderr.contains("the next batch waits for it") }
+        XCTAssertEqual(count("SELECT count(*) FROM photos", in: folder), 1, "nothing imported while the lock is held")
+        // The lock freed, the batch runs.
+        holder.terminate()
+        holder.waitUntilExit()
+        waitUntil("second.jpg imported") { count("SELECT count(*) FROM photos", in: folder) == 2 }
+        // That batch took its own file through the stages, and no other photo of the catalogue (no phase 2).
+        waitUntil("the second batch's end") { watch.events.filter { $0.contains("\"run-finished\"") }.count == 2 }
+        let finished = try XCTUnwrap(watch.events.last { $0.contains("\"run-finished\"") })
+        let stages = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])?["stages"] as? [String: [String: Int]])
+        XCTAssertEqual(stages["import"], ["done": 1, "skipped": 0, "failed": 0], finished)
+        XCTAssertEqual(stages["thumbnail"], ["done": 1, "skipped": 0, "failed": 0], "first.jpg is not this batch's: \(finished)")
+
+        // Held again while a batch is due: SIGINT stops the watch at once, no flock to wait out.
+        let again = Process()
+        again.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        again.arguments = ["--no-fork", "-x", folder + "/album/" + CatalogueLock.fileName, "/bin/sh", "-c", "echo held; exec sleep 600"]
+        let saidAgain = Pipe()
+        again.standardOutput = saidAgain
+        try again.run()
+        defer { if again.isRunning { again.terminate() } }
+        XCTAssertEqual(String(decoding: saidAgain.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let third = try photoBytes(3, staging: staging)
+        try third.write(to: URL(fileURLWithPath: staging + "/third.jpg"))
+        try FileManager.default.moveItem(atPath: staging + "/third.jpg", toPath: photos + "/third.jpg")
+        waitUntil("the batch waits again") { watch.stderr.components(separatedBy: "the next batch waits for it").count == 3 }
+        XCTAssertEqual(watch.interrupt(), .exited(130), watch.stderr)
+        again.terminate()
+        again.waitUntilExit()
+        XCTAssertEqual(count("SELECT count(*) FROM photos", in: folder), 2)
+        XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 0)
+    }
+
     // MARK: The pieces, in-process
 
     func testDirectoryWatchReadsCloseWriteMovesAndNewFoldersAndAddsTheirTrees() throws {
@@ -261,7 +315,7 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(try watch.events(waitingMilliseconds: 0).filter { $0.path.hasSuffix(".part") }, [], "nothing from outside")
     }
 
-    func testPendingFilesTakeWholeFilesAtOnceFoundOnesOnceStillAndOpenOnesOnlyAfterTheGrace() throws {
+    func testPendingFilesTakeWholeFilesAtOnceFoundOnesOnceStillAndOpenOnesOnlyAtTheirClose() throws {
         let folder = try TestSupport.temporaryFolder(self)
         for (name, size) in [("whole", 10), ("found", 10), ("open", 5), ("empty", 0)] {
             try Data(repeating: 1, count: size).write(to: URL(fileURLWithPath: "\(folder)/\(name).jpg"))
@@ -282,10 +336,20 @@ final class WatchTests: XCTestCase {
         XCTAssertTrue(pending.isDue(at: 1.5))
         XCTAssertEqual(pending.ready(at: 1.8), ["/p/whole.jpg", "/p/found.jpg"])
         pending.take(["/p/whole.jpg", "/p/found.jpg"], at: 2)
-        XCTAssertEqual(pending.ready(at: pending.writtenGrace - 1), [], "an open file waits for its writer, and an empty one")
-        XCTAssertEqual(pending.ready(at: pending.writtenGrace + 1), ["/p/open.jpg"])
+        pending.check(at: 3, status: status)
+        XCTAssertEqual(pending.ready(at: 3_600), [], "an open file waits for its writer however long, and an empty one")
+        pending.saw("/p/open.jpg", .complete, at: 3_601)  // its writer closed it
+        pending.saw("/p/empty.jpg", .complete, at: 3_601)  // closed with nothing in it: it will be written next
+        pending.check(at: 3_601, status: status)
+        XCTAssertEqual(pending.ready(at: 3_601), ["/p/open.jpg"], "a closed file is whole, unless it is empty")
+        XCTAssertTrue(pending.allReady(at: 3_601), "--once does not wait for an empty file")
+        pending.saw("/p/open.jpg", .written, at: 3_602)   // written again
+        pending.lostEvents(at: 3_603)                     // and its close may be among the events the kernel dropped
+        pending.check(at: 3_603, status: status)
+        XCTAssertEqual(pending.ready(at: 3_603.5), [], "after lost events, an open file is taken once it stays still")
+        XCTAssertEqual(pending.ready(at: 3_604), ["/p/open.jpg"])
         try FileManager.default.removeItem(atPath: folder + "/empty.jpg")
-        pending.check(at: 40, status: status)
+        pending.check(at: 3_605, status: status)
         pending.removed("/p/open.jpg")
         XCTAssertTrue(pending.isEmpty, "a file gone is forgotten")
     }

@@ -50,7 +50,9 @@ final class CatalogueLock {
             if let limit = CatalogueLock.wait?.seconds {
                 throw CatalogueError("catalogue \(folder) is still in use by \(who) after waiting \(CatalogueLock.seconds(limit)); wait longer (--wait=SECONDS, or --wait for no limit), or stop it, then try again")
             }
-            throw CatalogueError("catalogue \(folder) is in use by \(who); wait for it to finish (--wait), or stop it, then try again")
+            var error = CatalogueError("catalogue \(folder) is in use by \(who); wait for it to finish (--wait), or stop it, then try again")
+            error.lockHeld = true
+            throw error
         }
         // The text is only for messages: a failure to write it does not weaken the lock itself.
         file.replaceContents(Array("\(CurrentProcess.id) \(Timestamp.now())\n".utf8))
@@ -85,6 +87,17 @@ final class CatalogueLock {
             if try file.tryLock() { return true }
         }
         return false
+    }
+
+    /// Who holds the writer lock of the catalogue in `folder` now ("album pid N since TIME"); nil when nobody does, or
+    /// there is no catalogue there yet. It tries the lock and drops it at once: for a caller that waits for the lock
+    /// in its own loop, where it can still hear a signal (`album watch`), instead of in a blocking `flock`.
+    static func heldBy(folder: String) -> String? {
+        let path = folder + "/" + fileName
+        guard FileSystem.exists(path), let file = try? FileLock(path: path) else { return nil }
+        defer { file.close() }
+        guard let free = try? file.tryLock(), !free else { return nil }
+        return who(file)
     }
 
     /// "album pid N since TIME", or "another album process" before the holder wrote its line.

@@ -9,10 +9,11 @@ struct WatchCommand: Command {
             The folders are watched with inotify, new folders under them too. A file is taken once it is complete:
             closed by its writer, renamed into place, or (found in a new folder, or at start) unchanged for the
             settle interval. When no file event has come for that interval, the complete files are one batch, run
-            as `album run` runs the job (the same events and summary, and --log-format json). The files already
-            there are the first batch, so nothing put there before the watch is missed. The catalogue's lock is
-            held only while a batch runs: `album caption` or another run can go between two (with --wait), and a
-            batch waits for them with --wait.
+            as `album run` runs the job over those files only (the same events and summary, and --log-format
+            json). The files already there are the first batch, so nothing put there before the watch is missed.
+            The catalogue's lock is held only while a batch runs: `album caption` or another run can go between two
+            (with --wait), and a batch due while another album holds the lock waits for it, as long as it takes
+            (--wait=SECONDS: at most that long, then exit 3).
 
             The first SIGINT or SIGTERM stops the watch (a batch in progress stops as `album run` does) and exits
             130 or 143; a second one stops at once. A batch whose output cannot be written stops the watch with 3.
@@ -63,7 +64,7 @@ struct WatchCommand: Command {
 
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
-        job.catalogue = try CatalogueLocation.resolve(given: catalogue, job: job).folder
+        job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         let options = options, output = output
         var watch = JobWatch(job: job) { scan in
             var run = JobRun(job: job, options: options, output: output)

@@ -31,7 +31,8 @@ public struct RunOptions: Sendable {
     /// as a file deleted between the listing and the import, instead of stopping the run (`SourceCheck`).
     public var listedPaths: Set<String> = []
     /// When set, phase 2 takes only these catalogue photos (by id): a distributed chunk's share, which the planner
-    /// assigned (docs/distributed.md). nil: every current photo phase 1 did not settle.
+    /// assigned (docs/distributed.md); empty for a batch of `album watch`, whose files alone go through the stages
+    /// (phase 1). nil: every current photo phase 1 did not settle.
     public var photosAfterImport: Set<String>? = nil
     public init() {}
 }

@@ -61,7 +61,7 @@ public struct JobRun {
             try SourceCheck.requireFound(scan, of: job, known: CatalogueSnapshot(reading: catalogue).currentPhotos)
         }
         var options = try affordable()
-        options.photosAfterImport = chunk?.photos
+        if let chunk { options.photosAfterImport = chunk.photos }
         let job = try self.job.resolvingSelections(in: catalogue)
         if chunk == nil {  // a chunk sees only its share of the photos
             for warning in job.unmatchedPathWarnings(among: scan.files + (try catalogue.allPhotos()).map(\.path)) { Console.err(warning) }

@@ -7,8 +7,10 @@ import System
 /// At start every file already there is looked at, so nothing put there before is missed: the first batch is the
 /// files found, once they stop changing (those the catalogue has are skipped, as in any run). Then each batch is
 /// one `JobRun` whose import scan is the job's own, narrowed to the batch's complete files: a file still being
-/// written is never read. The run takes the catalogue's writer lock and closes the catalogue when it ends, so
-/// `album caption` or another run can take it between batches (each waits with `--wait`, and so does a batch).
+/// written is never read, and only those files go through the stages (no phase 2 over the catalogue's other photos).
+/// The run takes the catalogue's writer lock and closes the catalogue when it ends, so `album caption` or another
+/// run can take it between batches (waiting with `--wait`). A batch due while another album holds the lock waits
+/// for it, looking every tick, so that a signal still stops the watch (`--wait=SECONDS` bounds that wait).
 ///
 /// A first SIGINT or SIGTERM between batches stops the watch at once; during one, the run stops as `album run`
 /// stops (`Scheduler.runAll`), then the watch. Either way album exits 130 or 143; a second signal ends it at once
@@ -47,6 +49,9 @@ public struct JobWatch {
         Console.err("album: watching \(watch.folderCount) folder\(watch.folderCount == 1 ? "" : "s"); Ctrl-C to stop")
         try signals.listen()
         var status = ExitCode.ok
+        // `--wait=SECONDS` bounds how long a due batch waits for another album's lock; without it, as long as it takes.
+        let waitLimit = CatalogueLock.wait?.seconds
+        var waitingSince: Double?
         while true {
             if let number = signals.received { return stopped(by: number) }
             let events = try watch.events(waitingMilliseconds: JobWatch.tickMilliseconds)
@@ -54,12 +59,36 @@ public struct JobWatch {
             for event in events { take(event, watch: watch, scope: scope, pending: &pending, at: now) }
             pending.check(at: now, status: FileStatus.of)
             guard once ? pending.allReady(at: now) : pending.isDue(at: now) else { continue }
+            // The lock is waited for here, a look every tick, so that a signal still stops the watch meanwhile.
+            if let holder = CatalogueLock.heldBy(folder: job.catalogue) {
+                let since = waitingSince ?? now
+                if waitingSince == nil {
+                    Console.err("album: catalogue \(job.catalogue) is in use by \(holder); the next batch waits for it")
+                    waitingSince = now
+                }
+                if let waitLimit, now - since >= waitLimit {
+                    throw CatalogueError("catalogue \(job.catalogue) is still in use by \(holder) after waiting \(waitLimit) s; "
+                                         + "wait longer (--wait=SECONDS, or no --wait for no limit), or stop it, then watch again")
+                }
+                continue
+            }
+            waitingSince = nil
             let batch = pending.ready(at: now)
             signals.pause()  // the run's own SignalWatch takes the signals now
             if let number = signals.received { return stopped(by: number) }
             var scan = job.importScan()
             scan.files = scan.files.filter(batch.contains)
-            let ended = try makeRun(scan).run()
+            var run = makeRun(scan)
+            // Only the batch's files go through the stages: the catalogue's other photos are not this batch's.
+            run.options.photosAfterImport = []
+            let ended: ExitCode
+            do {
+                ended = try CatalogueLock.$wait.withValue(nil) { try run.run() }
+            } catch let error as CatalogueError where error.lockHeld {
+                // Taken by another album between the look and the run: the batch waits for it again.
+                try signals.listen()
+                continue
+            }
             try signals.listen()
             pending.take(batch, at: JobWatch.now)
             switch ended {
@@ -85,6 +114,7 @@ public struct JobWatch {
         switch event.kind {
         case .overflow:
             Console.err("album: the kernel dropped file events; looking at every watched folder again")
+            pending.lostEvents(at: now)
             for root in scope.roots { add(root, to: watch, scope: scope, pending: &pending) }
         case .created where event.isFolder, .movedIn where event.isFolder:
             add(event.path, to: watch, scope: scope, pending: &pending)

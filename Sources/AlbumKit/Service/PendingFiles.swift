@@ -3,10 +3,11 @@ import System
 /// The files `album watch` has seen change and not yet handed to a run, and when each is complete.
 ///
 /// A file is complete when its writer closed it (`IN_CLOSE_WRITE`) or it was renamed into place: both say its bytes
-/// are whole. A file found by a scan (at start, in a new folder, after the kernel dropped events) is complete once
+/// are whole, unless there are none (a file made empty is written next, as `touch` then a copy do). A file found by a scan (at start, in a new folder, after the kernel dropped events) is complete once
 /// its size and modification time have stayed the same for `settle` seconds, and is not empty. A file seen written
-/// to but never closed is given `writtenGrace` seconds of the same stillness: its writer, which holds it open, may
-/// only be pausing. A batch is due when `settle` seconds have passed without an event (or `longestWait` since the
+/// to (`IN_MODIFY`) waits for its writer's close, however long it pauses: a write needs an open descriptor, and the
+/// kernel closes a dead writer's descriptors too, so the `IN_CLOSE_WRITE` comes. Only when the kernel dropped events
+/// (`lostEvents()`), that close among them perhaps, does such a file fall back to the stillness rule. A batch is due when `settle` seconds have passed without an event (or `longestWait` since the
 /// first waiting one, so a steady stream of files is still taken in batches) and some file is complete.
 ///
 /// ```
@@ -21,7 +22,7 @@ struct PendingFiles {
         case complete
         /// Found by a scan, or made (`IN_CREATE`, as a hard link is): whole once it stops changing.
         case found
-        /// Written to (`IN_MODIFY`), its writer not done yet.
+        /// Written to (`IN_MODIFY`), its writer not done yet: complete only at its close.
         case written
     }
 
@@ -43,8 +44,6 @@ struct PendingFiles {
 
     init(settle: Double) { self.settle = settle }
 
-    /// How long a file written to but not closed must stay unchanged to be taken as complete.
-    var writtenGrace: Double { max(30, settle * 10) }
     /// The longest a batch waits for a quiet interval once an event came.
     var longestWait: Double { max(10, settle * 10) }
 
@@ -58,12 +57,21 @@ struct PendingFiles {
         if firstEvent == nil { firstEvent = now }
     }
 
+    /// The kernel dropped events (`IN_Q_OVERFLOW`): a file seen written may have been closed unseen, so it is
+    /// complete once it stays unchanged, as a file a scan finds.
+    mutating func lostEvents(at now: Double) {
+        for (path, entry) in entries where entry.evidence == .written {
+            entries[path] = Entry(evidence: .found, identity: nil, since: now)
+        }
+    }
+
     /// Forgets `path`: it was removed or renamed away.
     mutating func removed(_ path: String) { entries[path] = nil }
 
-    /// Looks again at each file that waits to stop changing (`status`: `FileStatus.of`); forgets one that is gone.
+    /// Looks again at each file (`status`: `FileStatus.of`): its size, and whether it stopped changing; forgets one
+    /// that is gone.
     mutating func check(at now: Double, status: (String) -> FileStatus?) {
-        for (path, entry) in entries where entry.evidence != .complete {
+        for (path, entry) in entries {
             guard let info = status(path) else {
                 entries[path] = nil
                 continue
@@ -89,8 +97,8 @@ struct PendingFiles {
         return entries.values.contains { isReady($0, at: now) }
     }
 
-    /// Whether every file waiting is complete (`--once` runs then).
-    func allReady(at now: Double) -> Bool { entries.values.allSatisfy { isReady($0, at: now) } }
+    /// Whether every file waiting is complete, or empty (`--once` runs then: an empty file may never be written).
+    func allReady(at now: Double) -> Bool { entries.values.allSatisfy { isReady($0, at: now) || $0.identity?[0] == 0 } }
 
     /// Takes `batch` out: a run has them now. Files still waiting count as waiting from `now`.
     mutating func take(_ batch: Set<String>, at now: Double) {
@@ -101,9 +109,10 @@ struct PendingFiles {
 
     private func isReady(_ entry: Entry, at now: Double) -> Bool {
         switch entry.evidence {
-        case .complete: true
+        // An empty file is never a photo yet: one made, then opened again to be written (`touch`, then a copy).
+        case .complete: entry.identity.map { $0[0] > 0 } ?? false
         case .found: (entry.identity.map { $0[0] > 0 } ?? false) && now - entry.since >= settle
-        case .written: entry.identity != nil && now - entry.since >= writtenGrace
+        case .written: false
         }
     }
 }
