@@ -1,7 +1,7 @@
 import XCTest
 @testable import AlbumKit
 
-/// `--json` on `plan`, `verify`, `gc`, `show`, `runs` and `ls`, `ls -q` and `ls --json --renditions`, through the
+/// `--json` on `plan`, `verify`, `gc`, `prune`, `relocate`, `show`, `runs` and `ls`, `ls -q` and `ls --json --renditions`, through the
 /// built binary: each prints one JSON document whose objects have the fields and types docs/json.md lists.
 final class JSONOutputTests: XCTestCase {
     /// Each object's fields and types, written once: the heading of its table in docs/json.md, then (field, type).
@@ -24,6 +24,8 @@ final class JSONOutputTests: XCTestCase {
         "### gc failure": [("path", "string"), ("message", "string")],
         "## prune": [("dry_run", "boolean"), ("photos", "object"), ("aliases", "array"), ("renditions", "array"),
                      ("unproven", "array"), ("files", "object"), ("history_rows", "integer")],
+        "## relocate": [("from", "string"), ("to", "string"), ("dry_run", "boolean"), ("run", "integer or null"), ("paths", "array")],
+        "### relocated path": [("photo", "string"), ("kind", "string"), ("from", "string"), ("to", "string"), ("found", "boolean")],
         "## show": [("photo", "object"), ("renditions", "array"), ("history", "array")],
         "### photo": [("id", "string"), ("path", "string"), ("hash", "string"), ("bytes", "integer"), ("width", "integer"),
                       ("height", "integer"), ("format", "string"), ("taken", "string or null"), ("added", "string"),
@@ -230,6 +232,17 @@ final class JSONOutputTests: XCTestCase {
 
         let prune = try check(try json(["prune", "--dry-run", "--json"], in: folder), is: "## prune")
         XCTAssertEqual(prune["dry_run"] as? Bool, true)
+
+        // The photos moved as a folder is (a disk renamed): relocate rewrites every path under it.
+        try FileManager.default.moveItem(atPath: folder + "/photos", toPath: folder + "/moved")
+        let relocate = try check(try json(["relocate", "--from", "photos", "--to", "moved", "--json"], in: folder), is: "## relocate")
+        XCTAssertEqual(relocate["dry_run"] as? Bool, false)
+        XCTAssertEqual(relocate["to"] as? String, folder + "/moved")
+        let moved = try checkEach(relocate["paths"], is: "### relocated path")
+        XCTAssertEqual(Set(moved.compactMap { $0["to"] as? String }), Set(["storm", "wood", "dune"].map { "\(folder)/moved/\($0).jpg" }))
+        XCTAssertEqual(moved.compactMap { $0["kind"] as? String }, ["original", "original", "original"])
+        XCTAssertEqual(moved.compactMap { $0["found"] as? Bool }, [true, true, true])
+        XCTAssertNotNil(relocate["run"] as? Int)
     }
 
     /// `album ls --json` with the selectors given, each photo checked against the schema.
