@@ -45,6 +45,20 @@ final class TimesAndPathsTests: XCTestCase {
 
     // MARK: Times
 
+    func testAddedSelectsByTheLocalDayAsLsShowsIt() throws {
+        let folder = try makeCatalogue()
+        let photos = try XCTUnwrap(try json(["ls", "-c", "cat", "--json"], in: folder) as? [[String: Any]])
+        let added = try utc(photos[0]["added"], "ls --json added")
+        let day = { (zone: String) in String(self.local(added, in: zone).prefix(10)) }
+        // A zone whose day is not UTC's at this moment: +14 from 10:00 UTC on, -12 before noon.
+        let zone = try XCTUnwrap(["Pacific/Kiritimati", "Etc/GMT+12"].first { day($0) != day("UTC") })
+        for (selected, count) in [(day(zone), 2), (day("UTC"), 0)] {
+            let listed = try TestSupport.album(["ls", "-c", "cat", "-q", "--added", selected], in: folder, environment: ["TZ": zone])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            XCTAssertEqual(listed.stdout.split(separator: "\n").count, count, "TZ=\(zone) --added \(selected): \(listed.stdout)")
+        }
+    }
+
     func testTextTimesAreLocalWithTheirOffsetAndFollowTZ() throws {
         let folder = try makeCatalogue()
         let photos = try XCTUnwrap(try json(["ls", "-c", "cat", "--json"], in: folder) as? [[String: Any]])

@@ -93,7 +93,8 @@ public struct Selection: Sendable, Equatable {
     /// Whether `photo` is selected.
     public func matches(_ photo: some SelectablePhoto) -> Bool {
         if let taken, !taken.contains(photo.taken) { return false }
-        if let added, !added.contains(photo.added) { return false }
+        // The import day where the user is (`TZ`), as `ls` shows it: album stores the time in UTC.
+        if let added, !added.contains(Timestamp.local(photo.added)) { return false }
         if let filter, photo.filter != filter { return false }
         if let path, !Glob(path, pathname: true).matches(photo.path) { return false }
         if let caption, !(photo.caption ?? "").localizedCaseInsensitiveContains(caption) { return false }
