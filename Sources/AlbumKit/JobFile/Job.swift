@@ -4,10 +4,11 @@ public struct Job: Sendable {
     public var version: Int = 1
     /// Recorded with every run (provenance) and shown in reports. Default: the file's name without extension.
     public var name: String
-    /// The catalogue folder, absolute. Default: `album` beside the job file.
+    /// The catalogue folder, absolute: the job's `catalogue:`, else, as read, `album` beside the job file (where
+    /// earlier versions put it). `run`, `plan` and `watch` then set the one `CatalogueLocation` finds.
     public var catalogue: String
-    /// True when the job file has no `catalogue:` and `catalogue` is that default: then `ALBUM_CATALOGUE` and the
-    /// config files come first for `run` and `plan` (`CatalogueLocation`).
+    /// True when the job file has no `catalogue:` and `catalogue` is the folder beside it: then `ALBUM_CATALOGUE`,
+    /// the config files and `./album` come first (`CatalogueLocation`), that folder only when it holds a catalogue.
     public var catalogueIsDefault = false
     /// Photos in flight at once; nil for `auto` (the machine's cores).
     public var workers: Int? = nil
