@@ -82,7 +82,7 @@ final class NoOpGrowthTests: XCTestCase {
             }
         }
         let text = try TestSupport.album(["runs"], in: folder)
-        XCTAssertNotNil(text.stdout.range(of: #"\n  6  nightly  ok +\S+ +\S+ +0 +240 +0  "#, options: .regularExpression), text.stdout)
+        XCTAssertNotNil(text.stdout.range(of: #"\n  6  nightly  ok +\S+ \S+ [+-]\S+ +\S+ \S+ [+-]\S+ +0 +240 +0  "#, options: .regularExpression), text.stdout)
 
         // A photo's history is the first run's four steps, whatever the reruns: short.
         let photo = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE path LIKE '%/p7.jpg'").first)
@@ -173,7 +173,7 @@ final class NoOpGrowthTests: XCTestCase {
 
         // A reader shows the killed run as running; skipped is '?', not a number album never counted.
         let text = try TestSupport.album(["runs"], in: folder)
-        XCTAssertNotNil(text.stdout.range(of: #"\n  2  nightly  running +\S+ +- +0 +\? +0  "#, options: .regularExpression), text.stdout)
+        XCTAssertNotNil(text.stdout.range(of: #"\n  2  nightly  running +\S+ \S+ [+-]\S+ +- +0 +\? +0  "#, options: .regularExpression), text.stdout)
         XCTAssert(text.stderr.contains("skipped ?: run 2 recorded no counts (killed before the end, or still running)"), text.stderr)
 
         // The next writer marks it interrupted; its counts still come from its rows, with skipped null.

@@ -234,6 +234,19 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 0)
     }
 
+    /// Another holder of the catalogue's writer lock, holding it once this returns: util-linux's flock takes the same
+    /// flock(2) album takes; with --no-fork, the process the test ends is the one that holds it.
+    func holdLock(of folder: String) throws -> Process {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["--no-fork", "-x", folder + "/album/" + CatalogueLock.fileName, "/bin/sh", "-c", "echo held; exec sleep 600"]
+        let said = Pipe()
+        holder.standardOutput = said
+        try holder.run()
+        XCTAssertEqual(String(decoding: said.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        return holder
+    }
+
     func testABatchWaitsForAnotherAlbumsLockAndASignalStillStopsTheWatchMeanwhile() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let staging = folder + "/staging", photos = folder + "/photos"
@@ -242,16 +255,8 @@ final class WatchTests: XCTestCase {
         try Fixture.jpeg(at: "\(photos)/first.jpg", width: 70, height: 48, variant: 1)
         let watch = try Watch(in: folder)
         waitUntil("the first batch") { count("SELECT count(*) FROM photos", in: folder) == 1 }
-        // Another holder of the writer lock (util-linux's flock takes the same flock(2) album takes; --no-fork, so the
-        // process the test ends is the one that holds it).
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["--no-fork", "-x", folder + "/album/" + CatalogueLock.fileName, "/bin/sh", "-c", "echo held; exec sleep 600"]
-        let said = Pipe()
-        holder.standardOutput = said
-        try holder.run()
+        let holder = try holdLock(of: folder)
         defer { if holder.isRunning { holder.terminate() } }
-        XCTAssertEqual(String(decoding: said.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
         let second = try photoBytes(2, staging: staging)
         try second.write(to: URL(fileURLWithPath: staging + "/second.jpg"))
         try FileManager.default.moveItem(atPath: staging + "/second.jpg", toPath: photos + "/second.jpg")
@@ -269,14 +274,8 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(stages["thumbnail"], ["done": 1, "skipped": 0, "failed": 0], "first.jpg is not this batch's: \(finished)")
 
         // Held again while a batch is due: SIGINT stops the watch at once, no flock to wait out.
-        let again = Process()
-        again.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        again.arguments = ["--no-fork", "-x", folder + "/album/" + CatalogueLock.fileName, "/bin/sh", "-c", "echo held; exec sleep 600"]
-        let saidAgain = Pipe()
-        again.standardOutput = saidAgain
-        try again.run()
+        let again = try holdLock(of: folder)
         defer { if again.isRunning { again.terminate() } }
-        XCTAssertEqual(String(decoding: saidAgain.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
         let third = try photoBytes(3, staging: staging)
         try third.write(to: URL(fileURLWithPath: staging + "/third.jpg"))
         try FileManager.default.moveItem(atPath: staging + "/third.jpg", toPath: photos + "/third.jpg")
