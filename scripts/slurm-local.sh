@@ -26,8 +26,37 @@ die() { say "error: $*"; exit 1; }
 pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
 pid_of() { [ -s "$1" ] && cat "$1" || true; }
 
-# A free TCP port on 127.0.0.1, asked of the kernel.
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# tail_of FILE...: the last lines of each file, for a message that says why something did not start.
+tail_of() {
+    local file
+    for file in "$@"; do
+        echo "--- $file (last 20 lines):"
+        tail -n 20 "$file" 2>&1 | sed 's/^/| /'
+    done
+}
+
+# Three TCP ports free on every address, below the kernel's ephemeral range: a port the kernel gave out (bind to 0)
+# is one it may give again to any connection (an scontrol, another program) before the daemon binds it.
+free_ports() {
+    python3 - "$1" <<'EOF'
+import random, socket, sys
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+ports = []
+while len(ports) < int(sys.argv[1]):
+    port = random.randrange(max(1024, low - 12000), low)
+    if port in ports: continue
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as slurmctld and slurmd bind
+    try:
+        s.bind(("0.0.0.0", port))
+        ports.append(port)
+    except OSError:
+        pass
+    finally:
+        s.close()
+print(*ports)
+EOF
+}
 
 # Waits up to $2 seconds for the command in $1 to succeed.
 wait_for() {
@@ -53,16 +82,15 @@ start_munge() {
     install -d -o munge -g munge -m 755 /run/munge
     install -d -o munge -g munge -m 700 /var/lib/munge /var/log/munge
     su -s /bin/sh munge -c /usr/sbin/munged
-    wait_for "munge -n | unmunge" 10 || die "munged did not start (see /var/log/munge/munged.log)"
+    wait_for "munge -n | unmunge" 60 || die "munged did not start
+$(tail_of /var/log/munge/munged.log)"
     cp /run/munge/munged.pid "$dir/munged.pid"
 }
 
 write_conf() {
     local host ctld p1 p2 memory
     host=$(hostname -s)
-    ctld=$(free_port); p1=$(free_port); p2=$(free_port)
-    while [ "$p1" = "$ctld" ]; do p1=$(free_port); done
-    while [ "$p2" = "$ctld" ] || [ "$p2" = "$p1" ]; do p2=$(free_port); done
+    read -r ctld p1 p2 <<<"$(free_ports 3)"
     # Each node gets one CPU and a third of the machine's memory, so that two nodes fit one 2-core host.
     memory=$(( $(awk '/MemTotal/ { print $2 }' /proc/meminfo) / 1024 / 3 ))
     mkdir -p "$dir/state" "$dir/spool/n1" "$dir/spool/n2" "$dir/log"
@@ -112,14 +140,17 @@ start() {
     start_munge
     write_conf
     slurmctld -c -f "$conf"
-    wait_for "SLURM_CONF=$conf scontrol ping | grep -q UP" 30 || die "slurmctld did not answer (see $dir/log/slurmctld.log)"
+    # The bounds are for a daemon that failed, not a slow one: each wait ends as soon as the daemon answers.
+    wait_for "SLURM_CONF=$conf scontrol ping | grep -q UP" 120 || die "slurmctld did not answer
+$(tail_of "$dir/log/slurmctld.log")"
     for node in n1 n2; do
         slurmd -f "$conf" -N "$node"
     done
     # Both nodes idle, as sinfo sees them.
-    if ! wait_for "[ \"\$(SLURM_CONF=$conf sinfo -h -N -o '%N %t' | grep -c ' idle')\" = 2 ]" 60; then
+    if ! wait_for "[ \"\$(SLURM_CONF=$conf sinfo -h -N -o '%N %t' | grep -c ' idle\$')\" = 2 ]" 180; then
         SLURM_CONF=$conf sinfo -N >&2 || true
-        die "the two nodes did not come up idle (see $dir/log/slurmd-n1.log and slurmd-n2.log)"
+        die "the two nodes did not come up idle
+$(tail_of "$dir/log/slurmctld.log" "$dir/log/slurmd-n1.log" "$dir/log/slurmd-n2.log")"
     fi
     say "up: slurmctld and nodes n1, n2 (one CPU each), partition batch"
     echo "export SLURM_CONF=$conf"

@@ -10,7 +10,10 @@
 #   4. a chunk whose import root is missing on its node exits 75, never 0.
 #
 # Usage: scripts/test-slurm.sh [ALBUM]   (default .build/release/album). Exits 0 when every check passes.
-set -euo pipefail
+# A failing check prints its command's own output; any failure (or an unexpected error, named by line) also prints
+# squeue, sinfo and the tails of the Slurm daemons' logs, and keeps the scratch folder. ALBUM_TEST_SLURM_KEEP=1
+# keeps it after a pass too. Every line says how many seconds the test has run.
+set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 album=$(realpath "${1:-.build/release/album}")
 [ -x "$album" ] || { echo "test-slurm: no album binary at $album (make release)" >&2; exit 2; }
@@ -19,17 +22,50 @@ work=$(mktemp -d /tmp/album-test-slurm.XXXXXX)
 slurm=$work/slurm
 failures=0
 started=$(date +%s)
+error_at=""
 
-say() { echo "test-slurm: $*" >&2; }
-fail() { say "FAIL: $*"; failures=$((failures + 1)); }
+say() { echo "test-slurm [$(( $(date +%s) - started ))s]: $*" >&2; }
+# show FILE...: the last lines of each file (a failing command's own output), indented.
+show() {
+    local file
+    for file in "$@"; do
+        if [ -s "$file" ]; then
+            echo "    --- $file (last 25 lines):" >&2
+            tail -n 25 "$file" | sed 's/^/    | /' >&2
+        else
+            echo "    --- $file: missing or empty" >&2
+        fi
+    done
+}
+# fail MESSAGE [FILE...]: a failed check, with the files that hold its command's output.
+fail() { say "FAIL: $1"; shift; [ $# -eq 0 ] || show "$@"; failures=$((failures + 1)); }
 pass() { say "ok: $*"; }
+# What Slurm was doing: the queue, the nodes and the daemons' last words.
+slurm_report() {
+    [ -f "$slurm/slurm.conf" ] || return 0
+    say "squeue and sinfo of the test's cluster:"
+    SLURM_CONF=$slurm/slurm.conf squeue 2>&1 | sed 's/^/    | /' >&2 || true
+    SLURM_CONF=$slurm/slurm.conf sinfo -N 2>&1 | sed 's/^/    | /' >&2 || true
+    show "$slurm/log/slurmctld.log" "$slurm/log/slurmd-n1.log" "$slurm/log/slurmd-n2.log"
+}
+# Any command that fails outside a check (set -e) is named, so that an unexpected error never passes for a pass.
+trap 'error_at="line $LINENO: \`$BASH_COMMAND\` exited $?"' ERR
 cleanup() {
+    local status=$?
+    if [ "$status" -ne 0 ] && [ "$failures" -eq 0 ]; then
+        say "FAIL: stopped by an unexpected error${error_at:+ at $error_at} (exit $status)"
+        failures=1
+    fi
+    [ "$failures" -eq 0 ] || slurm_report
     scripts/slurm-local.sh stop "$slurm" >/dev/null 2>&1 || true
-    if [ "$failures" -eq 0 ]; then rm -rf "$work"; else say "kept $work for a look"; fi
+    if [ "$failures" -eq 0 ] && [ -z "${ALBUM_TEST_SLURM_KEEP:-}" ]; then rm -rf "$work"; else say "kept $work for a look"; fi
+    [ "$failures" -eq 0 ] || exit 1
 }
 trap cleanup EXIT
 
-q() { sqlite3 "$1/catalogue.db" "$2"; }
+# The catalogue is in WAL mode: while another process holds it (album merge checkpointing as it closes), a reader
+# without a busy timeout fails at once with "database is locked". Wait for the lock, as album does.
+q() { sqlite3 -cmd '.timeout 30000' "$1/catalogue.db" "$2"; }
 
 # Waits up to $2 seconds for the shell condition $1.
 wait_for() {
@@ -117,107 +153,149 @@ EOF
 
 say "one-machine run"
 status=0; "$album" run "$work/job.yml" --catalogue "$work/one" --set out="$work/out-one" --workers 2 2>"$work/one.log" || status=$?
-[ "$status" = 1 ] || fail "the one-machine run exited $status, not 1 (one damaged photo)"
+[ "$status" = 1 ] || fail "the one-machine run exited $status, not 1 (one damaged photo)" "$work/one.log"
 facts "$work/one"
 
 say "starting Slurm"
-eval "$(scripts/slurm-local.sh start "$slurm")"
-export SLURM_CONF
+if scripts/slurm-local.sh start "$slurm" >"$work/slurm.start" 2>"$work/slurm.start.log"; then
+    eval "$(cat "$work/slurm.start")"
+    export SLURM_CONF
+    cat "$work/slurm.start.log" >&2
+else
+    fail "scripts/slurm-local.sh start exited $?" "$work/slurm.start.log"
+    exit 1
+fi
 
-wait_merged() {  # $1 catalogue: the merge job has ended and the run is merged
-    wait_for "[ \"\$(q $1 \"SELECT state FROM distributed\")\" = merged ]" "${2:-150}"
+# The bounds below are for a broken cluster, never for a slow one: each wait ends as soon as its condition holds,
+# and a loaded 2-core machine runs these jobs several times slower than an idle one.
+slurm_idle() { wait_for '[ -z "$(squeue -h -o %i)" ]' "${1:-600}"; }
+# $1 catalogue: the run is merged and its merge job has ended (only then is album merge done with the catalogue).
+wait_merged() {
+    wait_for "[ \"\$(q $1 \"SELECT state FROM distributed\")\" = merged ]" 600 && slurm_idle
 }
-slurm_idle() { wait_for '[ -z "$(squeue -h -o %i)" ]' "${1:-150}"; }
 
 # --- 1. a 2-node run equals the one-machine run -------------------------------------------------------------------
 say "1. --distribute slurm over two nodes"
 "$album" run "$work/job.yml" --catalogue "$work/two" --set out="$work/out-two" --distribute slurm --chunks 6 --max-parallel 2 \
-    >"$work/two.submit" 2>&1 || fail "submitting exited $?: $(cat "$work/two.submit")"
+    >"$work/two.submit" 2>&1 || fail "submitting exited $?" "$work/two.submit"
+run=$(ls -d "$work/two/dist/run-"* 2>/dev/null || true)
 if wait_merged "$work/two"; then
     same_as_one "$work/two" "2-node run" "$work/out-two"
-    run=$(ls -d "$work/two/dist/run-"*)
     nodes=$(cat "$run"/engine/chunk-*.log | sed -n 's/.* on node \([^,]*\),.*/\1/p' | sort -u | tr '\n' ' ')
-    [ "$nodes" = "n1 n2 " ] && pass "chunks ran on both nodes ($nodes)" || fail "chunks ran on nodes '$nodes', not n1 and n2"
+    [ "$nodes" = "n1 n2 " ] && pass "chunks ran on both nodes ($nodes)" || fail "chunks ran on nodes '$nodes', not n1 and n2" "$run"/engine/chunk-*.log
     [ "$(q "$work/two" "SELECT COUNT(DISTINCT chunk) FROM runs WHERE parent IS NOT NULL")" = 6 ] || fail "not six chunk runs under the parent"
 else
-    fail "the 2-node run was not merged within 150 s: $(tail -n 5 "$(ls -d "$work/two/dist/run-"*)/engine/merge.log" 2>/dev/null)"
+    fail "the 2-node run was not merged, or its merge job did not end, within 600 s" "$run/engine/merge.log" "$run"/engine/chunk-*.log
 fi
 slurm_idle
 
 # --- 2. a chunk killed with SIGKILL, then run again --------------------------------------------------------------
 say "2. SIGKILL a chunk mid-run"
 "$album" run "$work/job.yml" --catalogue "$work/three" --set out="$work/out-three" --distribute slurm --chunks 3 --max-parallel 2 --workers 1 \
-    >"$work/three.submit" 2>&1 || fail "submitting exited $?"
+    >"$work/three.submit" 2>&1 || fail "submitting exited $?" "$work/three.submit"
 run=$(ls -d "$work/three/dist/run-"*)
-victim=""
-# The first chunk with a few committed done steps and no outcome yet: kill its album process.
-running_chunk() {
-    local k n
-    for k in 0 1 2; do
-        [ -e "$run/chunk-$k.done" ] && continue
-        [ -s "$run/chunk-$k.db" ] || continue  # (sqlite3 would create a missing file)
-        n=$(sqlite3 -readonly "$run/chunk-$k.db" "SELECT COUNT(*) FROM steps WHERE status = 'done'" 2>/dev/null || echo 0)
-        if [ "${n:-0}" -gt 2 ]; then echo "$k" >"$work/victim"; return 0; fi
+# The album process of chunk $1 (its environment names its array task), if it runs.
+chunk_pid() {
+    local p
+    for p in $(pgrep -f "album chunk $run" || true); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "SLURM_ARRAY_TASK_ID=$1"; then echo "$p"; return 0; fi
     done
     return 1
 }
-if wait_for running_chunk 60; then
-    victim=$(cat "$work/victim")
-    pid=$(pgrep -f "album chunk $run" | while read -r p; do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "SLURM_ARRAY_TASK_ID=$victim" && echo "$p"; done | head -n 1 || true)
-    if [ -n "$pid" ]; then
-        kill -KILL "$pid"; say "killed chunk $victim (pid $pid)"
-    else
-        fail "chunk $victim's process was not found to kill"
-    fi
+# Done steps chunk $1 has committed. No busy timeout: a frozen chunk may hold its lock; then "0", look again.
+done_steps() {
+    [ -s "$run/chunk-$1.db" ] || { echo 0; return; }  # (sqlite3 would create a missing file)
+    sqlite3 -readonly "$run/chunk-$1.db" "SELECT COUNT(*) FROM steps WHERE status = 'done'" 2>/dev/null || echo 0
+}
+# Whether every thread of process $1 has stopped: kill -STOP sends the signal, it does not wait for the stop.
+frozen() {
+    local states
+    for _ in $(seq 250); do
+        states=$(sed 's/.*) //' /proc/"$1"/task/*/stat 2>/dev/null | cut -d' ' -f1 | sort -u | tr -d '\n')
+        [ "$states" = T ] && return 0
+        case "$states" in ""|*Z*|*X*) return 1 ;; esac  # ended
+        sleep 0.02
+    done
+    return 1
+}
+# Kills a chunk mid-run, however fast the machine: a running chunk's process is frozen (SIGSTOP) before it is looked
+# at, so that what is seen is still so when the SIGKILL lands; until it has committed a few done steps it runs on in
+# slices of 0.05 s (commits come every 0.5 s, so a fast chunk would otherwise end between two looks). Writes
+# "K PID N" (chunk, process, done steps) to $work/victim.
+kill_mid_run() {
+    local k pid n
+    for k in 0 1 2; do
+        [ -e "$run/chunk-$k.done" ] && continue
+        pid=$(chunk_pid "$k") || continue
+        while kill -STOP "$pid" 2>/dev/null; do
+            frozen "$pid" || { kill -CONT "$pid" 2>/dev/null; break; }
+            [ -e "$run/chunk-$k.done" ] && { kill -CONT "$pid" 2>/dev/null; break; }  # finished: the next chunk
+            n=$(done_steps "$k")
+            if [ "${n:-0}" -gt 2 ]; then
+                kill -KILL "$pid"; echo "$k $pid $n" >"$work/victim"; return 0
+            fi
+            kill -CONT "$pid" 2>/dev/null || true
+            sleep 0.05
+        done
+    done
+    return 1
+}
+victim=""
+if wait_for kill_mid_run 600; then
+    read -r victim pid n <"$work/victim"
+    say "killed chunk $victim (pid $pid) with $n done steps committed"
 else
-    fail "no chunk got far enough to be killed mid-run"
+    fail "no chunk of $run was caught running to be killed" "$run"/engine/chunk-*.log
 fi
 slurm_idle
-[ -e "$run/chunk-$victim.done" ] && fail "the killed chunk $victim says it finished"
-merge=0; "$album" merge "$run" >"$work/three.merge1" 2>&1 || merge=$?
-[ "$merge" = 3 ] && grep -q "chunk $victim has not finished" "$work/three.merge1" \
-    && pass "merge refuses while chunk $victim is unfinished (exit 3, named)" || fail "merge with a killed chunk exited $merge: $(cat "$work/three.merge1")"
-"$album" dist status "$run" >"$work/three.status" 2>&1 || true
-grep -q "stopped 1" "$work/three.status" && pass "dist status shows the killed chunk as stopped" || fail "dist status: $(cat "$work/three.status")"
-srun -N 1 -w n2 "$album" chunk "$run" "$victim" --workers 1 >"$work/three.rerun" 2>&1 || fail "rerunning chunk $victim on n2 exited $?"
-[ "$(q "$work/three" "SELECT 1 FROM distributed WHERE state = 'open'")" = 1 ] || fail "the run closed before the killed chunk was merged"
-m=0; "$album" merge "$run" >"$work/three.merge2" 2>&1 || m=$?
-[ "$m" = 1 ] || fail "merge after the rerun exited $m, not 1 (the damaged photo): $(cat "$work/three.merge2")"
-[ "$(q "$work/three" "SELECT state FROM distributed")" = merged ] || fail "the run is not merged after the rerun"
-attempts=$(q "$work/three" "SELECT COUNT(*) FROM runs WHERE parent IS NOT NULL AND chunk = $victim")
-[ "$attempts" = 2 ] && pass "the killed chunk kept both attempts (killed, then rerun)" || fail "the killed chunk has $attempts attempts, not 2"
-same_as_one "$work/three" "killed-chunk run" "$work/out-three"
+if [ -n "$victim" ]; then
+    [ -e "$run/chunk-$victim.done" ] && fail "the killed chunk $victim says it finished" "$run/chunk-$victim.done"
+    merge=0; "$album" merge "$run" >"$work/three.merge1" 2>&1 || merge=$?
+    [ "$merge" = 3 ] && grep -q "chunk $victim has not finished" "$work/three.merge1" \
+        && pass "merge refuses while chunk $victim is unfinished (exit 3, named)" || fail "merge with a killed chunk exited $merge" "$work/three.merge1"
+    "$album" dist status "$run" >"$work/three.status" 2>&1 || true
+    grep -q "stopped 1" "$work/three.status" && pass "dist status shows the killed chunk as stopped" || fail "dist status does not show one stopped chunk" "$work/three.status"
+    s=0; srun -N 1 -w n2 "$album" chunk "$run" "$victim" --workers 1 >"$work/three.rerun" 2>&1 || s=$?
+    [ "$s" = 0 ] || fail "rerunning chunk $victim on n2 exited $s" "$work/three.rerun"
+    [ "$(q "$work/three" "SELECT 1 FROM distributed WHERE state = 'open'")" = 1 ] || fail "the run closed before the killed chunk was merged"
+    m=0; "$album" merge "$run" >"$work/three.merge2" 2>&1 || m=$?
+    [ "$m" = 1 ] || fail "merge after the rerun exited $m, not 1 (the damaged photo)" "$work/three.merge2"
+    [ "$(q "$work/three" "SELECT state FROM distributed")" = merged ] || fail "the run is not merged after the rerun"
+    attempts=$(q "$work/three" "SELECT COUNT(*) FROM runs WHERE parent IS NOT NULL AND chunk = $victim")
+    [ "$attempts" = 2 ] && pass "the killed chunk kept both attempts (killed, then rerun)" || fail "the killed chunk has $attempts attempts, not 2"
+    same_as_one "$work/three" "killed-chunk run" "$work/out-three"
+fi
 
 # --- 3. one chunk twice at once ----------------------------------------------------------------------------------
 say "3. one chunk run twice at once, on n1 and n2"
 "$album" run "$work/job.yml" --catalogue "$work/four" --set out="$work/out-four" --distribute k8s --chunks 2 --max-parallel 2 \
-    >"$work/four.plan" 2>&1 || fail "planning exited $?"
+    >"$work/four.plan" 2>&1 || fail "planning exited $?" "$work/four.plan"
 run=$(ls -d "$work/four/dist/run-"*)
 s1=0; s2=0
 srun -N 1 -w n1 "$album" chunk "$run" 0 --workers 1 >"$work/four.a" 2>&1 & a=$!
 srun -N 1 -w n2 "$album" chunk "$run" 0 --workers 1 >"$work/four.b" 2>&1 & b=$!
 wait "$a" || s1=$?; wait "$b" || s2=$?
-[ "$s1" = 0 ] && [ "$s2" = 0 ] && pass "both copies of chunk 0 exited 0" || fail "the two copies exited $s1 and $s2"
-grep -q "already finished" "$work/four.a" "$work/four.b" && pass "the second copy found the chunk finished" || fail "neither copy waited for the other"
+[ "$s1" = 0 ] && [ "$s2" = 0 ] && pass "both copies of chunk 0 exited 0" || fail "the two copies exited $s1 and $s2" "$work/four.a" "$work/four.b"
+grep -q "already finished" "$work/four.a" "$work/four.b" && pass "the second copy found the chunk finished" || fail "neither copy waited for the other" "$work/four.a" "$work/four.b"
 [ "$(sqlite3 "$run/chunk-0.db" 'PRAGMA integrity_check')" = ok ] || fail "chunk 0's database is damaged"
-srun -N 1 "$album" chunk "$run" 1 --workers 1 >"$work/four.c" 2>&1 || fail "chunk 1 exited $?"
+s=0; srun -N 1 "$album" chunk "$run" 1 --workers 1 >"$work/four.c" 2>&1 || s=$?
+[ "$s" = 0 ] || fail "chunk 1 exited $s" "$work/four.c"
 m=0; "$album" merge "$run" >"$work/four.merge" 2>&1 || m=$?
-[ "$m" = 1 ] || fail "merge exited $m, not 1 (the damaged photo): $(cat "$work/four.merge")"
-"$album" merge "$run" >/dev/null 2>&1 || fail "merging a merged run again is not a no-op"
+[ "$m" = 1 ] || fail "merge exited $m, not 1 (the damaged photo)" "$work/four.merge"
+"$album" merge "$run" >"$work/four.merge-again" 2>&1 || fail "merging a merged run again is not a no-op" "$work/four.merge-again"
 same_as_one "$work/four" "duplicate-chunk run" "$work/out-four"
 
 # --- 4. an unmounted share is environment trouble, never success -------------------------------------------------
 say "4. a chunk whose import root is missing on its node"
 "$album" run "$work/job.yml" --catalogue "$work/five" --set out="$work/out-five" --distribute k8s --chunks 2 \
-    >"$work/five.plan" 2>&1 || fail "planning exited $?"
+    >"$work/five.plan" 2>&1 || fail "planning exited $?" "$work/five.plan"
 run=$(ls -d "$work/five/dist/run-"*)
 mv "$work/photos" "$work/photos.away"
 s=0; srun -N 1 "$album" chunk "$run" 0 >"$work/five.chunk" 2>&1 || s=$?
 mv "$work/photos.away" "$work/photos"
 [ "$s" = 75 ] && grep -q "is it mounted\|mounted on this node" "$work/five.chunk" \
-    && pass "a missing import root: exit 75, said" || fail "a missing import root gave exit $s: $(cat "$work/five.chunk")"
+    && pass "a missing import root: exit 75, said" || fail "a missing import root gave exit $s" "$work/five.chunk"
 [ ! -e "$run/chunk-0.done" ] || fail "a chunk with its import root missing says it finished"
 
-say "done in $(( $(date +%s) - started )) s, $failures failure(s)"
+say "done, $failures failure(s)"
 [ "$failures" -eq 0 ]
