@@ -79,6 +79,16 @@ final class ControlCharacterTests: XCTestCase {
         let plan = try TestSupport.album(["plan", "job.yml", "--verbose", "--force"], in: folder)
         XCTAssertEqual(commands(plan.stdout), [], plan.stdout)
         assertNoControls(plan.stdout + plan.stderr, "plan")
+
+        // Errors that quote a path given on the command line: one line each too.
+        let missing = try TestSupport.album(["import", "gone\n::error ::forged\u{1B}.jpg"], in: folder)
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertEqual(commands(missing.stderr), [], missing.stderr)
+        assertNoControls(missing.stderr, "import's error")
+        XCTAssert(missing.stderr.contains(#"/gone\n::error ::forged\x1B.jpg does not exist"#), missing.stderr)
+        let unknown = try TestSupport.album(["show", "photos/none\n::add-mask::x"], in: folder)
+        XCTAssertEqual(unknown.status, 2, unknown.stderr)
+        XCTAssertEqual(commands(unknown.stderr), [], unknown.stderr)
     }
 
     func testCaptionsAndNamesAreShownNotSentByLsShowAndRuns() throws {
