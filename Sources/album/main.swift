@@ -1,6 +1,8 @@
 import AlbumKit
 import Foundation
+import System
 
 // Before anything opens a file: closed descriptors 0-2 reopened on /dev/null, SIGPIPE ignored (Console).
 Console.prepareStandardStreams()
-exit(Album.main(Array(CommandLine.arguments.dropFirst())))
+// The arguments as bytes (NativePath): a file name that is not UTF-8 names its own file.
+exit(Album.main(Array(NativePath.commandLineArguments.dropFirst())))

@@ -140,7 +140,7 @@ final class CILogTests: XCTestCase {
     }
 
     func testControlCharactersInNamesAreShownNotSent() {
-        XCTAssertEqual(TextReporter.visible("a\u{1B}[2Kb\rc\td\ne\u{9B}f\u{7F}"), #"a\x1B[2Kb\rc"# + "\td\ne" + #"\x9Bf\x7F"#)
+        XCTAssertEqual(TextReporter.visible("a\u{1B}[2Kb\rc\td\ne\u{9B}f\u{7F}"), #"a\x1B[2Kb\rc"# + "\td\ne" + #"\u009Bf\u007F"#)
     }
 
     /// `count` photos of noise, made by libvips' own command line (costly to decode and encode, so that a run at one

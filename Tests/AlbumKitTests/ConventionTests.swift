@@ -195,7 +195,7 @@ final class ConventionTests: XCTestCase {
                                  ("2008-05..2008-04", "the range 2008-05..2008-04 ends before it starts")] {
             let result = try TestSupport.album(["ls", "--taken", range, "-c", "cat"], in: folder)
             XCTAssertEqual(result.status, 2, range)
-            XCTAssert(result.stderr.hasPrefix("album: error: \(message)"), "\(range): \(result.stderr)")
+            XCTAssert(result.stderr.hasPrefix("album: error: --taken: \(message)"), "\(range), in select.taken's words: \(result.stderr)")
         }
     }
 

@@ -79,4 +79,46 @@ final class NonUTF8NameTests: XCTestCase {
             XCTAssertEqual(plan.counts[stage]?.upToDate, 1, "\(stage): \(plan.entries)")
         }
     }
+
+    /// Runs the built album with arguments given as raw bytes (hex here, unhexed by Python, which `execv`s album
+    /// with them), and with `stdin` as raw bytes: no Swift string, so no UTF-8 repair, between the test and album.
+    func albumWithBytes(_ arguments: [[UInt8]], in folder: String, stdin: [UInt8]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let script = """
+            import os, sys
+            data = os.environ.get("ALBUM_TEST_STDIN_HEX")
+            if data is not None:
+                r, w = os.pipe(); os.write(w, bytes.fromhex(data)); os.close(w); os.dup2(r, 0)
+            os.execv(sys.argv[1], [sys.argv[1]] + [bytes.fromhex(a) for a in sys.argv[2:]])
+            """
+        let hexed = arguments.map { $0.map { String(format: "%02x", $0) }.joined() }
+        let environment = stdin.map { ["ALBUM_TEST_STDIN_HEX": $0.map { String(format: "%02x", $0) }.joined()] } ?? [:]
+        return try TestSupport.album(hexed, in: folder, through: ["/usr/bin/python3", "-c", script], environment: environment)
+    }
+
+    /// Issue 29, item 10: a name that is not UTF-8, given as an argument or as a line on standard input, names its
+    /// own file (album reads argv's and stdin's bytes), for import, show and ls --path alike.
+    func testANameThatIsNotUTF8WorksAsAnArgumentAndOnStandardInput() throws {
+        let folder = try album()
+        let raw = Array("photos/caf".utf8) + [0xE9] + Array(".png".utf8)
+        let imported = try albumWithBytes([Array("import".utf8), raw, Array("--catalogue".utf8), Array("album".utf8)], in: folder)
+        XCTAssertEqual(imported.status, 0, "the argument's bytes name the file: \(imported.stderr)")
+        let ids = try TestSupport.album(["ls", "-q", "--catalogue", "album"], in: folder)
+        XCTAssertEqual(ids.stdout.split(separator: "\n").count, 1, ids.stdout + ids.stderr)
+
+        let shown = try albumWithBytes([Array("show".utf8), raw, Array("--catalogue".utf8), Array("album".utf8)], in: folder)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssert(shown.stdout.hasPrefix("photo    " + ids.stdout.prefix(8)), shown.stdout)
+
+        let glob = Array("caf".utf8) + [0xE9] + Array(".png".utf8)
+        let listed = try albumWithBytes([Array("ls".utf8), Array("-q".utf8), Array("--path".utf8), glob, Array("--catalogue".utf8), Array("album".utf8)], in: folder)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.stdout, ids.stdout, "--path with the raw name matches the photo")
+        XCTAssertFalse(listed.stderr.contains("matches no photo"), listed.stderr)
+
+        let fromList = try albumWithBytes([Array("import".utf8), Array("-".utf8), Array("--catalogue".utf8), Array("second".utf8)],
+                                          in: folder, stdin: raw + [0x0D, 0x0A])
+        XCTAssertEqual(fromList.status, 0, "a line of standard input is bytes too: \(fromList.stderr)")
+        let second = try TestSupport.album(["ls", "-q", "--catalogue", "second"], in: folder)
+        XCTAssertEqual(second.stdout, ids.stdout, "the same photo, by its bytes")
+    }
 }

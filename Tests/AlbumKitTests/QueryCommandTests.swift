@@ -88,7 +88,7 @@ final class QueryCommandTests: XCTestCase {
 
         let bad = try TestSupport.album(["ls", "--missing", "thumbnails"], in: folder)
         XCTAssertEqual(bad.status, 2)
-        XCTAssert(bad.stderr.contains("--missing takes thumbnail or export, got 'thumbnails'"), bad.stderr)
+        XCTAssert(bad.stderr.contains("--missing must be one of thumbnail, export, found 'thumbnails'; did you mean 'thumbnail'?"), bad.stderr)
         XCTAssertEqual(try TestSupport.album(["ls", "--failed", "yesterday"], in: folder).status, 2)
     }
 

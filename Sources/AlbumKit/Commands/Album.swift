@@ -68,14 +68,7 @@ public enum Album {
             return ExitCode.usage.rawValue
         }
         if helpOption.declaration.names.contains(first) || first == "help" {
-            if arguments.dropFirst().contains(where: manOption.declaration.names.contains) {
-                Console.out(ManPage(commands: commands).text)
-            } else if arguments.count > 1, let command = command(named: arguments[1], in: commands) {
-                Console.out(command.configuration.help)
-            } else {
-                Console.out(help(for: commands))
-            }
-            return 0
+            return helpAsked(Array(arguments.dropFirst()), commands: commands)
         }
         if versionOption.declaration.names.contains(first) {
             Console.out(versionText)
@@ -129,6 +122,27 @@ public enum Album {
             Console.error("\(error)")
             return ExitCode.environment.rawValue
         }
+    }
+
+    /// `album help [COMMAND] [--man]` (or `album --help …`): the top-level help, a command's help, the manual page,
+    /// or the manual page with only COMMAND's section. A name that is no command is an error, as `album nosuch` is.
+    private static func helpAsked(_ rest: [String], commands: [any Command.Type]) -> Int32 {
+        let man = rest.contains(where: manOption.declaration.names.contains)
+        let names = rest.filter { !manOption.declaration.names.contains($0) && !helpOption.declaration.names.contains($0) }
+        guard names.count <= 1 else {
+            Console.error("help takes one command, got \(names.count): \(names.joined(separator: " "))\nRun 'album --help' for the commands.")
+            return ExitCode.usage.rawValue
+        }
+        guard let name = names.first else {
+            Console.out(man ? ManPage(commands: commands).text : help(for: commands))
+            return 0
+        }
+        guard let command = command(named: name, in: commands) else {
+            Console.error(unknownCommand(name, in: commands))
+            return ExitCode.usage.rawValue
+        }
+        Console.out(man ? ManPage(commands: [command]).text : command.configuration.help)
+        return 0
     }
 
     static var versionText: String {

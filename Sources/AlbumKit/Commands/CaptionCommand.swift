@@ -34,8 +34,8 @@ struct CaptionCommand: Command {
         let photo = try PhotoArgument.resolve(self.photo, in: catalogue)
         let caption = text.isEmpty ? nil : text
         let (run, changed) = try catalogue.setCaption(caption, of: photo, software: Software.current)
-        let what = caption.map { "caption set to \"\($0)\"" } ?? "caption removed"
-        Console.err("album: \(photo.id.prefix(8)) \(photo.path): \(changed ? what : "caption unchanged") (run \(run))")
+        let what = caption.map { "caption set to \"\($0.shown)\"" } ?? "caption removed"
+        Console.err("album: \(photo.id.prefix(8)) \(photo.path.shown): \(changed ? what : "caption unchanged") (run \(run))")
         return .ok
     }
 }

@@ -39,7 +39,7 @@ struct GcCommand: Command {
         for file in try catalogue.garbage() {
             let path = catalogue.folder + "/" + file.relativePath
             if let other = try Catalogue.otherOwner(of: path, in: catalogue) {
-                Console.err("album: kept \(file.relativePath): another catalogue exported it (id \(other))")
+                Console.err("album: kept \(file.relativePath.shown): another catalogue exported it (id \(other))")
                 kept.append(.object([("path", .string(file.relativePath)), ("owner", .string(other))]))
                 continue
             }
@@ -47,7 +47,7 @@ struct GcCommand: Command {
                 do {
                     try FileSystem.remove(path)
                 } catch where !error.notFound {
-                    Console.error("cannot delete \(path): \(error.reason)")
+                    Console.error("cannot delete \(path.shown): \(error.reason)")
                     failures.append(.object([("path", .string(file.relativePath)), ("message", .string(error.reason))]))
                     failed = true
                     continue
@@ -57,7 +57,7 @@ struct GcCommand: Command {
             if json {
                 files.append(.object([("path", .string(file.relativePath)), ("reason", .string(file.reason.name)), ("bytes", .int(file.bytes))]))
             } else {
-                Console.out("\(dryRun ? "would remove" : "removed") \(file.relativePath) (\(file.reason.rawValue))")
+                Console.out("\(dryRun ? "would remove" : "removed") \(file.relativePath.shown) (\(file.reason.rawValue))")
             }
             removed += 1
             bytes += file.bytes

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// `album import PATH...`: imports photos into a catalogue without a job file.
 ///
@@ -69,10 +70,13 @@ struct ImportCommand: Command {
     }
 
     /// The paths in a list read from standard input: one per line, `\n` or `\r\n`, blank lines ignored. Nothing else
-    /// is trimmed, since a file name may begin or end with a space.
+    /// is trimmed, since a file name may begin or end with a space. A line is bytes: one that is not UTF-8 keeps
+    /// them (`NativePath`), so it names its own file.
     static func lines(_ data: Data) -> [String] {
-        // "\r\n" is one Character in Swift, so it is a separator of its own.
-        String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
+            return bytes.isEmpty ? nil : NativePath.string(Array(bytes))
+        }
     }
 
     func run() throws -> ExitCode {

@@ -16,16 +16,17 @@ struct LsCommand: Command {
     static let quiet: Option<Bool> = .flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line")
     static let renditions: Option<Bool> = .flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)")
     static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
-                                                  default: nil, convert: LsCommand.range)
-    static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil, convert: LsCommand.range)
+                                                  default: nil, convert: { try LsCommand.range($0, "--taken") })
+    static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil,
+                                                  convert: { try LsCommand.range($0, "--added") })
     static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
     static let path: Option<String?> = .text("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder")
     static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
     static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
-    static let format: Option<String?> = .text("--format", "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
-    static let missing: Option<Selection.Missing?> = .choice("--missing", Selection.Missing.self,
-                                                             help: "photos with no thumbnail (or export) whose file is still there")
-    static let failed: Option<Selection.Failed?> = .choice("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
+    static let format: Option<ImageFormat?> = .selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
+    static let missing: Option<Selection.Missing?> = .selector("--missing", Selection.Missing.self,
+                                                               help: "photos with no thumbnail (or export) whose file is still there")
+    static let failed: Option<Selection.Failed?> = .selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
     static let state: Option<PhotoState?> = .choice("--state", PhotoState.self,
                                                     help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")
 
@@ -45,20 +46,21 @@ struct LsCommand: Command {
         selection.added = try arguments.value(of: LsCommand.added)
         selection.filter = try arguments.value(of: LsCommand.filter)
         if let written = try arguments.value(of: LsCommand.path) {
+            if written.isEmpty { throw UsageError(JobBuilder.emptyPath("--path")) }
             selection.path = Selection.pathPattern(written)
             selection.pathSource = PatternSource(written: written, key: "--path")
         }
         selection.caption = try arguments.value(of: LsCommand.caption)
         selection.camera = try arguments.value(of: LsCommand.camera)
-        selection.format = try arguments.value(of: LsCommand.format)
+        selection.format = try arguments.value(of: LsCommand.format)?.rawValue
         selection.missing = try arguments.value(of: LsCommand.missing)
         selection.failed = try arguments.value(of: LsCommand.failed)
         state = try arguments.value(of: LsCommand.state)
     }
 
-    /// A `--taken` or `--added` value; a malformed range is a usage error with the range's own message.
-    @Sendable static func range(_ text: String) throws -> DateRange {
-        do { return try DateRange(parsing: text) } catch let error as StageError { throw UsageError(error.message) }
+    /// A `--taken` or `--added` value; a malformed range is a usage error in the job file's words (`select.taken: …`).
+    @Sendable static func range(_ text: String, _ name: String) throws -> DateRange {
+        do { return try DateRange(parsing: text) } catch let error as StageError { throw UsageError(JobBuilder.badRange(name, error)) }
     }
 
     func validate() throws {

@@ -9,7 +9,8 @@ struct MergeCommand: Command {
             again replaces its own rows. Without --partial nothing is merged while a chunk has not finished (exit 3,
             naming them). A chunk made by another album or libvips version than the planner's is not merged. Once
             every chunk is merged the run is closed, its chunk databases and snapshot are deleted, and gc, prune,
-            rm, relocate and runs work again. Exit status: 0 merged, 1 merged with failed photos, 3 otherwise.
+            rm, relocate and runs work again. Exit status: 0 merged, 1 merged with failed photos, 2 RUNDIR is not a
+            distributed run folder (no run.json), 3 otherwise.
             """,
         options: [partialOption, waitOption, timeoutOption])
 
@@ -47,7 +48,7 @@ struct MergeCommand: Command {
             return outcome.failedPhotos > 0 ? .failures : .ok
         } catch let error as DistributedError {
             Console.error(error.message)
-            return error.exitCode == .retry ? .retry : .environment
+            return error.exitCode == .retry || error.exitCode == .usage ? error.exitCode : .environment
         }
     }
 }

@@ -62,6 +62,19 @@ extension Option {
         }
     }
 
+    /// `--name CHOICE` for a selector whose twin is a job file's `select:` key (`--format`, `--missing`): one of
+    /// `E`'s cases, or nil when absent, refused in the job file's words (`SchemaReader.notOneOf`).
+    /// - Throws: `UsageError`: `--format must be one of jpeg, png, …, found 'jpg'; did you mean 'jpeg'?`.
+    static func selector<E: RawRepresentable & CaseIterable & Sendable>(_ name: String, _: E.Type, valueName: String? = nil,
+                                                                         help: String) -> Option
+    where Value == E?, E.RawValue == String {
+        let cases = E.allCases.map(\.rawValue)
+        return .value(name, valueName ?? cases.joined(separator: "|"), help: help, default: nil) { text in
+            guard let value = E(rawValue: text) else { throw UsageError(SchemaReader.notOneOf(name, cases, found: text)) }
+            return value
+        }
+    }
+
     /// `--name` or `--name=CHOICE`: nil when absent, `alone` when given without a value, else one of `E`'s cases.
     /// The value is never taken from the next argument (`--progress job.yml` leaves the job file alone).
     /// - Throws: `UsageError` listing the cases, as `choice` does.

@@ -1,3 +1,4 @@
+import Foundation
 import System
 
 /// `album parse FILE`: any document in album's YAML subset as JSON, with no job schema applied.
@@ -7,7 +8,8 @@ struct ParseCommand: Command {
         abstract: "Print a YAML-subset document as JSON (a debugging aid).",
         arguments: "[FILE]",
         discussion: """
-            Prints FILE, or with --batch each file named on stdin (album parse --batch < LIST). Keys become JSON
+            Prints FILE; with no FILE, or '-', the document on stdin; with --batch each file named on stdin
+            (album parse --batch < LIST). Keys become JSON
             strings; .inf and .nan become the strings ".inf", "-.inf" and ".nan". Exit 2 with the error for anything
             outside the subset.
             """,
@@ -22,8 +24,8 @@ struct ParseCommand: Command {
     var given: [String]
     var pretty: Bool
     var batch: Bool
-    /// The file to print; nil with `--batch`.
-    var path: String? { batch ? nil : given.first }
+    /// The file to print: nil with `--batch`, "-" for standard input (no FILE, or `-`).
+    var path: String? { batch ? nil : given.first ?? "-" }
 
     init(_ arguments: Arguments) throws {
         pretty = try arguments.value(of: ParseCommand.pretty)
@@ -35,7 +37,7 @@ struct ParseCommand: Command {
         if batch {
             guard given.isEmpty else { throw UsageError("parse --batch reads its paths from stdin") }
         } else {
-            guard given.count == 1 else { throw UsageError("parse takes one file") }
+            guard given.count <= 1 else { throw UsageError("parse takes one file (or none, or '-', for standard input), got \(given.count)") }
         }
     }
 
@@ -44,13 +46,14 @@ struct ParseCommand: Command {
             while let line = readLine() { Console.out(ParseCommand.batchLine(line)) }
             return .ok
         }
-        let bytes: FileBytes
+        let bytes: [UInt8]
+        let name = path == "-" ? "<stdin>" : path
         do {
-            bytes = try FileBytes(path: path, maxBytes: YAMLParser.maxBytes)
+            bytes = path == "-" ? Array(FileHandle.standardInput.readDataToEndOfFile()) : try FileBytes(path: path, maxBytes: YAMLParser.maxBytes).withBytes { Array($0) }
         } catch let error as FileBytesError {
-            throw DiagnosticList([Diagnostic(file: path, location: SourceLocation(line: 1, column: 1), message: error.reason)])
+            throw DiagnosticList([Diagnostic(file: name, location: SourceLocation(line: 1, column: 1), message: error.reason)])
         }
-        let node = try YAMLParser.parse(bytes.withBytes { Array($0) }, file: path)
+        let node = try YAMLParser.parse(bytes, file: name)
         Console.out(node.jsonText(pretty: pretty))
         return .ok
     }

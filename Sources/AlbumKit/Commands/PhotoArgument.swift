@@ -27,12 +27,12 @@ enum PhotoArgument {
         }
         switch found.count {
         case 0:
-            throw UsageError("no photo in catalogue \(catalogue.folder) was imported from \(path); `album ls` shows them")
+            throw UsageError("no photo in catalogue \(catalogue.folder) was imported from \(path.shown); `album ls` shows them")
         case 1:
             return found[0]
         default:
             let ids = found.map { String($0.id.prefix(8)) }.joined(separator: ", ")
-            throw UsageError("\(path) names \(found.count) photos in catalogue \(catalogue.folder) (\(ids): the photo imported "
+            throw UsageError("\(path.shown) names \(found.count) photos in catalogue \(catalogue.folder) (\(ids): the photo imported "
                              + "from it, and the photos it is another name of); give the id, as `album ls` shows it")
         }
     }
@@ -43,9 +43,9 @@ enum PhotoArgument {
         let found = try catalogue.photos(idPrefix: prefix, limit: 4)
         switch found.count {
         case 0 where prefix.contains(where: { !$0.isHexDigit && $0 != "-" }):
-            throw UsageError("'\(prefix)' is no file here and no photo's id (ids are hexadecimal); `album ls` shows the ids and paths in catalogue \(catalogue.folder)")
+            throw UsageError("'\(prefix.shown)' is no file here and no photo's id (ids are hexadecimal); `album ls` shows the ids and paths in catalogue \(catalogue.folder)")
         case 0:
-            throw UsageError("no photo in catalogue \(catalogue.folder) has an id starting with '\(prefix)'; `album ls` shows them")
+            throw UsageError("no photo in catalogue \(catalogue.folder) has an id starting with '\(prefix.shown)'; `album ls` shows them")
         case 1:
             return found[0]
         default:

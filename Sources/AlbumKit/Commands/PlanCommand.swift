@@ -55,7 +55,7 @@ struct PlanCommand: Command {
     }
 
     static func print(_ plan: Planner.Plan, verbose: Bool) {
-        Console.out("plan for job '\(plan.job.name)', catalogue \(plan.job.catalogue)")
+        Console.out("plan for job '\(plan.job.name.shown)', catalogue \(plan.job.catalogue.shown)")
         if let select = plan.job.select { Console.out("select: \(select.summary)") }
         Console.out("")
         Console.out("  stage         to do  up to date  left out")
@@ -73,7 +73,7 @@ struct PlanCommand: Command {
         for line in states { Console.out(line) }
         if verbose {
             Console.out("")
-            for entry in plan.entries { Console.out("  \(entry.stage.rawValue) \(entry.verdict): \(entry.path)") }
+            for entry in plan.entries { Console.out("  \(entry.stage.rawValue) \(entry.verdict): \(entry.path.shown)") }
         }
     }
 }

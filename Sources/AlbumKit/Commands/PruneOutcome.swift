@@ -29,11 +29,11 @@ struct PruneOutcome {
 
     func printLines(_ plan: PrunePlan, dryRun: Bool) {
         for forgotten in plan.forgotten {
-            Console.out("\(dryRun ? "would forget" : "forgot") \(forgotten.photo.id.prefix(8)) \(forgotten.photo.path) (\(forgotten.state.rawValue))")
+            Console.out("\(dryRun ? "would forget" : "forgot") \(forgotten.photo.id.prefix(8)) \(forgotten.photo.path.shown) (\(forgotten.state.rawValue))")
         }
         for old in plan.oldRenditions {
             let rendition = old.rendition
-            Console.out("\(dryRun ? "would forget" : "forgot") \(rendition.kind.rawValue) of \(rendition.photo.prefix(8)) \(rendition.path) (\(old.why))")
+            Console.out("\(dryRun ? "would forget" : "forgot") \(rendition.kind.rawValue) of \(rendition.photo.prefix(8)) \(rendition.path.shown) (\(old.why))")
         }
     }
 
@@ -59,8 +59,8 @@ struct PruneOutcome {
         for job in plan.unproven {
             Console.err("album: kept renditions only the parameters of job \(job) could prove old: that run did not record its stages (an older album); run the job again, then prune")
         }
-        for file in kept { Console.err("album: kept \(file.path): \(file.why)") }
-        for file in failed { Console.error("cannot delete \(file.path): \(file.why)") }
+        for file in kept { Console.err("album: kept \(file.path.shown): \(file.why.shown)") }
+        for file in failed { Console.error("cannot delete \(file.path.shown): \(file.why.shown)") }
         let missing = plan.forgotten.filter { $0.state == .missing }.count
         let photos = "\(plan.forgotten.count) photo\(plan.forgotten.count == 1 ? "" : "s") (\(missing) missing, \(plan.forgotten.count - missing) superseded)"
         let renditions = "\(plan.oldRenditions.count) old rendition\(plan.oldRenditions.count == 1 ? "" : "s")"

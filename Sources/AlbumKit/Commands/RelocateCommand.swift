@@ -60,7 +60,7 @@ struct RelocateCommand: Command {
             ]).prettyText)
         } else {
             for move in moves {
-                Console.out("\(dryRun ? "would move" : "moved") \(move.photo.prefix(8)) \(move.label): \(move.from) -> \(move.to)\(FileSystem.exists(move.to) ? "" : " (not found there)")")
+                Console.out("\(dryRun ? "would move" : "moved") \(move.photo.prefix(8)) \(move.label): \(move.from.shown) -> \(move.to.shown)\(FileSystem.exists(move.to) ? "" : " (not found there)")")
             }
         }
         let originals = moves.filter { $0.kind == nil }.count

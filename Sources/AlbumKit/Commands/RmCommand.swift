@@ -56,13 +56,13 @@ struct RmCommand: Command {
                 case .deleted: deleted += 1
                 case .gone: break
                 case .kept(let reason):
-                    Console.err("album: kept \(rendition.path): \(reason)")
+                    Console.err("album: kept \(rendition.path.shown): \(reason.shown)")
                 case .failed(let reason):
-                    Console.error("cannot delete \(rendition.path): \(reason)")
+                    Console.error("cannot delete \(rendition.path.shown): \(reason.shown)")
                     failed = true
                 }
             }
-            Console.out("removed \(photo.id.prefix(8)) \(photo.path): \(deleted) file\(deleted == 1 ? "" : "s") deleted")
+            Console.out("removed \(photo.id.prefix(8)) \(photo.path.shown): \(deleted) file\(deleted == 1 ? "" : "s") deleted")
         }
         return failed ? .failures : .ok
     }
@@ -84,7 +84,7 @@ struct RmCommand: Command {
                 case .kept(let reason), .failed(let reason): lines.append("  would keep \(rendition.path): \(reason)")
                 }
             }
-            Console.out("would remove \(photo.id.prefix(8)) \(photo.path): \(deleted) file\(deleted == 1 ? "" : "s") to delete")
+            Console.out("would remove \(photo.id.prefix(8)) \(photo.path.shown): \(deleted) file\(deleted == 1 ? "" : "s") to delete")
             lines.forEach { Console.out($0) }
         }
         Console.err("dry run: nothing removed")

@@ -89,9 +89,9 @@ struct ShowCommand: Command {
             lines.append("  " + rows[0])
             for (entry, row) in zip(history, rows.dropFirst()) {
                 lines.append("  " + row)
-                lines.append("      parameters \(entry.parameters)")
+                lines.append("      parameters \(entry.parameters.shown)")
                 if let error = entry.error {
-                    lines.append("      \(entry.status == "failed" ? "error     " : "reason    ") \(error)")
+                    lines.append("      \(entry.status == "failed" ? "error     " : "reason    ") \(error.shown)")
                 }
             }
         }

@@ -41,7 +41,7 @@ enum SummaryText {
             lines.append("")
             lines.append("failed (\(summary.failures.count)):")
             for failure in summary.failures.prefix(20) {
-                lines.append("  \(failure.stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(failure.path): \(failure.reason)")
+                lines.append("  \(failure.stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(failure.path.shown): \(failure.reason.shown)")
             }
             if summary.failures.count > 20 { lines.append("  … and \(summary.failures.count - 20) more") }
         }
@@ -50,15 +50,15 @@ enum SummaryText {
             lines.append("stopped early: \(stop.explanation.components(separatedBy: ":").first ?? "")\(summary.abandoned ? "; photos still in flight after the grace period were abandoned" : ""). Run the job again to resume.")
         }
         lines.append("")
-        lines.append("catalogue: \(job.catalogue)")
-        lines.append("  every step, failures included, is recorded there: album ls --catalogue \(job.catalogue)")
+        lines.append("catalogue: \(job.catalogue.shown)")
+        lines.append("  every step, failures included, is recorded there: album ls --catalogue \(job.catalogue.shown)")
         return lines.joined(separator: "\n")
     }
 
     /// `album: run 3 of job 'demo' ok in 18.4 s (catalogue run 6)`: the job's own run number, how the run ended, its
     /// one duration, and the catalogue's id of the run (`album runs`, `album report --run`).
     static func headline(_ summary: RunSummary, job: Job) -> String {
-        let number = summary.jobRun.map { "run \($0) of job '\(job.name)'" } ?? "a run of job '\(job.name)'"
+        let number = summary.jobRun.map { "run \($0) of job '\(job.name.shown)'" } ?? "a run of job '\(job.name.shown)'"
         return "album: \(number) \(summary.status) in \(duration(summary.seconds)) (catalogue run \(summary.run))"
     }
 

@@ -22,8 +22,10 @@ struct TextTable {
     var rendered: String { lines.joined(separator: "\n") }
 
     /// The header's line, then one line per row; the last column is never padded, so lines have no trailing spaces.
+    /// Each cell is one line, `shown`: a name or a caption holding a line feed or ESC neither breaks the table nor
+    /// reaches the terminal.
     var lines: [String] {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map(\.shown) }
         let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         return all.map { row in
             row.indices.map { column in

@@ -46,7 +46,7 @@ struct VerifyCommand: Command {
                 ("problems", .array(problems.map(\.json))), ("states", states.json),
             ]).prettyText)
         } else {
-            for problem in problems { Console.out(problem.description) }
+            for problem in problems { Console.out(problem.description.shown) }
             if let line = states.line { Console.out(line) }
         }
         if problems.isEmpty {

@@ -32,7 +32,7 @@ public struct ChunkRun {
     /// Runs the chunk and returns its exit status: 0 finished, 75 environment trouble, 2 a job-file or usage
     /// error, 130/143 interrupted.
     public func run() throws -> ExitCode {
-        let plan = try DistributedPlan.read(folder)
+        let plan = try DistributedPlan.read(folder, onNode: true)
         guard (0..<plan.chunks).contains(chunk) else {
             throw DistributedError("chunk \(chunk) is not in run \(folder.path), which has chunks 0 to \(plan.chunks - 1)", exitCode: .usage)
         }

@@ -126,7 +126,7 @@ enum MergeSummary {
         for (chunk, reason) in outcome.refused { Console.err("album: chunk \(chunk) not merged: \(reason)") }
         if !outcome.collisions.isEmpty {
             Console.err("album: \(outcome.collisions.count) export collisions (another photo's export had the name; that photo's export failed):")
-            for collision in outcome.collisions.prefix(20) { Console.err("  \(collision)") }
+            for collision in outcome.collisions.prefix(20) { Console.err("  \(collision.shown)") }
         }
         if outcome.ended, outcome.merged.isEmpty {
             return

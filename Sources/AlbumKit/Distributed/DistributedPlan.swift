@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// What `album run --distribute` planned, as `run.json` in the run folder holds it: everything a chunk needs to
 /// run its share as the planning machine would have, and what `album merge` checks chunks against.
@@ -96,11 +97,16 @@ public struct DistributedPlan: Sendable, Equatable {
         self.created = created
     }
 
-    /// The plan in `folder`, or why it cannot be read: an environment problem (the shared folder is not mounted on
-    /// this node, or not yet visible), which a chunk answers with exit 75.
-    static func read(_ folder: RunFolder) throws -> DistributedPlan {
+    /// The plan in `folder`, or why it cannot be read. On a node (`album chunk`, `onNode`), a plan that cannot be
+    /// read is an environment problem (the shared folder is not mounted there, or not yet visible), which the chunk
+    /// answers with exit 75. Elsewhere (`album merge`, `album dist`) a folder with no `run.json` is not a run folder:
+    /// a usage error (exit 2); one that cannot be read is exit 3.
+    static func read(_ folder: RunFolder, onNode: Bool = false) throws -> DistributedPlan {
         guard let text = RunFolder.text(of: folder.plan) else {
-            throw DistributedError("cannot read \(folder.plan): is the run folder's file system mounted on this node (\(ProcessInfo.processInfo.hostName))?", exitCode: .retry)
+            if !onNode, FileStatus.of(folder.plan) == nil {
+                throw DistributedError("\(folder.path) is not a distributed run folder: it has no run.json (a run folder is CATALOGUE/dist/run-N, as album run --distribute names it)", exitCode: .usage)
+            }
+            throw DistributedError("cannot read \(folder.plan): is the run folder's file system mounted on this node (\(ProcessInfo.processInfo.hostName))?", exitCode: onNode ? .retry : .environment)
         }
         var problem = "it is not JSON"
         guard let json = JSONValue(parsing: text), let plan = DistributedPlan(json: json, problem: &problem) else {

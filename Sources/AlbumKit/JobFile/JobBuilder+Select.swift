@@ -16,12 +16,12 @@ extension JobBuilder {
                     let range = try DateRange(parsing: text)
                     if key == "taken" { selection.taken = range } else { selection.added = range }
                 } catch {
-                    reader.error(value, "\(what).\(key): \(error)")
+                    reader.error(value, JobBuilder.badRange("\(what).\(key)", error))
                 }
             case "filter": selection.filter = reader.string(value, "\(what).filter")
             case "path":
                 guard let written = reader.string(value, "\(what).path") else { continue }
-                if written.isEmpty { reader.error(value, "\(what).path is empty; write a glob such as \"photos/**/*.jpg\" or \"*r00[1-4]*\"") }
+                if written.isEmpty { reader.error(value, JobBuilder.emptyPath("\(what).path")) }
                 selection.path = Selection.pathPattern(written, relativeTo: folder)
                 let location = value.location
                 selection.pathSource = PatternSource(written: written, key: "\(what).path", location: "\(reader.file):\(location.line):\(location.column)")
@@ -34,5 +34,13 @@ extension JobBuilder {
             }
         }
         return selection
+    }
+
+    /// `select.taken: '2008-13' is not a date: …`: the words of a malformed date range, the job file's and `album ls`'s.
+    static func badRange(_ what: String, _ error: any Error) -> String { "\(what): \(error)" }
+
+    /// `select.path is empty; write a glob …`: the words of an empty path glob, the job file's and `album ls --path`'s.
+    static func emptyPath(_ what: String) -> String {
+        "\(what) is empty; write a glob such as \"photos/**/*.jpg\" or \"*r00[1-4]*\""
     }
 }

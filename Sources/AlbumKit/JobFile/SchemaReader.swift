@@ -107,12 +107,19 @@ struct SchemaReader {
     /// One of `options`.
     mutating func choice(_ node: Node, _ what: String, options: [String]) -> String? {
         guard let text = node.stringValue ?? node.keyText, options.contains(text) else {
-            var message = "\(what) must be one of \(options.joined(separator: ", ")), found \(node.stringValue.map { "'\($0)'" } ?? node.kindDescription)"
-            if let text = node.stringValue, let near = Suggest.nearest(to: text, in: options) { message += "; did you mean '\(near)'?" }
-            error(node, message)
+            error(node, SchemaReader.notOneOf(what, options, found: node.stringValue, described: node.kindDescription))
             return nil
         }
         return text
+    }
+
+    /// `select.format must be one of jpeg, png, …, found 'jpg'; did you mean 'jpeg'?`: the words of a value that is
+    /// not one of `options`, the job file's and the command line's alike (`album ls --format jpg`). `found` is the
+    /// text given, nil when it was not text (then `described` says what it was).
+    static func notOneOf(_ what: String, _ options: [String], found: String?, described: String = "") -> String {
+        var message = "\(what) must be one of \(options.joined(separator: ", ")), found \(found.map { "'\($0)'" } ?? described)"
+        if let found, let near = Suggest.nearest(to: found, in: options) { message += "; did you mean '\(near)'?" }
+        return message
     }
 }
 

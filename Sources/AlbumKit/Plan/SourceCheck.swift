@@ -12,7 +12,7 @@ public enum SourceCheck {
             !listed.contains($0) && (try? FileStatus($0, followingLinks: false)) == nil
         }
         guard !missing.isEmpty else { return }
-        let named = missing.map { "the import root \($0) does not exist" }.joined(separator: "; ")
+        let named = missing.map { "the import root \($0.shown) does not exist" }.joined(separator: "; ")
         throw SourceError(named + "; nothing was imported and no catalogue was created or changed", exitCode: .usage)
     }
 
@@ -24,7 +24,7 @@ public enum SourceCheck {
             guard FileStatus.of(root)?.isDirectory == true else { continue }
             let prefix = root.hasSuffix("/") ? root : root + "/"
             let count = known.filter { $0.path.hasPrefix(prefix) }.count
-            if count > 0 { messages.append("no photos found in \(root), where the catalogue knows \(count); is it mounted?") }
+            if count > 0 { messages.append("no photos found in \(root.shown), where the catalogue knows \(count); is it mounted?") }
         }
         guard !messages.isEmpty else { return }
         throw SourceError(messages.joined(separator: "\n") + " Nothing was done; --allow-empty runs anyway.",

@@ -44,7 +44,7 @@ public struct JobRun {
     /// that could not be written, 3 by a failed write to a main stream).
     public func run() throws -> ExitCode {
         let verbose = self.verbose
-        Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message)") } }
+        Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message.shown)") } }
         var settings = Vips.Settings()
         settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
         // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.

@@ -25,7 +25,7 @@ public struct PassedOver: Sendable, Equatable {
     public var ignoredSentence: String? {
         guard ignoredCount > 0 else { return nil }
         let sorted = ignoredByCount
-        let named = sorted.prefix(8).map { "\($0.ext.isEmpty ? "(no extension)" : $0.ext) \($0.count)" }
+        let named = sorted.prefix(8).map { "\($0.ext.isEmpty ? "(no extension)" : $0.ext.shown) \($0.count)" }
         let noun = ignoredCount == 1 ? "file that matches" : "files that match"
         return "ignored \(ignoredCount) \(noun) no include pattern: " + named.joined(separator: ", ")
             + (sorted.count > 8 ? " …" : "")

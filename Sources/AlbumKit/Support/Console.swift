@@ -44,10 +44,14 @@ public enum Console {
     private static let state = Mutex(State())
     private static let handler = Mutex<(@Sendable (Failure) -> Void)?>(nil)
 
-    public static func out(_ text: String) { write(text + "\n", to: .standardOutput) }
-    public static func err(_ text: String) { write(text + "\n", to: .standardError) }
+    /// `text` and a line feed on stdout, every control character in it but line feeds and tabs written out
+    /// (`String.shownKeepingLines`): whatever a line quotes, it cannot send a terminal a control sequence.
+    public static func out(_ text: String) { write(text.shownKeepingLines + "\n", to: .standardOutput) }
+    /// The same on stderr.
+    public static func err(_ text: String) { write(text.shownKeepingLines + "\n", to: .standardError) }
 
-    /// Text as it is, with no newline added (the progress line).
+    /// Text as it is, with no newline added and no control character written out: only for album's own control
+    /// sequences (the progress line, colour), around text already `shown`.
     public static func raw(_ text: String, toStandardError: Bool) {
         write(text, to: toStandardError ? .standardError : .standardOutput)
     }

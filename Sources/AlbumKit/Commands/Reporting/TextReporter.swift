@@ -24,13 +24,14 @@ final class TextReporter: RunObserver {
     // @unchecked is not needed: `settings` is immutable and the mutable state is behind Mutexes.
 
     func runStarted(run: Int64, job: String, photos: Int) {
-        if settings.verbose { line("album: run \(run) of job '\(job)': \(photos) photo\(photos == 1 ? "" : "s")") }
+        if settings.verbose { line("album: run \(run) of job '\(job.shown)': \(photos) photo\(photos == 1 ? "" : "s")") }
     }
 
     func step(_ step: StepRecord) {
         guard settings.verbose || step.status == .failed else { return }
         let detail = step.error.map { ": \($0)" } ?? ""
-        var text = TextReporter.visible("album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)")
+        // One line, whatever the path and the error hold (`shown`): a line feed in a name starts no line of its own.
+        var text = "album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)".shown
         if step.status == .failed && settings.colour { text = "\u{1B}[31m\(text)\u{1B}[0m" }
         line(text)
     }
@@ -63,20 +64,21 @@ final class TextReporter: RunObserver {
             + "\(String(format: "%.1f", progress.photosPerSecond))/s, \(String(format: "%.1f", progress.seconds)) s"
     }
 
-    func stopping(_ reason: StopReason) { line("album: \(reason.explanation)") }
+    func stopping(_ reason: StopReason) { line("album: \(reason.explanation)".shownKeepingLines) }
 
     func runFinished(_ summary: RunSummary) {
         clearStatus()
         if settings.summary { Console.err(TextReporter.visible(SummaryText.render(summary, job: settings.job))) }
     }
 
-    /// Writes a whole line, keeping the progress line below it.
+    /// Writes a whole line, keeping the progress line below it. `text` is sent as it is (`Console.raw`, so that its
+    /// colour works): whatever it quotes must be `shown` already.
     private func line(_ text: String) {
         statusLine.withLock { current in
             if let current {
                 Console.raw("\r\u{1B}[2K" + text + "\n" + current, toStandardError: true)
             } else {
-                Console.err(text)
+                Console.raw(text + "\n", toStandardError: true)
             }
         }
     }
@@ -89,17 +91,9 @@ final class TextReporter: RunObserver {
     }
 
     /// `text` with its control characters shown as `\x1B`, `\r`…: a file name or an error message holding ESC or
-    /// CR cannot move the cursor, recolour a terminal, or put a control sequence into a log. Line feeds and tabs stay.
-    static func visible(_ text: String) -> String {
-        text.escapingScalars { scalar in
-            switch scalar.value {
-            case 0x0A, 0x09: nil
-            case 0x0D: "\\r"
-            case 0..<0x20, 0x7F, 0x80..<0xA0: String(format: "\\x%02X", scalar.value)
-            default: nil
-            }
-        }
-    }
+    /// CR cannot move the cursor, recolour a terminal, or put a control sequence into a log. Line feeds and tabs stay
+    /// (`String.shownKeepingLines`; a value quoted in a line is `shown` whole, line feeds too).
+    static func visible(_ text: String) -> String { text.shownKeepingLines }
 
     static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
