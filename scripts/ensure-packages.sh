@@ -2,7 +2,9 @@
 # Installs the Debian packages album needs, if any are missing.
 # Usage: scripts/ensure-packages.sh PACKAGE...
 # As root it runs apt-get; otherwise it uses sudo when sudo works without a password; else it prints the exact
-# command to run and exits 1.
+# command to run and exits 1. When another apt or dpkg holds its lock (unattended-upgrades, a second make), it
+# waits for it up to ALBUM_APT_LOCK_TIMEOUT seconds (default 300), as apt's -o DPkg::Lock::Timeout does, instead of
+# failing at once.
 set -euo pipefail
 
 missing=()
@@ -24,6 +26,7 @@ else
     exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+wait_for_lock=(-o "DPkg::Lock::Timeout=${ALBUM_APT_LOCK_TIMEOUT:-300}")
+"${as_root[@]}" apt-get "${wait_for_lock[@]}" update -qq
+"${as_root[@]}" apt-get "${wait_for_lock[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "album: installed ${missing[*]}" >&2

@@ -105,7 +105,7 @@ final class EnvironmentFaultTests: XCTestCase {
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         process.standardOutput = FileHandle.nullDevice
         if let stderr {
-            FileManager.default.createFile(atPath: stderr, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderr, contents: nil)
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderr))
         } else {
             process.standardError = FileHandle.nullDevice

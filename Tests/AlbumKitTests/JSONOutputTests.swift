@@ -9,7 +9,7 @@ final class JSONOutputTests: XCTestCase {
     static let schemas: [String: [(String, String)]] = [
         "## plan": [("job", "string"), ("catalogue", "string"), ("select", "string or null"), ("stages", "array"),
                     ("passed_over", "object"), ("states", "object"), ("entries", "array")],
-        "### plan stage": [("stage", "string"), ("to_do", "integer"), ("up_to_date", "integer"), ("left_out", "integer")],
+        "### plan stage": [("stage", "string"), ("to_do", "integer"), ("to_do_if_header_matches", "integer"), ("up_to_date", "integer"), ("left_out", "integer")],
         "### plan entry": [("path", "string"), ("stage", "string"), ("verdict", "string")],
         "### passed over": [("derived", "integer"), ("ignored", "object")],
         "### plan states": [("damaged", "integer"), ("missing", "integer"), ("superseded", "integer")],

@@ -89,7 +89,7 @@ final class WatchTests: XCTestCase {
     /// Writes `bytes` to `path` in `chunks` writes through one open file, pausing between them: a partial file
     /// exists meanwhile, and the writer closes it only at the end.
     static func writeSlowly(_ bytes: Data, to path: String, chunks: Int, pause: TimeInterval) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let size = (bytes.count + chunks - 1) / chunks
         for start in stride(from: 0, to: bytes.count, by: size) {
@@ -196,7 +196,7 @@ final class WatchTests: XCTestCase {
         waitUntil("the watching line") { watch.stderr.contains("watching") }
         // Half the file, its writer holding it open.
         let path = photos + "/slow.jpg"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.write(contentsOf: partial.prefix(partial.count / 2))
         // Another photo arrives whole: its batch runs while the first is partial, and leaves the first alone.

@@ -41,9 +41,12 @@ extension Catalogue {
         if !exists {
             guard create else { throw noCatalogue(folder) }
             do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Directory.create(folder)
             } catch {
-                throw CatalogueError("cannot create catalogue folder \(folder): \(ErrorReason.of(error))")
+                // errno's words and the folder that refused (Foundation's would say "The operation could not be completed").
+                let parent = Directory.parent(of: error.path ?? folder)
+                throw CatalogueError("cannot create catalogue folder \(folder): \(error.reason) in \(parent). "
+                                     + "Make \(parent) writable for this user, or choose another folder with --catalogue DIR or the job's `catalogue:`")
             }
         }
         if let error = FileSystem.whyNotWritable(folder) {

@@ -39,30 +39,35 @@ public enum Album {
     public static func main(_ arguments: [String]) -> Int32 {
         // Over a file-size limit (ulimit -f), a write must fail with EFBIG and fail its step, not kill the process.
         ProcessSignals.ignoreFileSizeLimit()
-        var checked = false
-        let status = dispatch(arguments, checked: &checked)
-        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
+        var checked = false, onlyReads = false
+        let status = dispatch(arguments, checked: &checked, onlyReads: &onlyReads)
+        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment, onlyReads: onlyReads).rawValue
     }
 
     /// Runs `arguments` against `commands` instead of the registry (and without `main`'s process setup), its
     /// output checked as `main` checks it: how a test runs a command it declares itself (docs/commands.md).
     static func main(_ arguments: [String], commands: [any Command.Type]) -> Int32 {
-        var checked = false
-        let status = dispatch(arguments, commands: commands, checked: &checked)
-        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment).rawValue
+        var checked = false, onlyReads = false
+        let status = dispatch(arguments, commands: commands, checked: &checked, onlyReads: &onlyReads)
+        return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment, onlyReads: onlyReads).rawValue
     }
 
     /// `status`, or 3 when a write to stdout or stderr failed (said on stderr when stderr still works). A usage
-    /// or environment error keeps its own status.
-    static func checkingOutput(_ status: ExitCode) -> ExitCode {
-        let failures = Console.Stream.allCases.compactMap(Console.failure(of:))
+    /// or environment error keeps its own status. For a command that `onlyReads`, a stdout whose reader went away
+    /// (EPIPE) is no failure: it ends quietly, as `ls | head` does.
+    static func checkingOutput(_ status: ExitCode, onlyReads: Bool = false) -> ExitCode {
+        var failures = Console.Stream.allCases.compactMap(Console.failure(of:))
+        if onlyReads { failures.removeAll { $0.stream == .standardOutput && $0.isBrokenPipe } }
         guard let first = failures.first else { return status }
         if Console.failure(of: .standardError) == nil { Console.error("output closed: \(first.description)") }
         return status == .ok || status == .failures ? .environment : status
     }
 
-    /// Runs the command; sets `checked` when the command has decided itself what a failed write means.
-    private static func dispatch(_ arguments: [String], commands: [any Command.Type] = commands, checked: inout Bool) -> Int32 {
+    /// Runs the command; sets `checked` when the command has decided itself what a failed write means, and
+    /// `onlyReads` for help, the version and a command that only reads (`Command.onlyReads`).
+    private static func dispatch(_ arguments: [String], commands: [any Command.Type] = commands, checked: inout Bool,
+                                 onlyReads: inout Bool) -> Int32 {
+        onlyReads = true
         guard let first = arguments.first else {
             Console.err(help(for: commands))
             return ExitCode.usage.rawValue
@@ -78,8 +83,10 @@ public enum Album {
             Console.error(unknownCommand(first, in: commands))
             return ExitCode.usage.rawValue
         }
+        onlyReads = type.onlyReads
         let rest = Array(arguments.dropFirst())
         if Arguments.asksForHelp(rest) {
+            onlyReads = true
             Console.out(type.configuration.help)
             return 0
         }

@@ -2,7 +2,7 @@
 /// one parser every command uses, in swift-argument-parser's shape.
 ///
 /// `--name VALUE` and `--name=VALUE` both work (only the second for an option whose value may be left out,
-/// `--progress[=plain]`); `--` ends the options; `-` is a positional (standard input).
+/// `--progress[=plain]`); short flags may be bundled (`-qn`); `--` ends the options; `-` is a positional (standard input).
 /// Every error names the option: `unknown option '--catalog'; did you mean '--catalogue'?`, `--catalogue needs a
 /// value`, `--dry-run takes no value`.
 ///
@@ -32,8 +32,12 @@ struct Arguments: Sendable {
     /// Parses `items` against `options`.
     init(parsing items: [String], options: [OptionDeclaration]) throws {
         declared = options
+        var items = items
         var index = 0
         while index < items.count {
+            if let bundle = bundled(items[index]) {  // `-qn` is `-q -n`
+                items.replaceSubrange(index...index, with: bundle)
+            }
             let item = items[index]
             index += 1
             if item == "--" {
@@ -83,6 +87,17 @@ struct Arguments: Sendable {
     /// The declaration that `name` (a long name or an alias) spells, if any.
     private func declaration(named name: String) -> OptionDeclaration? {
         declared.first { $0.names.contains(name) }
+    }
+
+    /// Short options bundled in one item, as getopt reads them: `-qn` is `-q -n`, and `-qj 2` is `-q -j 2` (only the
+    /// last may take a value, the next item). nil unless every letter is a declared short option and all but the
+    /// last are flags, so that `-5` or an unknown `-xyz` are read as before.
+    private func bundled(_ item: String) -> [String]? {
+        guard item.count > 2, item.hasPrefix("-"), !item.hasPrefix("--"), declaration(named: item) == nil else { return nil }
+        let names = item.dropFirst().map { "-\($0)" }
+        let options = names.map(declaration(named:))
+        guard options.allSatisfy({ $0 != nil }), options.dropLast().allSatisfy({ $0!.isFlag }) else { return nil }
+        return names
     }
 
     /// `--name=value` as its name and value; any other item as itself and nil.

@@ -111,9 +111,16 @@ struct CatalogueLocation: Sendable, Equatable {
 
     /// "No catalogue at DIR" with the places looked at, for a command that found `error`'s folder without
     /// `--catalogue`: the message `ls` gives, for every command. Any other error is returned as it is.
+    /// A folder that holds a catalogue in its `.album` or `album` (`-c /photos` for `/photos/.album`) is named, as
+    /// "did you mean".
     static func explained(_ error: CatalogueError) -> CatalogueError {
-        guard let folder = error.missingFolder, let location = try? resolve(given: nil), location.folder == folder else { return error }
-        return location.missing
+        guard let folder = error.missingFolder else { return error }
+        var explained = error
+        if let location = try? resolve(given: nil), location.folder == folder { explained = location.missing }
+        if let inside = [".album", "album"].map({ folder + "/" + $0 }).first(where: holdsCatalogue) {
+            explained.message += "\n\(inside) holds a catalogue: did you mean --catalogue \(inside)?"
+        }
+        return explained
     }
 
     /// The error for no catalogue at `folder`, naming every place looked at, in order.

@@ -1,5 +1,7 @@
 /// `album check JOB...`: validates job files; silent when they are valid.
 struct CheckCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "check",
         abstract: "Check job files; print every error, or nothing when they are valid.",

@@ -17,9 +17,14 @@ protocol Command: Sendable {
     /// Whether `run()` decides itself what a failed write to stdout or stderr means (`album run` stops on its own
     /// output only). When false, any failed write makes the exit status 3 (`Album.checkingOutput`).
     static var checksItsOutput: Bool { get }
+    /// Whether the command only reads (`plan`, `ls`, `show`, …): a reader of its stdout that goes away
+    /// (`album plan JOB | head -3`) ends it quietly with its own status, as `ls | head` ends; any other failed write
+    /// still makes the status 3 (`Album.checkingOutput`).
+    static var onlyReads: Bool { get }
 }
 
 extension Command {
     static var checksItsOutput: Bool { false }
+    static var onlyReads: Bool { false }
     func validate() throws {}
 }

@@ -1,5 +1,7 @@
 /// `album completion bash|zsh|fish`: prints a completion script made from the command registry (`CompletionScript`).
 struct CompletionCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "completion",
         abstract: "Print a shell completion script for album (bash, zsh or fish).",

@@ -1,3 +1,5 @@
+import Foundation
+
 /// fish's script: files are off (`complete -c album -f`) except where a value or a positional argument is a path;
 /// commands while none is given yet (`__fish_use_subcommand`), then each command's options once it is.
 extension CompletionScript {
@@ -37,7 +39,12 @@ extension CompletionScript {
         }
         var parts = names
         if let valueName = option.valueName {
-            parts.append(fishOffer(Completion(valueName: valueName)).map { "-r " + $0 } ?? "-x")
+            let completion = Completion(valueName: valueName)
+            if case .words(let words) = completion {
+                parts.append("-r " + fishWords(words, help: option.help))
+            } else {
+                parts.append(fishOffer(completion).map { "-r " + $0 } ?? "-x")
+            }
         }
         parts.append("-d " + fishQuoted(summary(option.help)))
         return parts.joined(separator: " ")
@@ -51,6 +58,36 @@ extension CompletionScript {
         case .files: "-F"
         case .none: nil
         }
+    }
+
+    /// An option's values, each with its own description: its clause of the option's help (`json: JSON Lines events
+    /// on stdout` describes `json`), as fish's `value<TAB>description`; without one, the option's would describe
+    /// every value as the first.
+    static func fishWords(_ words: [String], help: String) -> String {
+        let described = words.map { word -> String in
+            guard let clause = clause(describing: word, in: help) else { return word }
+            let inner = clause.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "$", with: "\\$")
+            return word + "\\t\"" + inner + "\""
+        }
+        return "-f -a " + fishQuoted(described.joined(separator: " "))
+    }
+
+    /// The words after `word: ` (or `word (default): `, then marked so) at a clause's start in `help`, up to the
+    /// clause's end (`;`, a line's end); nil when the help has none.
+    static func clause(describing word: String, in help: String) -> String? {
+        for (prefix, note) in [(word + " (default): ", " (default)"), (word + ": ", "")] {
+            var start = help.startIndex
+            while let found = help.range(of: prefix, range: start..<help.endIndex) {
+                start = found.upperBound
+                guard found.lowerBound == help.startIndex || help[help.index(before: found.lowerBound)].isWhitespace else { continue }
+                let rest = help[found.upperBound...]
+                let end = rest.firstIndex { $0 == ";" || $0 == "\n" } ?? rest.endIndex
+                let text = rest[..<end].trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: ",.")))
+                return text.isEmpty ? nil : text + note
+            }
+        }
+        return nil
     }
 
     /// `text` as one single-quoted fish word.

@@ -2,6 +2,8 @@ import Foundation
 
 /// `album ls`: the catalogue's photos, newest added first, as a table or JSON.
 struct LsCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "ls",
         abstract: "List the catalogue's photos, newest added first.",

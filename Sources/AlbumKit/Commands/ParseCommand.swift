@@ -3,6 +3,8 @@ import System
 
 /// `album parse FILE`: any document in album's YAML subset as JSON, with no job schema applied.
 struct ParseCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "parse",
         abstract: "Print a YAML-subset document as JSON (a debugging aid).",

@@ -1,5 +1,7 @@
 /// `album plan JOBFILE`: what `album run` would do, stage by stage, without doing or writing anything.
 struct PlanCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "plan",
         abstract: "Show what running a job would do, stage by stage, without doing it.",
@@ -61,10 +63,16 @@ struct PlanCommand: Command {
         Console.out("  stage         to do  up to date  left out")
         for stage in StageName.allCases {
             guard let c = plan.counts[stage] else { continue }
+            // Some to do only if a header the plan does not read matches `select:`: the run may do fewer.
+            let toDo = c.toDoIfHeaderMatches > 0 ? "up to \(c.toDo)" : String(c.toDo)
             Console.out("  " + stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
-                        + String(c.toDo).leftPadded(8) + String(c.upToDate).leftPadded(12) + String(c.leftOut).leftPadded(10))
+                        + toDo.leftPadded(8) + String(c.upToDate).leftPadded(12) + String(c.leftOut).leftPadded(10))
         }
         if plan.counts.isEmpty { Console.out("  (no photos)") }
+        if let unsure = plan.counts.values.map(\.toDoIfHeaderMatches).max(), unsure > 0 {
+            Console.out("  up to: \(unsure) of the files still to import are to do only if their header (taken, caption, camera,")
+            Console.out("  format) matches select; the plan reads no header, the run does")
+        }
         let passedOver = [plan.scan.passedOver.derivedSentence, plan.scan.passedOver.ignoredSentence].compactMap { $0 }
         if !passedOver.isEmpty { Console.out("") }
         for line in passedOver { Console.out(line) }

@@ -115,7 +115,7 @@ struct RunCommand: Command {
             } else {
                 PlanCommand.print(plan, verbose: output.verbose)
             }
-            return Album.checkingOutput(.ok)
+            return Album.checkingOutput(.ok, onlyReads: true)
         }
         if let engine { return try distribute(job, engine: engine) }
         return try JobRun(job: job, options: options, output: output).run()

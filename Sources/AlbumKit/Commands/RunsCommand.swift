@@ -1,5 +1,7 @@
 /// `album runs`: the catalogue's past runs, newest first, with their status, step counts and software.
 struct RunsCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "runs",
         abstract: "List past runs, newest first, with their status and counts.",

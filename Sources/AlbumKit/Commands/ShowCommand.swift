@@ -3,6 +3,8 @@ import Foundation
 /// `album show PHOTO`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
 /// with the job and parameters of each.
 struct ShowCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a photo: its metadata, renditions and full history.",

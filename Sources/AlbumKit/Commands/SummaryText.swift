@@ -9,7 +9,7 @@ import Foundation
 ///   import         12        0       0       4.1 s                 2.9
 ///   thumbnail      12        0       0      29.8 s                 0.4
 ///   busy time: the stage's own work (its done and failed steps), summed over its 2 workers;
-///   photos per busy s: those steps over the busy time, one worker's pace in the stage
+///   photos per busy s: its done steps over the busy time, one worker's pace in the stage
 /// ```
 enum SummaryText {
     static func render(_ summary: RunSummary, job: Job) -> String {
@@ -29,7 +29,7 @@ enum SummaryText {
         } else {
             let workers = summary.workers == 1 ? "its one worker" : "its \(summary.workers) workers"
             lines.append("  busy time: the stage's own work (its done and failed steps), summed over \(workers);")
-            lines.append("  photos per busy s: those steps over the busy time, one worker's pace in the stage")
+            lines.append("  photos per busy s: its done steps over the busy time, one worker's pace in the stage")
         }
         let passedOver = [summary.passedOver.derivedSentence, summary.passedOver.ignoredSentence].compactMap { $0 }
         if !passedOver.isEmpty { lines.append("") }

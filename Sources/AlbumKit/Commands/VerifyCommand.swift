@@ -1,5 +1,7 @@
 /// `album verify`: checks the database and re-hashes every file the catalogue records.
 struct VerifyCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    static let onlyReads = true
     static let configuration = CommandConfiguration(
         name: "verify",
         abstract: "Check the catalogue: database integrity, every recorded file and its hash.",

@@ -87,32 +87,75 @@ public struct DistributedLaunch {
         let plan = planned.plan, folder = planned.folder, engine = folder.engineFolder
         let album = DistributedLaunch.executable
         let chunkScript = engine + "/chunk.sbatch", mergeScript = engine + "/merge.sbatch"
-        try RunFolder.write("""
-            #!/bin/sh
-            # album chunk K, with K from SLURM_ARRAY_TASK_ID; exit 75 (environment trouble) is for RequeueExit=75.
-            echo "album: chunk ${SLURM_ARRAY_TASK_ID:-?} on node ${SLURMD_NODENAME:-?}, attempt $((${SLURM_RESTART_COUNT:-0} + 1))" >&2
-            exec \(ShellQuote.quote(album)) \(chunkArguments(nil).map(ShellQuote.quote).joined(separator: " "))
-
-            """, to: chunkScript)
-        try RunFolder.write("""
-            #!/bin/sh
-            # album merge, after every chunk has ended (afterany): it merges nothing while a chunk has not finished.
-            exec \(ShellQuote.quote(album)) merge \(ShellQuote.quote(folder.path))
-
-            """, to: mergeScript)
         let name = "album-run-\(plan.run)"
         let throttle = plan.maxParallel < plan.chunks ? "%\(plan.maxParallel)" : ""
-        var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(plan.chunks - 1)\(throttle)",
-                        "--requeue", "--output", engine + "/chunk-%a.log", "--chdir", folder.path]
-        if let workers { chunkJob += ["--cpus-per-task", String(workers)] }
-        let arrayID = try EngineCommand.submit(chunkJob + [chunkScript])
-        let mergeID = try EngineCommand.submit(["sbatch", "--parsable", "--job-name", name + "-merge", "--dependency", "afterany:\(arrayID)",
-                                        "--output", engine + "/merge.log", "--chdir", folder.path, mergeScript])
+        let arrayID: String
+        do {
+            try RunFolder.write("""
+                #!/bin/sh
+                # album chunk K, with K from SLURM_ARRAY_TASK_ID; exit 75 (environment trouble) is for RequeueExit=75.
+                echo "album: chunk ${SLURM_ARRAY_TASK_ID:-?} on node ${SLURMD_NODENAME:-?}, attempt $((${SLURM_RESTART_COUNT:-0} + 1))" >&2
+                exec \(ShellQuote.quote(album)) \(chunkArguments(nil).map(ShellQuote.quote).joined(separator: " "))
+
+                """, to: chunkScript)
+            try RunFolder.write("""
+                #!/bin/sh
+                # album merge, after every chunk has ended (afterany): it merges nothing while a chunk has not finished.
+                exec \(ShellQuote.quote(album)) merge \(ShellQuote.quote(folder.path))
+
+                """, to: mergeScript)
+            var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(plan.chunks - 1)\(throttle)",
+                            "--requeue", "--output", engine + "/chunk-%a.log", "--chdir", folder.path]
+            if let workers { chunkJob += ["--cpus-per-task", String(workers)] }
+            arrayID = try EngineCommand.submit(chunkJob + [chunkScript])
+        } catch {
+            throw abandoning(after: error)
+        }
+        let mergeJob = ["sbatch", "--parsable", "--job-name", name + "-merge", "--dependency", "afterany:\(arrayID)",
+                        "--output", engine + "/merge.log", "--chdir", folder.path, mergeScript]
+        let mergeID: String
+        do {
+            mergeID = try EngineCommand.submit(mergeJob)
+        } catch {
+            // The chunks are queued: the run stays open for them, and the user hears how to merge or give it up.
+            try? RunFolder.write(JSONValue.object([("array_job", .string(arrayID))]).text + "\n", to: engine + "/slurm.json")
+            throw DistributedError("""
+                \(DistributedLaunch.message(of: error)); the chunks are submitted (array job \(arrayID)) but not their merge, \
+                so distributed run \(plan.run) stays open: submit the merge with `\(mergeJob.map(ShellQuote.quote).joined(separator: " "))` \
+                (or run `album merge \(folder.path)` once the chunks have ended), or give the run up with \
+                `scancel \(arrayID)` and then `album dist abandon \(folder.path)`
+                """, exitCode: .environment)
+        }
         try RunFolder.write(JSONValue.object([("array_job", .string(arrayID)), ("merge_job", .string(mergeID))]).text + "\n",
                             to: engine + "/slurm.json")
         Console.out("slurm array job \(arrayID) (\(plan.chunks) chunks, \(throttle.isEmpty ? "as many at a time as the cluster gives" : "\(plan.maxParallel) at a time")), merge job \(mergeID)")
         Console.err("album: follow it with `album dist status \(folder.path)`; the merge job merges when every chunk has ended")
         return .ok
+    }
+
+    /// What a submission that failed before any job was queued ends with: the run is abandoned here (`album dist
+    /// abandon`), so the catalogue takes other writers again; when that cannot be done, the message says what to run.
+    private func abandoning(after error: any Error) -> DistributedError {
+        let folder = planned.folder, run = planned.plan.run
+        let message = DistributedLaunch.message(of: error)
+        do {
+            _ = try DistributedMerge.abandon(folder)
+            return DistributedError("\(message); nothing was submitted, so distributed run \(run) is abandoned and the catalogue takes other writers again",
+                                    exitCode: .environment)
+        } catch {
+            return DistributedError("\(message); nothing was submitted, but distributed run \(run) stays open (\(DistributedLaunch.message(of: error))): "
+                                    + "give it up with `album dist abandon \(folder.path)` before other writers can use the catalogue",
+                                    exitCode: .environment)
+        }
+    }
+
+    /// An error's words: a `DistributedError`'s message, a catalogue error's, or its description.
+    static func message(of error: any Error) -> String {
+        switch error {
+        case let error as DistributedError: error.message
+        case let error as CatalogueError: error.message
+        default: String(describing: error)
+        }
     }
 
     // MARK: Kubernetes

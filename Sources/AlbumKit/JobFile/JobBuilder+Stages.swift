@@ -13,6 +13,10 @@ extension JobBuilder {
         if items.isEmpty { reader.error(node, "'stages' is empty; add at least one stage") }
         var seenNonImport = false
         for item in items {
+            if let hint = JobBuilder.misindentedOption(item) {
+                reader.error(hint.node, hint.message)
+                continue
+            }
             guard let entries = item.mappingValue, entries.count == 1, let name = entries[0].key.keyText else {
                 reader.error(item, "each stage is a mapping with one key, the stage's name (import, filter, thumbnail or export)")
                 continue
@@ -39,6 +43,17 @@ extension JobBuilder {
                 reader.error(keyNode, message)
             }
         }
+    }
+
+    /// `- import:` with its options at the stage name's own indentation (`from:` under `import`, not further in): YAML
+    /// reads them as more keys of the item, so the item's second key is where the mistake is, and the hint says how
+    /// to indent it.
+    static func misindentedOption(_ item: Node) -> (node: Node, message: String)? {
+        guard let entries = item.mappingValue, entries.count > 1, let name = entries[0].key.keyText,
+              stageNames.contains(name), entries[0].value.isNull, let option = entries[1].key.keyText else { return nil }
+        return (entries[1].key, "'\(option)' lines up with '\(name)', so it is read as a second key of this list item, not as "
+                + "one of \(name)'s options: indent '\(option)' (and the options after it) further than '\(name)', "
+                + "e.g. '- \(name):' then '    \(option): …' on the next line, or write '- \(name): {\(option): …}'")
     }
 
     private mutating func readImport(_ node: Node) -> ImportStage? {

@@ -12,6 +12,10 @@ public struct Planner {
     /// Per stage: how many photos each verdict applies to.
     public struct Counts: Sendable, Equatable {
         public var toDo = 0
+        /// Of `toDo`: photos still to import that a `select:` on what only their header says (`taken`, `caption`,
+        /// `camera`, `format`) counts in. The plan reads no header, so `toDo` is at most this many more than the
+        /// run's steps: "up to N" (`PlanCommand`).
+        public var toDoIfHeaderMatches = 0
         public var upToDate = 0
         public var leftOut = 0
     }
@@ -130,8 +134,10 @@ public struct Planner {
                 continue
             }
             let upToDate = try stage.plan(&work, context: context) && !force
+            let unsure = selected == nil || own == nil
+            if unsure, !upToDate { plan.counts[name, default: Counts()].toDoIfHeaderMatches += 1 }
             note(&plan, path: work.photo.path, stage: name, upToDate ? .upToDate : .toDo,
-                 selected == nil || own == nil ? "(if its header matches select)" : nil)
+                 unsure ? "(if its header matches select)" : nil)
         }
         return work
     }

@@ -59,8 +59,9 @@ struct ReportPage {
         var rows = ""
         for stage in StageName.allCases {
             guard let counts = report.counts[stage] else { continue }
-            // The stage's own pace: its step rows (done and failed) over their busy time; skipped steps are no rows.
-            let worked = (counts[.done] ?? 0) + (counts[.failed] ?? 0)
+            // The stage's own pace: its done steps over the busy time (a quick failure is no pace, issue 29); skipped
+            // steps are no rows.
+            let worked = counts[.done] ?? 0
             let busy = report.stageSeconds[stage] ?? 0
             let rate = worked > 0 && busy > 0 ? String(format: "%.1f", Double(worked) / busy) : "-"
             let skipped = report.skippedCounted ? String(counts[.skipped] ?? 0) : "not counted"

@@ -38,10 +38,11 @@ public struct RunSummary: Sendable {
     /// ok, failed or interrupted.
     public var status: String = "ok"
 
-    /// A stage's own throughput: its steps that did something (done or failed) per second of its busy time, the
-    /// pace of one worker in that stage; nil for a stage that did nothing (every photo skipped, or none).
+    /// A stage's own throughput: its done steps per second of its busy time, the pace of one worker in that stage;
+    /// nil for a stage that did none (every photo skipped or failed, or none: a text file that fails in 40 µs is no
+    /// pace of 23 000 photos a second).
     public func photosPerBusySecond(_ stage: StageName) -> Double? {
-        let worked = (counts[stage]?[.done] ?? 0) + (counts[stage]?[.failed] ?? 0)
+        let worked = counts[stage]?[.done] ?? 0
         guard worked > 0, let busy = stageSeconds[stage], busy > 0 else { return nil }
         return Double(worked) / busy
     }

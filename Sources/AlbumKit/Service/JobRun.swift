@@ -51,6 +51,8 @@ public struct JobRun {
         if AddressSpace.limit != nil { settings.mallocArenas = 1 }
         // A root that does not exist stops the run before a catalogue folder is made under it.
         try SourceCheck.requireRoots(of: job, except: options.listedPaths)
+        // An export folder this user cannot write stops the run with one message, not one failure per photo.
+        if chunk == nil { try ExportRootCheck.requireWritable(job) }
         try Vips.start(settings)
         let catalogue = try chunk?.open() ?? Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }

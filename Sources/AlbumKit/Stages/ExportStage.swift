@@ -109,7 +109,9 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                     }
                     try catalogue.record(rendition)
                 }
-                return .skipped("an identical file is already there", input: input, output: rendition.fileHash)
+                // `--force` rendered it again (and found the same bytes): that is work done, and counted so.
+                return context.force ? .done(input: input, output: rendition.fileHash)
+                    : .skipped("an identical file is already there", input: input, output: rendition.fileHash)
             }
             var mode = AtomicFile.Mode.noReplace
             if let owner {

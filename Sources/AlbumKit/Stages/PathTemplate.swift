@@ -40,7 +40,8 @@ public struct PathTemplate: Sendable, Equatable {
             let name = String(rest[rest.index(after: open)..<close])
             guard let token = Token(rawValue: name) else {
                 let valid = Token.allCases.map { "{\($0.rawValue)}" }.joined(separator: ", ")
-                throw StageError("unknown token {\(name)}; valid tokens are \(valid)")
+                let near = Suggest.nearest(to: name, in: Token.allCases.map(\.rawValue)).map { "; did you mean {\($0)}?" } ?? ""
+                throw StageError("unknown token {\(name)}\(near)\(near.isEmpty ? ";" : "") valid tokens are \(valid)")
             }
             parts.append(.token(token))
             rest = rest[rest.index(after: close)...]

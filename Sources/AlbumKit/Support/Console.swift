@@ -33,6 +33,8 @@ public enum Console {
 
         /// "standard output closed (Broken pipe)": the words of album's stop message.
         public var description: String { "\(stream.name) closed (\(SystemError.reason(for: code)))" }
+        /// The reader of a pipe went away (`EPIPE`): `album ls | head -3` once head has its lines.
+        public var isBrokenPipe: Bool { code == SystemError.brokenPipeCode }
     }
 
     private struct State {

@@ -44,4 +44,6 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `EBADF` as a value: what a write to a descriptor that was closed fails with.
     public static let badDescriptorCode: Int32 = EBADF
+    /// `EPIPE` as a value: what a write to a pipe whose reader went away fails with (SIGPIPE ignored).
+    public static let brokenPipeCode: Int32 = EPIPE
 }

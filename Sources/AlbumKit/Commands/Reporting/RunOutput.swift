@@ -11,7 +11,7 @@ struct RunOutput: Sendable {
     var progress: ProgressForm? = nil
     /// `-q`/`--quiet`: no progress and no summary; each failure is still said as it happens.
     var quiet = false
-    /// The variables the reporters read (`TERM`, `NO_COLOR`, `GITHUB_WORKSPACE`, `GITHUB_STEP_SUMMARY`).
+    /// The variables the reporters read (`TERM`, `NO_COLOR`, `FORCE_COLOR`, `GITHUB_WORKSPACE`, `GITHUB_STEP_SUMMARY`).
     var environment = ProcessInfo.processInfo.environment
 
     /// The streams that carry what the run was asked for: a failed write to one of them stops the run (exit 3).
@@ -32,13 +32,21 @@ struct RunOutput: Sendable {
         return asked == .live && draws ? .live : .plain
     }
 
+    /// Whether failures are red: never with `NO_COLOR` (no-color.org), always with `FORCE_COLOR` (force-color.org:
+    /// set and not empty, `0` or `false`; a CI log that shows colour), else on a terminal that draws.
+    static func colour(draws: Bool, environment: [String: String]) -> Bool {
+        if let no = environment["NO_COLOR"], !no.isEmpty { return false }
+        if let force = environment["FORCE_COLOR"], !["", "0", "false"].contains(force) { return true }
+        return draws
+    }
+
     /// The observers for these flags: text on stderr always (summary off for JSON), plus JSON or annotations.
     func reporters(for job: Job) -> any RunObserver {
         let terminal = StandardStreams.isTerminal(StandardStreams.error)
         // Control sequences (colour, the redrawn line) only for a terminal that can take them: never for a pipe or
         // a file, nor for TERM=dumb.
         let draws = terminal && environment["TERM"] != "dumb"
-        let colour = draws && environment["NO_COLOR"].map(\.isEmpty) ?? true
+        let colour = RunOutput.colour(draws: draws, environment: environment)
         let text = TextReporter(.init(progress: progressForm(terminal: terminal, draws: draws), verbose: verbose,
                                       summary: logFormat != .json && !quiet, colour: colour, job: job))
         switch logFormat {
