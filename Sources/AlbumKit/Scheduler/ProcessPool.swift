@@ -39,8 +39,9 @@ final class ProcessPool: Sendable {
             process.arguments = arguments
             if let environment { process.environment = environment }
             if let log = logs?[index] {
-                FileManager.default.createFile(atPath: log, contents: nil)
-                if let handle = FileHandle(forWritingAtPath: log) {
+                // A log that cannot be made leaves the chunk's output on album's own streams, where it is seen.
+                if FileManager.default.createFile(atPath: log, contents: nil),
+                   let handle = FileHandle(forWritingAtPath: log) {
                     process.standardOutput = handle
                     process.standardError = handle
                 }
