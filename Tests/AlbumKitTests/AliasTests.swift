@@ -384,8 +384,16 @@ final class AliasTests: XCTestCase {
         try FileManager.default.removeItem(atPath: "\(folder)/photos/other.jpg")
         try FileManager.default.copyItem(atPath: "\(folder)/photos/r001.jpg", toPath: "\(folder)/photos/other.jpg")
 
-        let first = try run(folder)
+        let planned = try run(folder, ["plan", "job.yml", "--json"])
+        let first = try run(folder, ["run", "job.yml", "--log-format", "json"])
         XCTAssertEqual(first.status, 0, first.stderr)
+        // The plan and the run agree: other.jpg's export to do (done), the photo it held superseded.
+        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any], planned.stdout)
+        XCTAssertEqual((plan["states"] as? [String: Int])?["superseded"], 1, planned.stdout)
+        let finished = try XCTUnwrap(first.stdout.split(separator: "\n").last { $0.contains(#""run-finished""#) })
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])
+        XCTAssertEqual((summary["states"] as? [String: Int])?["superseded"], 1, String(finished))
+        XCTAssertEqual(((summary["stages"] as? [String: Any])?["export"] as? [String: Int])?["done"], 1, String(finished))
         try assertPicture("\(folder)/out/other.jpg", isThatOf: "\(folder)/photos/r001.jpg")
         XCTAssertEqual(AliasTests.tag("user.album.photo", of: "\(folder)/out/other.jpg"), try Tool.sha256("\(folder)/photos/r001.jpg"))
         let second = try run(folder)

@@ -53,7 +53,7 @@ final class ExportRootTests: XCTestCase {
         XCTAssertEqual(files(under: "\(folder)/elsewhere"), [])
     }
 
-    func testALinkDeeperDownAndADanglingLinkAreRefusedToo() throws {
+    func testALinkWhoseTextStartsInsideAndADanglingLinkAreRefusedToo() throws {
         let folder = try library("out/{name}/{id}.jpg")
         try FileManager.default.createDirectory(atPath: "\(folder)/out/a", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(folder)/out/inside", withIntermediateDirectories: true)
