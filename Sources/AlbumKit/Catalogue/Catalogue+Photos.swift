@@ -41,7 +41,7 @@ extension Catalogue {
     public func isSuperseded(_ photo: PhotoRecord) throws -> Bool {
         if try isSuperseded(photo: photo.id) { return true }
         let there = try fetchAll(PhotoAlias.self, "WHERE path = ? AND photo != ?", [.text(paths.stored(photo.path)), .text(photo.id)])
-        return PhotoRecord.supersededIDs([photo], aliases: there).contains(photo.id)
+        return PhotoRecord.displacedIDs([photo], aliases: there).contains(photo.id)
     }
 
     /// Every photo, newest added first (the gallery's order).

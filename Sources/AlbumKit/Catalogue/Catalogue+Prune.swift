@@ -15,7 +15,7 @@ extension Catalogue {
         let allAliases = try self.allAliases()
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
         // Photos whose own file now holds another photo's bytes: superseded, though no version replaces them.
-        let displaced = PhotoRecord.supersededIDs(photos, aliases: allAliases).subtracting(replaced)
+        let displaced = PhotoRecord.displacedIDs(photos, aliases: allAliases)
         var visited = Set<String>()
         for head in photos where !replaced.contains(head.id) {
             var chain: [PhotoRecord] = []

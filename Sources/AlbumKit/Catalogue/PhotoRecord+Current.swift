@@ -23,17 +23,23 @@ extension PhotoRecord {
     /// the same after b's bytes were copied back (b.jpg no longer has the alias's stat) → b current again
     /// ```
     public static func supersededIDs(_ photos: [PhotoRecord], aliases: [PhotoAlias]) -> Set<String> {
-        var superseded = Set(photos.compactMap(\.replaces))
-        guard !aliases.isEmpty else { return superseded }
+        Set(photos.compactMap(\.replaces)).union(displacedIDs(photos, aliases: aliases))
+    }
+
+    /// The photos among `photos` whose own path now holds another photo's bytes, as `aliases` record them: the
+    /// second kind of `supersededIDs`, and the only one a run's phase 1 can add (`Scheduler`, `Planner`).
+    public static func displacedIDs(_ photos: [PhotoRecord], aliases: [PhotoAlias]) -> Set<String> {
+        var displaced = Set<String>()
+        guard !aliases.isEmpty else { return displaced }
         let byPath = Dictionary(grouping: photos, by: \.path)
         for alias in aliases {
-            for photo in byPath[alias.path] ?? [] where photo.id != alias.photo && !superseded.contains(photo.id) {
+            for photo in byPath[alias.path] ?? [] where photo.id != alias.photo && !displaced.contains(photo.id) {
                 guard let status = try? FileStatus(alias.path, followingLinks: true), status.isRegular else { continue }
                 let identity = FileIdentity(status)
-                if identity.isUnchanged(since: alias), !identity.isUnchanged(since: photo) { superseded.insert(photo.id) }
+                if identity.isUnchanged(since: alias), !identity.isUnchanged(since: photo) { displaced.insert(photo.id) }
             }
         }
-        return superseded
+        return displaced
     }
 
     /// The catalogue photos a run is done with once import hands on this one: itself, and the version of its file
