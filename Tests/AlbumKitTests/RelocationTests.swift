@@ -251,18 +251,29 @@ final class RelocationTests: XCTestCase {
     /// writes no rendition row (an export made again would be recorded by the new run, even where its bytes were
     /// found identical).
     func testAMovedLibraryPlansNothingAndItsRunWritesNoExportAgain() throws {
+        try assertAMovedLibraryRedoesNothing(export: "site/{name}.jpg")
+    }
+
+    /// The same with the export folder given absolute through a variable (`--set LIBRARY=/abs/library`), under the
+    /// job's folder: the template is recorded relative to it too.
+    func testAMovedLibraryWithAnAbsoluteExportPathUnderItRedoesNothing() throws {
+        try assertAMovedLibraryRedoesNothing(export: "${LIBRARY}/site/{name}.jpg")
+    }
+
+    func assertAMovedLibraryRedoesNothing(export: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let folder = try TestSupport.temporaryFolder(self)
-        _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/library", catalogue: ".album", export: "site/{name}.jpg")
-        try album(["run", "job.yml", "--set", "LIBRARY=."], in: "\(folder)/library")
+        _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/library", catalogue: ".album", export: export)
+        try album(["run", "job.yml", "--set", "LIBRARY=\(folder)/library"], in: "\(folder)/library")
         let rows = try exportRows("\(folder)/library/.album")
-        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows.count, 3, file: file, line: line)
 
         try FileManager.default.moveItem(atPath: "\(folder)/library", toPath: "\(folder)/moved")
         let run = ["moved/job.yml", "--set", "LIBRARY=\(folder)/moved"]
-        XCTAssertEqual(try toDo(run, in: folder), ["import": 0, "filter": 0, "thumbnail": 0, "export": 0], "the plan before the run")
+        XCTAssertEqual(try toDo(run, in: folder), ["import": 0, "filter": 0, "thumbnail": 0, "export": 0], "the plan before the run",
+                       file: file, line: line)
         try album(["run"] + run, in: folder)
-        XCTAssertEqual(try exportRows("\(folder)/moved/.album"), rows, "no export was made or recorded again")
-        XCTAssertEqual(try toDo(run, in: folder), ["import": 0, "filter": 0, "thumbnail": 0, "export": 0])
+        XCTAssertEqual(try exportRows("\(folder)/moved/.album"), rows, "no export was made or recorded again", file: file, line: line)
+        XCTAssertEqual(try toDo(run, in: folder), ["import": 0, "filter": 0, "thumbnail": 0, "export": 0], file: file, line: line)
         try album(["verify", "--catalogue", "\(folder)/moved/.album"])
     }
 

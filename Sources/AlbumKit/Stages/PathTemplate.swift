@@ -28,6 +28,10 @@ public struct PathTemplate: Sendable, Equatable {
     /// `.`), so a library moved whole with its job, originals and exports renders nothing again; absolute otherwise.
     /// A real change of destination still changes it (another folder outside the job's, or another `to:`).
     public let recordedRoot: String
+    /// The template as the export's parameters record it: as written, except that an absolute one under the job's
+    /// folder (`to: "${OUT}/{name}.jpg"` with `OUT` inside the library) loses that folder (`site/{name}.jpg`), for
+    /// the same reason as `recordedRoot`.
+    public let recordedText: String
     let parts: [Part]
 
     /// Parses `text`, resolving relative paths against `base`.
@@ -69,6 +73,8 @@ public struct PathTemplate: Sendable, Equatable {
         } else {
             recordedRoot = root
         }
+        let inFolder = folder == "/" ? "/" : folder + "/"
+        recordedText = text.hasPrefix("/") && recordedRoot != root && text.hasPrefix(inFolder) ? String(text.dropFirst(inFolder.count)) : text
         self.parts = parts
         if let escape = fixedEscape() { throw StageError(escape) }
     }
