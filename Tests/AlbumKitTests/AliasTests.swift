@@ -372,4 +372,72 @@ final class AliasTests: XCTestCase {
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM aliases"), ["0"])
         XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
     }
+
+    /// A photo's own file overwritten with another photo's bytes (issue 29, item 3: `cp r001.jpg other.jpg`): the
+    /// name is an alias of r001's photo now, the photo it held is superseded, and r001's photo takes over its export
+    /// under that name, on the first run after the copy and every run after; prune forgets the old photo and keeps
+    /// the export, and verify is content.
+    func testAPhotosFileOverwrittenWithAnotherPhotosBytesHandsItsExportOver() throws {
+        let folder = try library()
+        XCTAssertEqual(try run(folder).status, 0)
+        let oldOther = try XCTUnwrap(Probe.rows(folder + "/album", "SELECT id FROM photos WHERE path LIKE '%other.jpg'").first)
+        try FileManager.default.removeItem(atPath: "\(folder)/photos/other.jpg")
+        try FileManager.default.copyItem(atPath: "\(folder)/photos/r001.jpg", toPath: "\(folder)/photos/other.jpg")
+
+        let planned = try run(folder, ["plan", "job.yml", "--json"])
+        let first = try run(folder, ["run", "job.yml", "--log-format", "json"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        // The plan and the run agree: other.jpg's export to do (done), the photo it held superseded.
+        let plan = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any], planned.stdout)
+        XCTAssertEqual((plan["states"] as? [String: Int])?["superseded"], 1, planned.stdout)
+        let finished = try XCTUnwrap(first.stdout.split(separator: "\n").last { $0.contains(#""run-finished""#) })
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])
+        XCTAssertEqual((summary["states"] as? [String: Int])?["superseded"], 1, String(finished))
+        XCTAssertEqual(((summary["stages"] as? [String: Any])?["export"] as? [String: Int])?["done"], 1, String(finished))
+        try assertPicture("\(folder)/out/other.jpg", isThatOf: "\(folder)/photos/r001.jpg")
+        XCTAssertEqual(AliasTests.tag("user.album.photo", of: "\(folder)/out/other.jpg"), try Tool.sha256("\(folder)/photos/r001.jpg"))
+        let second = try run(folder)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(try toDo(folder), 0)
+
+        let listed = try run(folder, ["ls", "--catalogue", "album", "--state", "superseded", "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssert(listed.stdout.contains(oldOther), "the photo other.jpg held is superseded: \(listed.stdout)")
+        let shown = try run(folder, ["show", "--catalogue", "album", String(oldOther.prefix(8))])
+        XCTAssert(shown.stdout.contains("superseded"), shown.stdout + shown.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions WHERE kind = 'export' AND photo = '\(oldOther)'"), ["0"],
+                       "its export row went with the file")
+        let verify = try run(folder, ["verify", "--catalogue", "album", "--json"])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssert(verify.stdout.contains(#""superseded": 1"#), verify.stdout)
+
+        let pruned = try run(folder, ["prune", "--catalogue", "album"])
+        XCTAssertEqual(pruned.status, 0, pruned.stderr)
+        XCTAssert(pruned.stderr.contains("1 superseded"), pruned.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE id = '\(oldOther)'"), ["0"])
+        try assertPicture("\(folder)/out/other.jpg", isThatOf: "\(folder)/photos/r001.jpg")
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+        XCTAssertEqual(try toDo(folder), 0)
+    }
+
+    /// The old bytes copied back: the photo is current again (its file holds its own bytes), and its export is its
+    /// own again.
+    func testTheOverwrittenPhotosBytesCopiedBackMakeItCurrentAgain() throws {
+        let folder = try library()
+        let saved = "\(folder)/saved.jpg"
+        try FileManager.default.copyItem(atPath: "\(folder)/photos/other.jpg", toPath: saved)
+        XCTAssertEqual(try run(folder).status, 0)
+        try FileManager.default.removeItem(atPath: "\(folder)/photos/other.jpg")
+        try FileManager.default.copyItem(atPath: "\(folder)/photos/r001.jpg", toPath: "\(folder)/photos/other.jpg")
+        XCTAssertEqual(try run(folder).status, 0)
+        try FileManager.default.removeItem(atPath: "\(folder)/photos/other.jpg")
+        try FileManager.default.copyItem(atPath: saved, toPath: "\(folder)/photos/other.jpg")
+        let back = try run(folder)
+        XCTAssertEqual(back.status, 0, back.stderr)
+        try assertPicture("\(folder)/out/other.jpg", isThatOf: saved)
+        let listed = try run(folder, ["ls", "--catalogue", "album", "--state", "superseded", "-q"])
+        XCTAssertEqual(listed.stdout, "", "no photo is superseded")
+        XCTAssertEqual(try run(folder, ["verify", "--catalogue", "album"]).status, 0)
+        XCTAssertEqual(try toDo(folder), 0)
+    }
 }

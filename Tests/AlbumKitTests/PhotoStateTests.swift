@@ -190,6 +190,13 @@ final class PhotoStateTests: XCTestCase {
 
         let after = try listed(folder)
         XCTAssertEqual(Set(after["edited.jpg"]?.compactMap { $0["state"] as? String } ?? []), ["ok", "superseded"])
+        // The next run meets the superseded version once, counted once (not again as a photo whose file now holds
+        // another photo's bytes).
+        let planned = try TestSupport.album(["plan", "job.yml", "--json"], in: folder)
+        let plannedStates = (try JSONSerialization.jsonObject(with: Data(planned.stdout.utf8)) as? [String: Any])?["states"]
+        XCTAssertEqual(plannedStates as? [String: Int], ["damaged": 0, "missing": 1, "superseded": 1], planned.stdout)
+        let third = try TestSupport.album(["run", "job.yml", "--log-format", "json"], in: folder)
+        XCTAssertEqual(try events(third).last?["states"] as? [String: Int], ["damaged": 0, "missing": 1, "superseded": 1])
         XCTAssertEqual(after["deleted.jpg"]?.first?["state"] as? String, "missing")
         XCTAssertEqual(after["kept.jpg"]?.first?["state"] as? String, "ok")
         XCTAssertEqual(Set(try listed(folder, ["--state", "missing"]).keys), ["deleted.jpg"])

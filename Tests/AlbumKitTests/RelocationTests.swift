@@ -229,4 +229,93 @@ final class RelocationTests: XCTestCase {
         XCTAssertEqual(try storedPaths("renditions", in: catalogue).filter { $0.hasPrefix("/") }, [])
         try assertNothingToRedo(["run", "\(folder)/moved/job.yml", "--set", "LIBRARY=\(folder)/moved"], catalogue: catalogue)
     }
+
+    /// The plan's "to do" column per stage, from `album plan ARGUMENTS`.
+    func toDo(_ arguments: [String], in folder: String? = nil) throws -> [String: Int] {
+        let plan = try album(["plan"] + arguments, in: folder)
+        var counts: [String: Int] = [:]
+        for line in plan.stdout.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 4, StageName(rawValue: String(fields[0])) != nil, let n = Int(fields[1]) { counts[String(fields[0])] = n }
+        }
+        return counts
+    }
+
+    /// The export rows as the database holds them: path, parameters' hash and the run that wrote each.
+    func exportRows(_ catalogue: String) throws -> [String] {
+        try Probe.rows(catalogue, "SELECT path || ' ' || params_hash || ' ' || run FROM renditions WHERE kind = 'export' ORDER BY path")
+    }
+
+    /// A library moved whole (issue 29, item 4): its exports' parameters record their root relative to the job's
+    /// folder, so the plan made before any run after the move has nothing to do, and the run renders nothing and
+    /// writes no rendition row (an export made again would be recorded by the new run, even where its bytes were
+    /// found identical).
+    func testAMovedLibraryPlansNothingAndItsRunWritesNoExportAgain() throws {
+        try assertAMovedLibraryRedoesNothing(export: "site/{name}.jpg")
+    }
+
+    /// The same with the export folder given absolute through a variable (`--set LIBRARY=/abs/library`), under the
+    /// job's folder: the template is recorded relative to it too.
+    func testAMovedLibraryWithAnAbsoluteExportPathUnderItRedoesNothing() throws {
+        try assertAMovedLibraryRedoesNothing(export: "${LIBRARY}/site/{name}.jpg")
+    }
+
+    func assertAMovedLibraryRedoesNothing(export: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/library", catalogue: ".album", export: export)
+        try album(["run", "job.yml", "--set", "LIBRARY=\(folder)/library"], in: "\(folder)/library")
+        let rows = try exportRows("\(folder)/library/.album")
+        XCTAssertEqual(rows.count, 3, file: file, line: line)
+
+        try FileManager.default.moveItem(atPath: "\(folder)/library", toPath: "\(folder)/moved")
+        let run = ["moved/job.yml", "--set", "LIBRARY=\(folder)/moved"]
+        XCTAssertEqual(try toDo(run, in: folder), ["import": 0, "filter": 0, "thumbnail": 0, "export": 0], "the plan before the run",
+                       file: file, line: line)
+        try album(["run"] + run, in: folder)
+        XCTAssertEqual(try exportRows("\(folder)/moved/.album"), rows, "no export was made or recorded again", file: file, line: line)
+        XCTAssertEqual(try toDo(run, in: folder), ["import": 0, "filter": 0, "thumbnail": 0, "export": 0], file: file, line: line)
+        try album(["verify", "--catalogue", "\(folder)/moved/.album"])
+    }
+
+    /// A real change of destination still exports: the same job file copied into another folder, with the same
+    /// catalogue, writes its exports under that folder (their paths are not the recorded ones).
+    func testTheJobMovedAwayFromItsExportsStillExports() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/one", catalogue: "\(folder)/album", export: "site/{name}.jpg")
+        let set = ["--set", "LIBRARY=\(folder)/library"]
+        try album(["run", "one/job.yml"] + set, in: folder)
+        try FileManager.default.createDirectory(atPath: "\(folder)/two", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(folder)/one/job.yml", toPath: "\(folder)/two/job.yml")
+        XCTAssertEqual(try toDo(["two/job.yml"] + set, in: folder)["export"], 3)
+        try album(["run", "two/job.yml"] + set, in: folder)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "\(folder)/two/site").sorted(), ["dune.jpg", "storm.jpg", "wood.jpg"])
+        XCTAssertEqual(try Probe.rows("\(folder)/album", "SELECT count(*) FROM renditions WHERE kind = 'export'"), ["6"],
+                       "each destination's exports recorded")
+        XCTAssertEqual(try toDo(["two/job.yml"] + set, in: folder)["export"], 0)
+        try album(["verify", "--catalogue", "\(folder)/album"])
+    }
+
+    /// A catalogue whose exports an earlier album recorded with the root absolute in their parameters (made here by
+    /// rewriting the rows' hash to that one) renders nothing on the next run: each row takes the new hash.
+    func testExportsRecordedWithAnAbsoluteRootAreUpToDate() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/library", catalogue: ".album", export: "site/{name}.jpg")
+        let library = "\(folder)/library", catalogue = "\(folder)/library/.album"
+        try album(["run", "job.yml", "--set", "LIBRARY=."], in: library)
+        let recorded = try XCTUnwrap(Probe.rows(catalogue, "SELECT params FROM steps WHERE stage = 'export' LIMIT 1").first)
+        XCTAssert(recorded.contains(#""root":"site""#), recorded)
+        let absolute = try XCTUnwrap(JSONValue(parsing: recorded.replacingOccurrences(of: #""root":"site""#, with: #""root":"\#(library)/site""#)))
+        let old = StageParameters(stage: .export, parameters: absolute, software: .current).hash
+        let database = try Database(path: catalogue + "/catalogue.db")
+        try database.run("UPDATE renditions SET params_hash = ? WHERE kind = 'export'", [.text(old)])
+        database.close()
+        let before = try exportRows(catalogue)
+
+        XCTAssertEqual(try toDo(["job.yml", "--set", "LIBRARY=."], in: library)["export"], 0)
+        try album(["run", "job.yml", "--set", "LIBRARY=."], in: library)
+        let after = try exportRows(catalogue)
+        XCTAssertEqual(after.map { $0.split(separator: " ")[2] }, before.map { $0.split(separator: " ")[2] }, "the rows' runs: nothing rendered")
+        XCTAssert(after.allSatisfy { !$0.contains(old) }, "each row has the new hash: \(after)")
+        try assertNothingToRedo(["run", "\(library)/job.yml", "--set", "LIBRARY=\(library)"], catalogue: catalogue)
+    }
 }

@@ -84,10 +84,10 @@ final class TemplateExtTests: XCTestCase {
     /// not those its exports were made with before (they are re-exported once, and the old files are prune's), and a
     /// template without it keeps its parameters exactly.
     func testATemplateUsingExtRecordsWhatExtMeans() throws {
-        let withExt = ExportStage(to: try PathTemplate("/o/{name}.{ext}", relativeTo: "/"))
+        let withExt = ExportStage(to: try PathTemplate("/o/{name}.{ext}", relativeTo: "/jobs"))
         XCTAssertEqual(withExt.parameters.text,
                        #"{"from":"image","to":"/o/{name}.{ext}","root":"/o","ext":"format","format":"jpeg","quality":90,"max-size":null,"metadata":"strip-gps","if-exists":"skip"}"#)
-        let without = ExportStage(to: try PathTemplate("/o/{name}-{source-ext}.jpg", relativeTo: "/"))
+        let without = ExportStage(to: try PathTemplate("/o/{name}-{source-ext}.jpg", relativeTo: "/jobs"))
         XCTAssertEqual(without.parameters.text,
                        #"{"from":"image","to":"/o/{name}-{source-ext}.jpg","root":"/o","format":"jpeg","quality":90,"max-size":null,"metadata":"strip-gps","if-exists":"skip"}"#)
     }

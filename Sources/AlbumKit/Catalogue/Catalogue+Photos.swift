@@ -36,6 +36,14 @@ extension Catalogue {
         try database.query("SELECT COUNT(*) AS count FROM photos WHERE replaces = ?", [.text(id)]) { try $0["count"] as Int }.first ?? 0 > 0
     }
 
+    /// Whether `photo` is superseded: a newer version replaces it, or its own file now holds another photo's bytes
+    /// (that photo's alias at its path, `PhotoRecord.supersededIDs`).
+    public func isSuperseded(_ photo: PhotoRecord) throws -> Bool {
+        if try isSuperseded(photo: photo.id) { return true }
+        let there = try fetchAll(PhotoAlias.self, "WHERE path = ? AND photo != ?", [.text(paths.stored(photo.path)), .text(photo.id)])
+        return PhotoRecord.displacedIDs([photo], aliases: there).contains(photo.id)
+    }
+
     /// Every photo, newest added first (the gallery's order).
     public func allPhotos() throws -> [PhotoRecord] {
         try fetchAll(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")

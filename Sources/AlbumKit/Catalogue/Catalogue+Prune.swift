@@ -14,6 +14,8 @@ extension Catalogue {
         let replaced = Set(photos.compactMap(\.replaces))
         let allAliases = try self.allAliases()
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
+        // Photos whose own file now holds another photo's bytes: superseded, though no version replaces them.
+        let displaced = PhotoRecord.displacedIDs(photos, aliases: allAliases)
         var visited = Set<String>()
         for head in photos where !replaced.contains(head.id) {
             var chain: [PhotoRecord] = []
@@ -22,7 +24,8 @@ extension Catalogue {
                 chain.append(photo)
                 next = photo.replaces.flatMap { byID[$0] }
             }
-            Catalogue.decide(chain, aliases: aliases, folder: folder, options: options, plan: &plan, forgetting: &forgotten)
+            Catalogue.decide(chain, headSuperseded: displaced.contains(head.id), aliases: aliases, folder: folder, options: options,
+                             plan: &plan, forgetting: &forgotten)
         }
         // A superseded photo no chain reached (a loop of `replaces`, which album never writes) is still superseded.
         forgotten += photos.filter { !visited.contains($0.id) }.map { ($0, .superseded) }
@@ -70,10 +73,12 @@ extension Catalogue {
     /// Decides one version chain, newest first: a missing photo at its head is forgotten (and the next version is
     /// then the head), kept with `--keep-missing` or an earlier mark, kept when the catalogue holds its copy, or
     /// kept when its folder is unreachable; the superseded versions below the head are kept up to `keepVersions`.
-    private static func decide(_ chain: [PhotoRecord], aliases: [String: [PhotoAlias]], folder: String, options: PruneOptions, plan: inout PrunePlan,
-                               forgetting forgotten: inout [(PhotoRecord, PhotoState)]) {
-        var head = 0
-        while head < chain.count {
+    /// A head that is itself superseded (`headSuperseded`: its file holds another photo's bytes now) is decided
+    /// as one of those versions.
+    private static func decide(_ chain: [PhotoRecord], headSuperseded: Bool, aliases: [String: [PhotoAlias]], folder: String,
+                               options: PruneOptions, plan: inout PrunePlan, forgetting forgotten: inout [(PhotoRecord, PhotoState)]) {
+        var head = headSuperseded ? -1 : 0
+        while head >= 0, head < chain.count {
             let photo = chain[head]
             guard photo.condition(isSuperseded: false, aliases: aliases[photo.id] ?? []).state == .missing else {
                 if photo.missingKept != nil { plan.foundAgain.append(photo.id) }

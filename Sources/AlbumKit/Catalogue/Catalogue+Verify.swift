@@ -59,8 +59,9 @@ extension Catalogue {
             }
         }
         let photos = try allPhotos()
-        let replaced = Set(photos.compactMap(\.replaces))
-        let aliases = Dictionary(grouping: try allAliases(), by: \.photo)
+        let allAliases = try self.allAliases()
+        let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases)
+        let aliases = Dictionary(grouping: allAliases, by: \.photo)
         for photo in photos {
             let condition = photo.condition(isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [])
             let id = " (photo \(photo.id.prefix(8)))"

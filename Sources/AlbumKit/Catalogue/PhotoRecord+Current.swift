@@ -1,12 +1,45 @@
+import System
+
 extension PhotoRecord {
     /// The current photos among `photos`, in their order: every photo that no other photo replaces.
     ///
     /// A file whose bytes changed is imported as a new photo that `replaces` the one before (docs/catalogue.md).
     /// The superseded photo keeps its row, its renditions and its history, but it is no longer what its file
     /// holds, so it never joins a run: neither `album run` nor `album plan` takes it through a stage.
-    public static func current(_ photos: [PhotoRecord]) -> [PhotoRecord] {
-        let superseded = Set(photos.compactMap(\.replaces))
+    /// With `aliases`, a photo whose own file now holds another photo's bytes is superseded too (`supersededIDs`).
+    public static func current(_ photos: [PhotoRecord], aliases: [PhotoAlias] = []) -> [PhotoRecord] {
+        let superseded = supersededIDs(photos, aliases: aliases)
         return photos.filter { !superseded.contains($0.id) }
+    }
+
+    /// The photos among `photos` that are `superseded`: each one a newer version `replaces`, and each whose own
+    /// path now holds another photo's bytes, recorded there by import as that photo's alias (among `aliases`; the
+    /// file still with the alias's stat, no longer with the photo's). `cp a.jpg b.jpg` makes b.jpg a's alias, and
+    /// the photo b.jpg held superseded: its name, and its export, are a's now (`ExportStage.abandonedExport`). Only
+    /// the aliases at a photo's path are stat-ed.
+    ///
+    /// ```
+    /// photo b (b.jpg), photo a with alias b.jpg, b.jpg holding a's bytes → b superseded
+    /// the same after b's bytes were copied back (b.jpg no longer has the alias's stat) → b current again
+    /// ```
+    public static func supersededIDs(_ photos: [PhotoRecord], aliases: [PhotoAlias]) -> Set<String> {
+        Set(photos.compactMap(\.replaces)).union(displacedIDs(photos, aliases: aliases))
+    }
+
+    /// The photos among `photos` whose own path now holds another photo's bytes, as `aliases` record them: the
+    /// second kind of `supersededIDs`, and the only one a run's phase 1 can add (`Scheduler`, `Planner`).
+    public static func displacedIDs(_ photos: [PhotoRecord], aliases: [PhotoAlias]) -> Set<String> {
+        var displaced = Set<String>()
+        guard !aliases.isEmpty else { return displaced }
+        let byPath = Dictionary(grouping: photos, by: \.path)
+        for alias in aliases {
+            for photo in byPath[alias.path] ?? [] where photo.id != alias.photo && !displaced.contains(photo.id) {
+                guard let status = try? FileStatus(alias.path, followingLinks: true), status.isRegular else { continue }
+                let identity = FileIdentity(status)
+                if identity.isUnchanged(since: alias), !identity.isUnchanged(since: photo) { displaced.insert(photo.id) }
+            }
+        }
+        return displaced
     }
 
     /// The catalogue photos a run is done with once import hands on this one: itself, and the version of its file

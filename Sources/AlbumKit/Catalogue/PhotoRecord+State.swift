@@ -11,7 +11,8 @@ extension PhotoRecord {
     /// A photo whose own file is gone while one of its `aliases` is still there (the same bytes under another
     /// name, unchanged since it was recorded) is not missing: the next run makes that name its path
     /// (docs/catalogue.md, "Aliases"), and `album prune` must not forget it.
-    /// - Parameter isSuperseded: whether another photo of the catalogue `replaces` this one.
+    /// - Parameter isSuperseded: whether another photo of the catalogue `replaces` this one, or its file now holds
+    ///   another photo's bytes (`PhotoRecord.supersededIDs`).
     public func condition(isSuperseded: Bool, aliases: [PhotoAlias] = []) -> PhotoCondition {
         if isSuperseded { return PhotoCondition(.superseded) }
         let status: FileStatus
@@ -48,7 +49,7 @@ extension PhotoRecord {
     /// The state of each of `photos`, by id; `photos` is the whole catalogue (superseded is decided from its rows),
     /// `aliases` every alias it records.
     public static func conditions(of photos: [PhotoRecord], aliases: [PhotoAlias] = []) -> [String: PhotoCondition] {
-        let replaced = Set(photos.compactMap(\.replaces))
+        let replaced = supersededIDs(photos, aliases: aliases)
         let byPhoto = Dictionary(grouping: aliases, by: \.photo)
         return Dictionary(uniqueKeysWithValues: photos.map {
             ($0.id, $0.condition(isSuperseded: replaced.contains($0.id), aliases: byPhoto[$0.id] ?? []))

@@ -46,7 +46,7 @@ struct ShowCommand: Command {
         let renditions = try catalogue.renditions(photo: photo.id)
         let history = try catalogue.history(photo: photo.id)
         let aliases = try catalogue.aliases(photo: photo.id)
-        let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo: photo.id), aliases: aliases)
+        let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases)
         if json {
             Console.out(JSONValue.object([
                 ("photo", photo.json(condition, aliases: aliases)), ("renditions", .array(renditions.map(\.json))),

@@ -16,7 +16,7 @@ enum StatesText {
                 : "\(n) missing photos (their originals are gone): album ls --state missing; album prune forgets them")
         }
         if let n = states[.superseded], n > 0 {
-            lines.append("\(n) superseded version\(n == 1 ? "" : "s") kept (a newer version of the file replaced \(n == 1 ? "it" : "them")): album ls --state superseded; album prune forgets \(n == 1 ? "it" : "them")")
+            lines.append("\(n) superseded version\(n == 1 ? "" : "s") kept (a newer version, or another photo's bytes, took \(n == 1 ? "its file" : "their files")): album ls --state superseded; album prune forgets \(n == 1 ? "it" : "them")")
         }
         return lines
     }

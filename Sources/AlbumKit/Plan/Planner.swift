@@ -99,7 +99,10 @@ public struct Planner {
         plan.warnings = job.unmatchedPathWarnings(among: plan.scan.files + snapshot.currentPhotos.map(\.path))
         // Phase 2: the current photos phase 1 did not settle; then the exports of the names found for known bytes.
         if !job.stages.isEmpty {
-            for photo in snapshot.photosAfterImport(settled: progress.settled) {
+            // As the run: a photo whose own file phase 1 found holding another photo's bytes is superseded now.
+            let displaced = PhotoRecord.displacedIDs(snapshot.currentPhotos, aliases: progress.aliasesFound.map(\.alias))
+            if !displaced.isEmpty { plan.states[.superseded, default: 0] += displaced.count }
+            for photo in snapshot.photosAfterImport(settled: progress.settled) where !displaced.contains(photo.id) {
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
                                   beforeImport: false, foundByImport: false, of: job, progress: &progress, in: &plan, context: context)
             }

@@ -28,7 +28,7 @@ final class CatalogueSnapshot: Sendable {
     let supersededIDs: Set<String>
 
     init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = []) {
-        currentPhotos = PhotoRecord.current(photos)
+        currentPhotos = PhotoRecord.current(photos, aliases: aliases)
         supersededCount = photos.count - currentPhotos.count
         supersededIDs = Set(photos.map(\.id)).subtracting(currentPhotos.map(\.id))
         var byPath: [String: PhotoRecord] = [:]

@@ -95,8 +95,14 @@ public final class Scheduler: Sendable {
         // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
         // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {
-            let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled }))
-            let aliases = job.stages.contains { $0 is ExportStage } ? state.withLock { $0.aliasesFound } : []
+            let found = state.withLock { $0.aliasesFound }
+            // A photo whose own file phase 1 found holding another photo's bytes (recorded as that photo's alias) is
+            // superseded from now on (`PhotoRecord.supersededIDs`): it joins no stage, and its name's export is the
+            // other photo's to take over.
+            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found)
+            if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
+            let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
+            let aliases = job.stages.contains { $0 is ExportStage } ? found : []
             state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
             finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))
         }

@@ -42,16 +42,21 @@ extension ExportStage {
     }
 
     /// This catalogue's export at `target` of another photo that no longer claims it: none of that photo's paths
-    /// (its own, its aliases') renders this template to `target`. An alias whose file now holds other bytes (a new
-    /// photo, its alias row forgotten), or a photo moved to another name, leaves such a file; the photo whose name
-    /// gives `target` now takes it over as its own, as an edited original's new version takes its earlier export.
+    /// (its own, its aliases') that may still hold its bytes renders this template to `target`. An alias whose file
+    /// now holds other bytes (a new photo, its alias row forgotten), a photo moved to another name, or a photo whose
+    /// own file now holds another photo's bytes (`cp a.jpg b.jpg`: b.jpg is an alias of a's photo now, and the old b
+    /// is superseded) leaves such a file; the photo whose name gives `target` now takes it over as its own, as an
+    /// edited original's new version takes its earlier export. A name whose file is gone still claims its export
+    /// (an unmounted share is not a rename).
     func abandonedExport(at target: String, for photo: PhotoRecord, context: StageContext) throws -> Rendition? {
         guard FileSystem.exists(target) else { return nil }
         let stage = self
         return try context.read { catalogue -> Rendition? in
             for rendition in try catalogue.renditions(path: target) where rendition.kind == .export && rendition.photo != photo.id {
                 guard let other = try catalogue.photo(id: rendition.photo) else { continue }
-                let names = [other.path] + (try catalogue.aliases(photo: other.id)).map(\.path)
+                let aliases = try catalogue.aliases(photo: other.id)
+                let names = (ExportStage.holdsOtherBytes(other.path, not: other, alias: nil) ? [] : [other.path])
+                    + aliases.filter { !ExportStage.holdsOtherBytes($0.path, not: other, alias: $0) }.map(\.path)
                 let claimed = try names.contains { name in
                     var named = other
                     named.path = name
@@ -61,5 +66,17 @@ extension ExportStage {
             }
             return nil
         }
+    }
+
+    /// Whether the file at `name`, one of `photo`'s paths (`alias`'s when given), now holds other bytes than the
+    /// photo's: there, a regular file, its stat not the recorded one, and its size or (only then read) its SHA-256
+    /// not the photo's. A file gone, or only touched, is still the photo's.
+    static func holdsOtherBytes(_ name: String, not photo: PhotoRecord, alias: PhotoAlias?) -> Bool {
+        guard let status = try? FileStatus(name, followingLinks: true), status.isRegular else { return false }
+        let identity = FileIdentity(status)
+        if alias.map({ identity.isUnchanged(since: $0) }) ?? identity.isUnchanged(since: photo) { return false }
+        if status.size != photo.bytes { return true }
+        guard let hash = try? FileBytes(path: name).sha256() else { return false }
+        return hash != photo.hash
     }
 }

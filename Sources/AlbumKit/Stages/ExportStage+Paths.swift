@@ -1,3 +1,5 @@
+import System
+
 extension ExportStage {
     /// Where this export writes for `work`: its template rendered once for each path of the photo's bytes
     /// (`PhotoWork.paths`: its own, then its aliases'), each distinct result once, in that order. A template over a
@@ -23,5 +25,29 @@ extension ExportStage {
     /// `to:` rendered for `photo` as this export writes it: `{ext}` is `format`'s extension.
     func render(_ photo: PhotoRecord) throws -> String {
         try to.render(photo, formatExtension: format.fileExtension)
+    }
+}
+
+extension ExportStage {
+    /// Refuses `target` when a symbolic link on the way from `to:`'s root to its folder leads out of the root
+    /// (`RealPath.linkLeaving`): every exported file stays under its root, as the template promises, whatever links
+    /// the folders hold. The root itself may be a link; a link inside it that stays inside is followed.
+    ///
+    /// ```
+    /// out/a -> ../elsewhere, to: out/{name}/{id}.jpg, a photo named a →
+    /// "out/a is a symbolic link to /lib/elsewhere, outside the export folder out; …"
+    /// ```
+    func requireUnderRoot(_ target: String) throws {
+        let folder = Directory.parent(of: target)
+        let escape: RealPath.Escape?
+        do {
+            escape = try RealPath.linkLeaving(root: to.root, toward: folder)
+        } catch {
+            throw StageError("cannot check that \(folder) stays under the export folder \(to.root): \(error)")
+        }
+        guard let escape else { return }
+        let real = escape.root == to.root ? "" : " (\(escape.root))"
+        throw StageError("\(escape.link) is a symbolic link to \(escape.leadsTo), outside the export folder \(to.root)\(real); "
+            + "album writes exports only under their folder: make \(escape.link) a folder, or change `to:`")
     }
 }

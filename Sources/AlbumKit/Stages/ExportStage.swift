@@ -88,6 +88,16 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
            RenditionFile.isIntact(previous) {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
+        if !context.force, let previous,
+           upToDateUnderAbsoluteRoot(previous, photo: photoID, input: input, parametersHash: parametersHash, context: context) {
+            // Made by an album that recorded the root absolute, and the library has not moved since: the same file.
+            var rewritten = previous
+            rewritten.parametersHash = parametersHash
+            let recorded = rewritten
+            try context.catalogue { try $0.record(recorded) }
+            return .skipped("up to date", input: input, output: previous.fileHash)
+        }
+        try requireUnderRoot(target)
         let rendered = try renderedOnce ?? render(&work, context: context)
         renderedOnce = rendered
         let tag = ExportTag(photo: work.photo.hash, catalogue: try context.identity(), catalogueFolder: context.catalogueFolder)
@@ -155,8 +165,10 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         }
         let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
         for target in try targets(of: work) {
-            guard let previous = try previousExport(of: work.photo, at: target, context: context),
-                  previous.parametersHash == parametersHash, previous.inputHash == input, RenditionFile.isIntact(previous)
+            guard let previous = try previousExport(of: work.photo, at: target, context: context) else { return false }
+            let current = previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
+            guard current || upToDateUnderAbsoluteRoot(previous, photo: work.photo.id, input: input, parametersHash: parametersHash,
+                                                       context: context)
             else { return false }
         }
         return true

@@ -24,6 +24,14 @@ public struct PathTemplate: Sendable, Equatable {
     public let text: String
     /// The folder every rendered path stays under, absolute.
     public let root: String
+    /// The root as the export's parameters record it: relative to the job's folder when it lies under it (`out`,
+    /// `.`), so a library moved whole with its job, originals and exports renders nothing again; absolute otherwise.
+    /// A real change of destination still changes it (another folder outside the job's, or another `to:`).
+    public let recordedRoot: String
+    /// The template as the export's parameters record it: as written, except that an absolute one under the job's
+    /// folder (`to: "${OUT}/{name}.jpg"` with `OUT` inside the library) loses that folder (`site/{name}.jpg`), for
+    /// the same reason as `recordedRoot`.
+    public let recordedText: String
     let parts: [Part]
 
     /// Parses `text`, resolving relative paths against `base`.
@@ -56,8 +64,47 @@ public struct PathTemplate: Sendable, Equatable {
             lead = String(text[...slash])
             parts[0] = .text(String(text[text.index(after: slash)...]))
         }
-        self.root = Paths.absolute(lead.isEmpty ? "." : lead, relativeTo: base)
+        let root = Paths.absolute(lead.isEmpty ? "." : lead, relativeTo: base)
+        self.root = root
+        let folder = Paths.normalised(Paths.absolute(base))
+        if root == folder {
+            recordedRoot = "."
+        } else if root.hasPrefix(folder == "/" ? "/" : folder + "/") {
+            recordedRoot = String(root.dropFirst(folder == "/" ? 1 : folder.count + 1))
+        } else {
+            recordedRoot = root
+        }
+        let inFolder = folder == "/" ? "/" : folder + "/"
+        recordedText = text.hasPrefix("/") && recordedRoot != root && text.hasPrefix(inFolder) ? String(text.dropFirst(inFolder.count)) : text
         self.parts = parts
+        if let escape = fixedEscape() { throw StageError(escape) }
+    }
+
+    /// Why the template's own text takes every rendered path out of `root` (a fixed `..` climbing above it, or
+    /// ending at the folder itself), or nil. Token values are one safe path component each (`safe`: never `/`,
+    /// `.` or `..`), so only the fixed text can climb, and it does the same for every photo: each token counts as
+    /// one plain component here.
+    ///
+    /// ```
+    /// out/{name}/../{id}.jpg        → nil (out/ID.jpg: still under out/)
+    /// out/{name}/../../x/{id}.jpg   → the second ".." climbs out of out/
+    /// ```
+    func fixedEscape() -> String? {
+        var relative = ""
+        for part in parts {
+            if case .text(let text) = part { relative += text } else { relative += "t" }
+        }
+        var depth = 0
+        for component in relative.split(separator: "/", omittingEmptySubsequences: true) where component != "." {
+            guard component == ".." else { depth += 1; continue }
+            depth -= 1
+            if depth < 0 {
+                return "its fixed '..' leads outside its folder \(root) for every photo; a rendered path must stay under "
+                    + "the folder before the first token: write that folder there (\"out/x/{id}.jpg\")"
+            }
+        }
+        if depth == 0 { return "its fixed '..' leads back to its folder \(root) itself, not to a file under it" }
+        return nil
     }
 
     /// Whether the template uses `{ext}`, whose meaning changed from the original's extension to the written

@@ -72,7 +72,9 @@ public struct StageOption<Stage>: Sendable {
         case .template(let path):
             // `ext: format`: `{ext}` is the written format's extension, no longer the original's, so a template using
             // it is not the one recorded before, and its earlier exports are old (`album prune`) once rewritten.
-            [(key, .string(stage[keyPath: path].text)), ("root", .string(stage[keyPath: path].root))]
+            // The root (and an absolute template) is recorded relative to the job's folder where it lies under it
+            // (`PathTemplate.recordedRoot`, `recordedText`): a library moved whole changes nothing.
+            [(key, .string(stage[keyPath: path].recordedText)), ("root", .string(stage[keyPath: path].recordedRoot))]
                 + (stage[keyPath: path].usesFormatExtension ? [("ext", .string("format"))] : [])
         case .preset(let path): [(key, .string(stage[keyPath: path].name)), ("recipe", stage[keyPath: path].recipe.canonical)]
         case .tuning: []
