@@ -34,6 +34,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        /// libexif, the EXIF reader libvips itself uses: a field's stored bytes, whole (seen only by Exif).
+        .systemLibrary(
+            name: "CExif",
+            path: "Sources/Exif/CExif",
+            pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]
+        ),
         /// Every libc call album makes: file bytes and their SHA-256, native paths, stat, directory listings, atomic
         /// writes, the flock lock, unlink, fnmatch, the standard streams, signals. The only Swift that sees libcrypto.
         .target(
@@ -53,10 +60,16 @@ let package = Package(
             dependencies: ["CSQLite"],
             path: "Sources/SQLite/Wrapper"
         ),
+        /// The libexif wrapper: a photo's EXIF block and the fields album reads from it. The only Swift that sees libexif.
+        .target(
+            name: "Exif",
+            dependencies: ["CExif"],
+            path: "Sources/Exif/Wrapper"
+        ),
         /// All of album's logic: job files, plans, stages, the scheduler, the catalogue and the commands.
         .target(
             name: "AlbumKit",
-            dependencies: ["System", "Vips", "SQLite"]
+            dependencies: ["System", "Vips", "SQLite", "Exif"]
         ),
         /// The `album` command: hands its arguments to AlbumKit and exits with the status it returns.
         .executableTarget(
@@ -71,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKit", "System", "Vips", "SQLite"],
+            dependencies: ["AlbumKit", "System", "Vips", "SQLite", "Exif"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),
     ]

@@ -4,13 +4,6 @@ import System
 import Vips
 
 final class MetadataTests: XCTestCase {
-    func testExifTextRecoversTheValueEvenWithParentheses() {
-        XCTAssertEqual(ExifText.value("2008:04:20 19:12:06 (2008:04:20 19:12:06, ASCII, 20 components, 20 bytes)"), "2008:04:20 19:12:06")
-        XCTAssertEqual(ExifText.value("Canon (Canon, ASCII, 6 components, 6 bytes)"), "Canon")
-        XCTAssertEqual(ExifText.value("Lens (a) x (Lens (a) x, ASCII, 11 components, 11 bytes)"), "Lens (a) x")
-        XCTAssertEqual(ExifText.value("plain"), "plain")
-    }
-
     func testCaptureDatesBecomeISO8601OrNothing() {
         XCTAssertEqual(PhotoMetadata.isoDate(exif: "2008:04:20 19:12:06", offset: nil), "2008-04-20T19:12:06")
         XCTAssertEqual(PhotoMetadata.isoDate(exif: "2008:04:20 19:12:06", offset: "+02:00"), "2008-04-20T19:12:06+02:00")

@@ -43,7 +43,8 @@ final class RecordMappingTests: XCTestCase {
         try Catalogue(folder: folder, create: true).close()
         let raw = try Database(path: folder + "/" + Catalogue.databaseName)  // foreign keys off: rows need no parents
         defer { raw.close() }
-        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1]
+        // A step's params must be a JSON object (`StepRecord.checkedParameters`).
+        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1, "params": #"{"p":5}"#]
         func roundTrip<R: TableRecord>(_ type: R.Type, read: (Catalogue) throws -> [R]) throws {
             let columns = try raw.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(R.table)]) {
                 (try $0["name"] as String, try $0["type"] as String)
@@ -139,12 +140,12 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertThrowsError(try catalogue.allPhotos()) { error in
             let failure = error as? SQLiteError
             XCTAssertEqual(failure?.code, 20, "SQLITE_MISMATCH")
-            XCTAssertEqual(failure?.message, "column width holds text 'wide', expected an integer")
+            XCTAssertEqual(failure?.message, "table photos: column width holds text 'wide', expected an integer")
             XCTAssertEqual(failure?.sql?.hasPrefix("SELECT * FROM photos"), true, "\(String(describing: failure?.sql))")
         }
         try catalogue.database.run("UPDATE photos SET width = 320, has_gps = 2")
         XCTAssertThrowsError(try catalogue.allPhotos()) { error in
-            XCTAssertEqual((error as? SQLiteError)?.message, "column has_gps holds an integer, expected 0 or 1")
+            XCTAssertEqual((error as? SQLiteError)?.message, "table photos: column has_gps holds an integer, expected 0 or 1")
         }
         XCTAssertThrowsError(try catalogue.database.query("SELECT id FROM photos") { try $0["width"] as Int }) { error in
             XCTAssertEqual((error as? SQLiteError)?.message, "the query returns no column named width")

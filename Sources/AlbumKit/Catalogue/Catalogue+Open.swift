@@ -83,7 +83,10 @@ extension Catalogue {
         }
     }
 
-    static func openForReading(folder: String) throws -> Opened {
+    /// Opens the catalogue to read it. Unless `refusingDamage` is false (`album verify`, which reports damage), a
+    /// file not provably unchanged since album's last clean close gets the writers' `PRAGMA quick_check` first: a
+    /// damaged file is refused (exit 3), never read into a history cut short or rows silently missing.
+    static func openForReading(folder: String, refusingDamage: Bool = true) throws -> Opened {
         let file = folder + "/" + databaseName
         guard FileManager.default.fileExists(atPath: file) else { throw noCatalogue(folder) }
         let canWrite = writable(folder)
@@ -92,6 +95,9 @@ extension Catalogue {
             let database = try Database(path: file, mode: canWrite ? .readWrite : try readOnlyMode(file))
             opened = database
             database.setBusyTimeout(milliseconds: 5_000)
+            if refusingDamage, !unchangedSinceCleanClose(file: file, folder: folder), let problem = try damage(of: database) {
+                throw damaged(file, problem, reading: true)
+            }
             if canWrite {
                 try database.execute("PRAGMA query_only = ON")
                 if try Schema.version(database) < Schema.currentVersion {
@@ -105,6 +111,12 @@ extension Catalogue {
             opened?.close()
             throw described(error, file: file)
         }
+    }
+
+    /// Whether the file is the one album's last clean close stamped (`CatalogueStamp`), with no `-wal` beside it:
+    /// then its check can be skipped, as a writer skips it. Any write to the file since changes its ctime.
+    static func unchangedSinceCleanClose(file: String, folder: String) -> Bool {
+        size(of: file + "-wal") == nil && CatalogueStamp(file: file).map { $0 == CatalogueStamp.recorded(in: folder) } == true
     }
 
     /// How to open a database this process cannot write, from the WAL files beside it.
@@ -142,10 +154,11 @@ extension Catalogue {
     }
 
     /// The error for a damaged database: what was found, and that album leaves the file alone.
-    static func damaged(_ file: String, _ problem: String, duringRun: Bool = false) -> CatalogueError {
+    static func damaged(_ file: String, _ problem: String, duringRun: Bool = false, reading: Bool = false) -> CatalogueError {
         let folder = (file as NSString).deletingLastPathComponent
         let what = duringRun ? "was found damaged during the run (\(problem)); the run stopped, and" : "is damaged or not an album catalogue (\(problem));"
-        return CatalogueError("catalogue database \(file) \(what) album will not write to it. Run `album verify --catalogue \(folder)` for details, then restore it from a backup or move it away")
+        let will = reading ? "album will not read it, so that no answer comes from a damaged file" : "album will not write to it"
+        return CatalogueError("catalogue database \(file) \(what) \(will). Run `album verify --catalogue \(folder)` for details, then restore it from a backup or move it away")
     }
 
     private static func described(_ error: Error, file: String) -> Error {

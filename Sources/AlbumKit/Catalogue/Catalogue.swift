@@ -65,7 +65,7 @@ public final class Catalogue {
     /// not written (`damage` says what the pre-write check found).
     public static func forVerifying(folder: String) throws -> Catalogue {
         let folder = Paths.absolute(folder)
-        guard writable(folder) else { return Catalogue(folder: folder, try openForReading(folder: folder)) }
+        guard writable(folder) else { return Catalogue(folder: folder, try openForReading(folder: folder, refusingDamage: false)) }
         return Catalogue(folder: folder, try openForWriting(folder: folder, create: false, locking: true, keepDamaged: true))
     }
 

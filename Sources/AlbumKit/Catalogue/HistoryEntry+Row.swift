@@ -15,7 +15,7 @@ extension HistoryEntry {
         job = try row["job"]
         jobPath = try row["job_path"]
         stage = try row["stage"]
-        parameters = try row["params"]
+        parameters = try StepRecord.checkedParameters(try row["params"])
         status = try row["status"]
         error = try row["error"]
         inputHash = try row["input_hash"]

@@ -9,12 +9,22 @@ extension StepRecord: TableRecord {
         photo = try row["photo"]
         path = try row["path"]
         stage = try row["stage"]
-        parameters = try row["params"]
+        parameters = try StepRecord.checkedParameters(try row["params"])
         inputHash = try row["input_hash"]
         outputHash = try row["output_hash"]
         milliseconds = try row["ms"]
         status = try row["status"]
         error = try row["error"]
+    }
+
+    /// A step's `params` as album wrote them, a JSON object: any other text is damage, an error naming the table
+    /// and the column, never parameters shown as if they were a step's.
+    static func checkedParameters(_ text: String) throws -> String {
+        guard case .object? = JSONValue(parsing: text) else {
+            let shown = text.count > 60 ? text.prefix(60) + "…" : Substring(text)
+            throw SQLiteError.mismatch("table steps: column params holds text that is not a JSON object: '\(shown)'")
+        }
+        return text
     }
 
     var values: [(column: String, value: Value)] {

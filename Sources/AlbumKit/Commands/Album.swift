@@ -122,6 +122,13 @@ public enum Album {
             Console.error("the catalogue database is damaged (\(error.message)); album stopped and will not write to it. "
                           + "Run `album verify` for details, then restore it from a backup or move it away")
             return ExitCode.environment.rawValue
+        } catch let error as SQLiteError where error.isMismatch {
+            // A row that cannot be decoded: damage a structural check cannot see (bytes inside a value), or a file
+            // another program wrote. Never a gap in what the command shows.
+            Console.error("the catalogue database has a row album cannot read (\(error.message)); it is damaged or was "
+                          + "changed by another program, and album stopped rather than show part of it. Run `album verify` "
+                          + "for details, then restore it from a backup or move it away")
+            return ExitCode.environment.rawValue
         } catch let error as VipsError {
             Console.error("libvips cannot start: \(error.message). Install libvips (apt-get install libvips42).")
             return ExitCode.environment.rawValue

@@ -49,6 +49,8 @@ public struct JobRun {
         settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
         // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.
         if AddressSpace.limit != nil { settings.mallocArenas = 1 }
+        // Before anything is opened: too few descriptors would stop the process mid-run.
+        try requireOpenFiles()
         // A root that does not exist stops the run before a catalogue folder is made under it.
         try SourceCheck.requireRoots(of: job, except: options.listedPaths)
         // An export folder this user cannot write stops the run with one message, not one failure per photo.

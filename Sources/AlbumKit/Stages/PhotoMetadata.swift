@@ -1,3 +1,4 @@
+import Exif
 import Foundation
 import Vips
 
@@ -13,23 +14,30 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var caption: String?
     public var hasGPS: Bool
 
-    /// Reads the fields from an opened image.
+    /// Reads the fields from an opened image: EXIF from its `exif-data` block through libexif (each field's stored
+    /// bytes, whole: libvips' string form of a field is cut to a fixed buffer and carries a description), XMP's
+    /// `dc:description` from `xmp-data`.
     public init(image: Image) {
         orientation = image.orientation
         let swap = orientation >= 5
         width = swap ? image.height : image.width
         height = swap ? image.width : image.height
-        let date = image.string("exif-ifd2-DateTimeOriginal").flatMap(ExifText.value)
-        let offset = image.string("exif-ifd2-OffsetTimeOriginal").flatMap(ExifText.value)
+        let exif = ExifBlock(image.blob("exif-data") ?? [])
+        let date = exif[.dateTimeOriginal].flatMap(ExifText.value)
+        let offset = exif[.offsetTimeOriginal].flatMap(ExifText.value)
         taken = date.flatMap { PhotoMetadata.isoDate(exif: $0, offset: offset) }
-        let make = image.string("exif-ifd0-Make").flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
-        let model = image.string("exif-ifd0-Model").flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
+        let make = exif[.make].flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
+        let model = exif[.model].flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
         // Many models repeat the make ("Canon" + "Canon EOS 5D"): keep it once.
         let name = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
         camera = name.isEmpty ? nil : name
-        let description = image.string("exif-ifd0-ImageDescription").flatMap(ExifText.value).map(PhotoMetadata.tidy)
-            .flatMap { PhotoMetadata.isCameraBoilerplate($0) ? nil : $0 }
-        caption = (description?.isEmpty == false) ? description : image.blob("xmp-data").flatMap(PhotoMetadata.xmpDescription)
+        // The first caption found: ImageDescription, XMP's dc:description, UserComment, Windows' XPComment.
+        func written(_ tag: ExifTag) -> String? {
+            guard let text = exif[tag].flatMap(ExifText.value).map(PhotoMetadata.tidy) else { return nil }
+            return PhotoMetadata.isCameraBoilerplate(text) ? nil : text
+        }
+        let xmp = image.blob("xmp-data").flatMap(PhotoMetadata.xmpDescription)
+        caption = written(.imageDescription) ?? xmp ?? written(.userComment) ?? written(.xpComment)
         hasGPS = image.fieldNames.contains { $0.hasPrefix("exif-ifd3-GPS") }
     }
 
@@ -70,20 +78,52 @@ public struct PhotoMetadata: Sendable, Equatable {
     }
 }
 
-/// libvips shows EXIF values as `"VALUE (VALUE, TYPE, N components, M bytes)"`; this recovers `VALUE`.
+/// An EXIF text field's stored bytes as text. Nothing is dropped: bytes that are not UTF-8 are read as Windows-1252,
+/// or else ISO 8859-1, so a Latin-1 "café" stays "café" and every byte stays visible.
 enum ExifText {
-    /// The value before libvips' description. The value may itself contain parentheses, so the description is
-    /// matched from the end and the value is the text that appears twice, before and inside it.
-    static func value(_ text: String) -> String? {
-        guard let suffix = text.range(of: #", [^,()]+, \d+ components?, \d+ bytes?\)$"#, options: .regularExpression) else {
-            return text
+    /// ASCII fields up to their NUL; UserComment by its 8-byte character code (`ASCII`, `UNICODE` in the block's byte
+    /// order, `JIS`, or undefined); XPComment as UTF-16LE. nil for an empty value or another type.
+    static func value(_ field: ExifField) -> String? {
+        let text: String?
+        switch (field.format, field.bytes.count) {
+        case (.ascii, _):
+            text = legacy(Array(field.bytes.prefix { $0 != 0 }))
+        case (.undefined, 8...):
+            let code = field.bytes.prefix(8), body = Array(field.bytes.dropFirst(8))
+            if code.elementsEqual(Array("UNICODE".utf8) + [0]) {
+                text = utf16(body, bigEndian: field.bigEndian)
+            } else if code.elementsEqual(Array("JIS".utf8) + [0, 0, 0, 0, 0]) {
+                text = String(bytes: trimmedNULs(body), encoding: .iso2022JP)
+                    ?? String(bytes: trimmedNULs(body), encoding: .shiftJIS) ?? legacy(trimmedNULs(body))
+            } else {
+                text = legacy(trimmedNULs(body))  // ASCII, or undefined (eight NULs)
+            }
+        case (.byte, _):
+            text = utf16(field.bytes, bigEndian: false)
+        default:
+            text = nil
         }
-        let head = text[..<suffix.lowerBound]  // "VALUE (VALUE"
-        let length = (head.count - 2) / 2
-        guard length >= 0, head.count == 2 * length + 2 else { return nil }
-        let first = head.prefix(length)
-        let second = head.suffix(length)
-        guard first == second, head.dropFirst(length).hasPrefix(" (") else { return nil }
-        return String(first)
+        return text?.isEmpty == false ? text : nil
+    }
+
+    /// UTF-8 when the bytes are UTF-8, else Windows-1252, else ISO 8859-1 (which maps every byte).
+    static func legacy(_ bytes: [UInt8]) -> String? {
+        if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
+        return String(bytes: bytes, encoding: .windowsCP1252) ?? String(bytes: bytes, encoding: .isoLatin1)
+    }
+
+    /// UTF-16 up to its first NUL unit, a byte-order mark overriding `bigEndian`; unpaired halves become U+FFFD.
+    static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> String? {
+        var units: [UInt16] = []
+        for i in stride(from: 0, to: bytes.count - 1, by: 2) {
+            let (high, low) = bigEndian ? (bytes[i], bytes[i + 1]) : (bytes[i + 1], bytes[i])
+            units.append(UInt16(high) << 8 | UInt16(low))
+        }
+        if units.first == 0xFFFE { units = units.dropFirst().map(\.byteSwapped) } else if units.first == 0xFEFF { units.removeFirst() }
+        return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+    }
+
+    private static func trimmedNULs(_ bytes: [UInt8]) -> [UInt8] {
+        Array(bytes.reversed().drop { $0 == 0 }.reversed())
     }
 }

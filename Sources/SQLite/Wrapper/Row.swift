@@ -37,7 +37,9 @@ public struct Row {
         case SQLITE_TEXT: "text '\(text(Int(index)) ?? "")'"
         default: "a blob"
         }
-        return statement.mismatch("column \(name) holds \(found), expected \(expected)")
+        // The table the column comes from, when it is a table's column (not an expression such as COALESCE).
+        let table = sqlite3_column_table_name(handle, index).map { "table \(String(cString: $0)): " } ?? ""
+        return statement.mismatch("\(table)column \(name) holds \(found), expected \(expected)")
     }
 
     /// Column `index` as text, or nil for NULL.
