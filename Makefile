@@ -6,7 +6,7 @@
 # uninstall` removes them; `make check-install` proves the installed binary runs without the Swift toolchain.
 SWIFT ?= swift
 # Build and link: libvips, SQLite and libcrypto headers, and pkg-config to find them.
-PACKAGES := pkg-config libvips-dev libsqlite3-dev libssl-dev
+PACKAGES := pkg-config libvips-dev libjpeg62-turbo-dev libsqlite3-dev libssl-dev
 # The demo's sample album: real camera photos with EXIF capture dates (2007-2008).
 DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
