@@ -64,9 +64,12 @@ public enum Attribution {
     }
 
     /// Whether a warning reports damaged image data (as opposed to harmless metadata quirks such as
-    /// "unknown EXIF resolution unit").
+    /// "unknown EXIF resolution unit"): libjpeg's words through libvips, and libpng's, which libvips' PNG reader
+    /// passes on only as warnings (its own error is "libpng read error"): "not enough data" is what that reader tells
+    /// libpng when the file ends before the pixels do.
     public static func isDamage(_ message: String) -> Bool {
-        ["read gave", "Corrupt JPEG data", "Premature end", "premature end", "truncated", "invalid distance", "CRC error"]
+        ["read gave", "Corrupt JPEG data", "Premature end", "premature end", "truncated", "invalid distance", "CRC error",
+         "not enough data", "image data", "compressed data", "incorrect data check", "bad adaptive filter"]
             .contains { message.contains($0) }
     }
 
