@@ -57,7 +57,9 @@ final class CorruptJPEGTests: XCTestCase {
                     start = random.randrange(scan, n - 300)
                     for k in range(start, min(n - 2, start + random.randrange(16, 400))): b[k] = 0
                 elif kind == 'zeroed-tail':
-                    for k in range(n - random.randrange(2, 600), n): b[k] = 0
+                    length = random.randrange(2, 600)
+                    if i == 2: length = 2                   # the end-of-image marker alone
+                    for k in range(n - length, n): b[k] = 0
                 else:
                     for _ in range(random.randrange(1, 12)):
                         b[random.randrange(scan, n - 2)] = random.randrange(256)
@@ -125,8 +127,11 @@ final class CorruptJPEGTests: XCTestCase {
         for kind in ["flipped", "zeroed-run", "zeroed-tail", "random-bytes"] {
             XCTAssert(corrupt.contains { $0.name.contains(kind) }, "every kind of damage is among the kept: \(kind)")
         }
+        // The two cases of issue 29 that libvips' loader passed: what only the end of the scan reveals, and a file
+        // whose end-of-image marker is zeroed, every pixel intact.
         XCTAssert(corrupt.contains { $0.djpeg!.contains("extraneous bytes before marker 0xd9") },
                   "damage that only the end of the scan reveals is among them: \(corrupt.map(\.djpeg))")
+        XCTAssertEqual(judged.first { $0.name == "02-zeroed-tail.jpg" }?.djpeg, "Premature end of JPEG file")
 
         try checkRun(of: judged, photos: folder + "/photos", in: folder + "/quiet", label: "alone")
         let hog = try CPUHog(processes: 2)
