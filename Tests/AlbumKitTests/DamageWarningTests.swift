@@ -57,6 +57,9 @@ final class DamageWarningTests: XCTestCase {
             Case(name: "idat-crc.png", bytes: DamagedFixture.png(chunks, badCRC: ["IDAT"]), reason: "libpng read error", guardOnly: false),
             Case(name: "idat-distance.png", bytes: DamagedFixture.png([chunks[0], ("IDAT", DamagedFixture.invalidDistanceZlib), ("IEND", [])]),
                  reason: "libpng read error", guardOnly: false),
+            // zlib's own words for the compressed pixels, passed on by libpng.
+            Case(name: "idat-header.png", bytes: DamagedFixture.png([chunks[0], ("IDAT", [0x78, 0x00] + Array(idat.dropFirst(2))), ("IEND", [])]),
+                 reason: "libpng read error; IDAT: incorrect header check", guardOnly: false),
             Case(name: "idat-truncated.png", bytes: DamagedFixture.png([chunks[0], ("IDAT", Array(idat.prefix(idat.count / 2))), ("IEND", [])]),
                  reason: "libpng read error", guardOnly: false),
             // libvips' own error says only "libpng read error"; what its reader told libpng says what is wrong.
@@ -123,6 +126,7 @@ final class DamageWarningTests: XCTestCase {
         XCTAssert(seen["idat-crc.png"]?.contains("IDAT crc") == true, report)
         XCTAssert(seen["idat-distance.png"]?.contains("IDAT Error -3 while decompressing data: invalid distance too far back") == true, report)
         XCTAssert(seen["idat-truncated.png"]?.contains("IDAT cut") == true, report)
+        XCTAssert(seen["idat-header.png"]?.contains("IDAT Error -3 while decompressing data: incorrect header check") == true, report)
         XCTAssert(seen["truncated.png"]?.contains("cut") == true, report)
     }
 
