@@ -15,6 +15,13 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
+        /// libjpeg's decompressor, for the check of a JPEG's data that libvips 8.14 does not make (seen only by Vips).
+        .systemLibrary(
+            name: "CJPEG",
+            path: "Sources/Vips/CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         /// libcrypto's SHA-256, used to identify photos by their bytes (seen only by System).
         .systemLibrary(
             name: "CCrypto",
@@ -48,10 +55,11 @@ let package = Package(
             dependencies: ["CCrypto", "CSystem"],
             path: "Sources/System/Wrapper"
         ),
-        /// The libvips wrapper: images, loaders, savers, errors. The only Swift that sees libvips.
+        /// The libvips wrapper: images, loaders, savers, errors, and libjpeg's own check of a JPEG's data. The only
+        /// Swift that sees libvips and libjpeg.
         .target(
             name: "Vips",
-            dependencies: ["CVips", "System"],
+            dependencies: ["CVips", "CJPEG", "System"],
             path: "Sources/Vips/Wrapper"
         ),
         /// The SQLite wrapper: a connection, statements, transactions and errors. The only Swift that sees SQLite.

@@ -43,8 +43,8 @@ final class DamageWarningTests: XCTestCase {
             Case(name: "no-eoi.jpg", bytes: Array(jpeg.prefix(eoi)), reason: "Premature end", guardOnly: false),
             Case(name: "marker.jpg", bytes: inserted, reason: "Corrupt JPEG data", guardOnly: false),
             // Damage in the last strip: libvips 8.14's jpegload fails nothing and only warns at close ("read gave
-            // 1 warnings", then its error buffer: libjpeg's words). album's guard fails the photo.
-            Case(name: "last-strip.jpg", bytes: lastStrip, reason: "damaged image data: the decoder reported \"VipsJpeg: Corrupt JPEG data", guardOnly: true),
+            // 1 warnings", then its error buffer: libjpeg's words). album's own libjpeg check fails the photo.
+            Case(name: "last-strip.jpg", bytes: lastStrip, reason: "damaged image data: the decoder reported \"Corrupt JPEG data", guardOnly: true),
             // An ancillary chunk's bad CRC, and zTXt streams zlib rejects: libpng only warns (benign errors).
             Case(name: "text-crc.png", bytes: DamagedFixture.png(withText(("tEXt", Array("Comment\0hello".utf8))), badCRC: ["tEXt"]),
                  reason: "damaged image data: the decoder reported \"tEXt: CRC error\"", guardOnly: true),
@@ -57,9 +57,14 @@ final class DamageWarningTests: XCTestCase {
             Case(name: "idat-crc.png", bytes: DamagedFixture.png(chunks, badCRC: ["IDAT"]), reason: "libpng read error", guardOnly: false),
             Case(name: "idat-distance.png", bytes: DamagedFixture.png([chunks[0], ("IDAT", DamagedFixture.invalidDistanceZlib), ("IEND", [])]),
                  reason: "libpng read error", guardOnly: false),
+            // zlib's own words for the compressed pixels, passed on by libpng.
+            Case(name: "idat-header.png", bytes: DamagedFixture.png([chunks[0], ("IDAT", [0x78, 0x00] + Array(idat.dropFirst(2))), ("IEND", [])]),
+                 reason: "libpng read error; IDAT: incorrect header check", guardOnly: false),
             Case(name: "idat-truncated.png", bytes: DamagedFixture.png([chunks[0], ("IDAT", Array(idat.prefix(idat.count / 2))), ("IEND", [])]),
                  reason: "libpng read error", guardOnly: false),
-            Case(name: "truncated.png", bytes: Array(png.prefix(png.count / 2)), reason: "libpng read error", guardOnly: false),
+            // libvips' own error says only "libpng read error"; what its reader told libpng says what is wrong.
+            Case(name: "truncated.png", bytes: Array(png.prefix(png.count / 2)),
+                 reason: "libpng read error; not enough data: the file ends before its image data does (truncated)", guardOnly: false),
             Case(name: "truncated.webp", bytes: Array(webp.prefix(webp.count * 2 / 3)), reason: "cannot decode its header: webp: unable to parse image",
                  guardOnly: false, headerReadable: false),
             Case(name: "truncated.tif", bytes: Array(tiff.prefix(tiff.count / 3)), reason: "cannot decode its header: no trusted libvips loader reads these bytes",
@@ -121,6 +126,7 @@ final class DamageWarningTests: XCTestCase {
         XCTAssert(seen["idat-crc.png"]?.contains("IDAT crc") == true, report)
         XCTAssert(seen["idat-distance.png"]?.contains("IDAT Error -3 while decompressing data: invalid distance too far back") == true, report)
         XCTAssert(seen["idat-truncated.png"]?.contains("IDAT cut") == true, report)
+        XCTAssert(seen["idat-header.png"]?.contains("IDAT Error -3 while decompressing data: incorrect header check") == true, report)
         XCTAssert(seen["truncated.png"]?.contains("cut") == true, report)
     }
 
@@ -156,6 +162,12 @@ final class DamageWarningTests: XCTestCase {
             XCTAssert(error?.contains(damaged.reason) == true, "\(damaged.name) fails with '\(damaged.reason)': \(error ?? "no failure")")
             if damaged.guardOnly {
                 XCTAssertFalse(error?.contains("libvips") ?? true, "\(damaged.name): libvips itself failed nothing, album's guard did: \(error ?? "")")
+            }
+            if damaged.name.hasSuffix(".jpg") {
+                // A JPEG's reason is libjpeg's first warning, word for word what djpeg prints.
+                let djpeg = try Independent.djpeg(try FormatFixture.write(damaged.bytes, to: damaged.name, in: folder + "/judged"))
+                let words = djpeg.messages.split(separator: "\n").first.map(String.init) ?? "djpeg said nothing"
+                XCTAssert(error?.contains("the decoder reported \"\(words)\"") == true, "\(damaged.name): djpeg's words, \(words): \(error ?? "")")
             }
             let stem = (damaged.name as NSString).deletingPathExtension, ext = (damaged.name as NSString).pathExtension
             XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/out/\(stem)-\(ext).jpg"), "\(damaged.name): no export of a damaged file")

@@ -114,7 +114,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 1, "some photos failed")
         XCTAssert(result.stderr.contains("album: import failed: \(folder)/photos/broken.jpg: not an image: it is an HTML page"), result.stderr)
         XCTAssert(result.stderr.contains("photos/empty.jpg: not an image: the file is empty"), result.stderr)
-        XCTAssert(result.stderr.contains("photos/truncated.jpg: damaged image data: the original's pixels cannot be decoded (libvips jpegsave failed: VipsJpeg: Premature end"), result.stderr)
+        XCTAssert(result.stderr.contains("photos/truncated.jpg: damaged image data: the decoder reported \"Premature end of JPEG file\""), result.stderr)
         let exported = try FileManager.default.contentsOfDirectory(atPath: folder + "/out")
         XCTAssertEqual(Set(exported), ["storm.jpg", "wood.jpg", "dune.jpg", "aqua.jpg", "leaf.jpg", "meadow.jpg"])
     }

@@ -6,7 +6,7 @@ import Vips
 
 /// Truncated and bit-flipped images, many of them: each ends as a photo or a failure that explains itself, and the
 /// process never crashes or hangs. And a requirement that holds whatever the mutation: every JPEG mutant that djpeg
-/// cannot decode, or decodes with a warning about the pixel data, and every PNG mutant whose pixel chunks Python's
+/// cannot decode, or decodes with any warning, and every PNG mutant whose pixel chunks Python's
 /// zlib and CRC-32 find damaged, gets no rendition in album (album never renders damaged pixels by default).
 /// `ALBUM_SOAK=1` makes a thousand mutants instead of eighty.
 final class ImageMutationTests: XCTestCase {
@@ -22,14 +22,11 @@ final class ImageMutationTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
         var random = SplitMix64(state: 0x5EED_2008)
         let count = soak ? 1000 : 80
-        // JPEG mutants cut before the end of their EOI marker: the scan's last bytes are then missing too.
-        var cutBeforeEOI: Set<String> = []
         for i in 0..<count {
             var bytes = [UInt8](seeds[i % seeds.count])
             switch random.below(3) {
             case 0:                                                                    // truncated anywhere
                 bytes = Array(bytes.prefix(random.below(bytes.count)))
-                if i % seeds.count == 0 && bytes.count <= seeds[0].count - 2 { cutBeforeEOI.insert("m\(i).jpg") }
             case 1: for _ in 0...random.below(20) { bytes[random.below(bytes.count)] ^= UInt8(1 << random.below(8)) }  // bit flips
             default:                                                                   // a run of bytes overwritten
                 let start = random.below(bytes.count), length = min(1 + random.below(64), bytes.count - start)
@@ -42,13 +39,9 @@ final class ImageMutationTests: XCTestCase {
         var damaged: [String: String] = [:]
         for i in stride(from: 0, to: count, by: seeds.count) {
             let decoded = try Independent.djpeg("\(folder)/photos/m\(i).jpg")
-            // djpeg's two warnings about the bytes after the last pixels, which libvips never reads (it does not
-            // finish the decompression): stray bytes before EOI, and a missing EOI (a flipped marker byte). A cut
-            // file that lost its EOI has lost the scan's last bytes too: that is damage.
-            let harmless = decoded.status == 2 && !cutBeforeEOI.contains("m\(i).jpg") && decoded.messages.split(separator: "\n").allSatisfy {
-                $0.contains("extraneous bytes before marker 0xd9") || $0.contains("Premature end of JPEG file")
-            }
-            if decoded.status != 0 && !harmless { damaged["m\(i).jpg"] = "djpeg: " + decoded.messages.trimmingCharacters(in: .whitespacesAndNewlines) }
+            // Every warning counts, those about the bytes after the last pixels too (stray bytes before EOI, a
+            // missing EOI), which libvips' loader never reads: album's own libjpeg check does (issue 29).
+            if decoded.status != 0 { damaged["m\(i).jpg"] = "djpeg: " + decoded.messages.trimmingCharacters(in: .whitespacesAndNewlines) }
         }
         let pngs = stride(from: 1, to: count, by: seeds.count).map { "\(folder)/photos/m\($0).png" }
         let verdicts = try Independent.python(Self.pngChecker, pngs)

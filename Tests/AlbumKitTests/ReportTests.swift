@@ -62,6 +62,33 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// A damaged photo's card says both what its caption says and why it is damaged (issue 29: the caption hid it).
+    func testADamagedCaptionedPhotoShowsItsCaptionAndItsDamage() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let captioned = try Image.fromPixels(Fixture.quadrantPixels(width: 320, height: 200), width: 320, height: 200, bands: 3)
+            .setting("exif-ifd0-ImageDescription", to: "Nets drying on the quay")
+        let whole = try captioned.encoded(as: .jpeg, quality: 90, strip: false)
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        try Data(whole.prefix(whole.count * 3 / 4)).write(to: URL(fileURLWithPath: folder + "/photos/quay.jpg"))
+        try Data(whole).write(to: URL(fileURLWithPath: folder + "/photos/whole.jpg"))
+        try TestSupport.write("""
+            version: 1
+            report: out/report.html
+            stages:
+              - import: {from: photos}
+              - thumbnail: {}
+            """, to: "job.yml", in: folder)
+        let result = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(result.status, 1, "the cut file is damaged: \(result.stderr)")
+        let html = try String(contentsOfFile: folder + "/out/report.html", encoding: .utf8)
+        let cards = html.components(separatedBy: "<article>").dropFirst().map { $0.components(separatedBy: "</article>")[0] }
+        let damaged = try XCTUnwrap(cards.first { $0.contains(">quay.jpg<") }, "the damaged photo has a card: \(html)")
+        XCTAssert(damaged.contains("<p class=\"caption\">Nets drying on the quay</p>"), "its caption: \(damaged)")
+        XCTAssert(damaged.contains("<p class=\"state bad\">damaged: damaged image data: the decoder reported"), "and its damage: \(damaged)")
+        let sound = try XCTUnwrap(cards.first { $0.contains(">whole.jpg<") })
+        XCTAssert(sound.contains("Nets drying on the quay") && !sound.contains("damaged"), "the sound copy: its caption only: \(sound)")
+    }
+
     func testTheGridIsCappedAndSaysSo() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try makeRun(in: folder, photos: 6)

@@ -57,6 +57,20 @@ final class VipsWrapperTests: XCTestCase {
         XCTAssertFalse(Attribution.isDamage("unknown EXIF resolution unit"))
     }
 
+    /// The decoders' words for damaged data, as they reach album through libvips' warnings, are damage; metadata
+    /// quirks are not. (A jpegload JPEG is judged by libjpeg's own check first, `JPEGCheck`; these words still count
+    /// for what libjpeg says through other loaders, and for libpng and zlib.)
+    func testTheDecodersDamageWordsAreDamage() {
+        for words in ["read gave 1 warnings", "VipsJpeg: Corrupt JPEG data: 28 extraneous bytes before marker 0xd9",
+                      "VipsJpeg: Premature end of JPEG file", "IDAT: CRC error", "not enough data", "IDAT: Too much image data",
+                      "IDAT: Extra compressed data", "IDAT: incorrect header check", "zTXt: invalid distance too far back"] {
+            XCTAssertTrue(Attribution.isDamage(words), words)
+        }
+        for words in ["unknown EXIF resolution unit", "unknown JFIF resolution unit", "error in tile 0 x 192"] {
+            XCTAssertFalse(Attribution.isDamage(words), words)
+        }
+    }
+
     func testNamesThatAreNotUTF8SurviveTheRoundTrip() {
         let raw: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".jpg".utf8) + [0xFF, 0xC3]
         let text = NativePath.string(raw)

@@ -132,7 +132,8 @@ struct ReportPage {
         case .failure(let error):
             figures = "<p class=\"missing\">no preview: \(e("\(error)"))</p>"
         }
-        let caption = photo.record.caption.map { "<p class=\"caption\">\(e($0))</p>" } ?? ""
+        // Both, each on its own: `??` binds looser than `+`, so the two optionals are resolved apart.
+        let caption = (photo.record.caption.map { "<p class=\"caption\">\(e($0))</p>" } ?? "")
             + (photo.record.damage.map { "<p class=\"state bad\">damaged: \(e($0))</p>" } ?? "")
         return """
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\

@@ -15,6 +15,7 @@ extension LookRenderer {
             let header = try Image.open(bytes, sequential: true, failOn: failOn)
             var held: Image?
             try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
+                try checkData(of: bytes, header: header, failOn: failOn)
                 held = try fullSize(of: bytes, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
             }
             return held!

@@ -31,6 +31,7 @@ public enum LookRenderer {
             var rendered: (look: Rendered, original: Rendered?)?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
             try reserve(reservation(for: header, wholeImage: false)) {
+                try checkData(of: bytes, header: header, failOn: failOn)
                 let small = try thumbnail(of: bytes, header: header, recipe: .original, geometry: geometry, failOn: failOn)
                 rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
             }
@@ -60,6 +61,7 @@ public enum LookRenderer {
             // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's.
             var rendered: Rendered?
             try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
+                try checkData(of: bytes, header: header, failOn: failOn)
                 let image = try fullSize(of: bytes, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: metadata))
@@ -77,22 +79,26 @@ public enum LookRenderer {
     ///
     /// When the rendering is of a photo's `original`, a failure that is the original's damage is thrown as
     /// `DamagedImage` (its reason the sentence the step has always given), and nothing else is: the damage warnings
-    /// above, or a libvips failure after which the original's pixels alone do not decode either
-    /// (`Image.decodeEveryPixel`, attributed like the rendering, so the answer is this photo's even under load). An
-    /// encoder's failure, a full disk, a shortage of memory, or a rendering of something else (a thumbnail
-    /// re-encoded for an export) is never damage.
+    /// above, libjpeg's own check of a JPEG original (`checkData`, `DecoderDamage`), or a libvips failure after which
+    /// the original's pixels alone do not decode either (`Image.decodeEveryPixel`, attributed like the rendering, so
+    /// the answer is this photo's even under load). An encoder's failure, a full disk, a shortage of memory, or a
+    /// rendering of something else (a thumbnail re-encoded for an export) is never damage.
     static func guarded<T>(failOn: FailOn, original: FileBytes? = nil, _ body: () throws -> T) throws -> T {
         let (result, alone): (T, Attribution.Alone?)
         do {
             (result, alone) = try Attribution.attributed(body)
+        } catch let damage as DecoderDamage {
+            throw DamagedImage(reported(damage.words))
         } catch let error as VipsError {
             guard let original, !error.isMemoryShortage else { throw error }
             do {
                 _ = try Attribution.attributed { try Image.decodeEveryPixel(of: original, failOn: failOn) }
+            } catch let damage as DecoderDamage {
+                throw DamagedImage(reported(damage.words))
             } catch let decoding as VipsError where !decoding.isMemoryShortage {
                 // Said as damage, not as the operation that met it (libvips decodes lazily, so a truncated JPEG
                 // fails inside `jpegsave`, which reads as a disk problem); libvips' own words follow.
-                throw DamagedImage("damaged image data: the original's pixels cannot be decoded (\(ErrorReason.of(error)))")
+                throw DamagedImage("damaged image data: the original's pixels cannot be decoded (\(ErrorReason.of(error))\(explained(error)))")
             }
             throw error
         }
@@ -100,10 +106,30 @@ public enum LookRenderer {
         if failOn == .warning, !damage.isEmpty {
             // The decoder's own words when they reached this thread, else libvips' summary ("read gave 1 warnings").
             let words = damage.first { !$0.hasPrefix("read gave") } ?? damage[0]
-            let reason = "damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)"
+            let reason = reported(words)
             throw original == nil ? StageError(reason) as any Error : DamagedImage(reason)
         }
         return result
+    }
+
+    /// The reason of a photo whose decoder reported damage, with its words.
+    static func reported(_ words: String) -> String {
+        "damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)"
+    }
+
+    /// What a decoder's terse words mean, when libvips passes them on without saying: libvips' PNG reader tells
+    /// libpng "not enough data" when the file ends before the pixels do.
+    static func explained(_ error: VipsError) -> String {
+        error.message.contains("not enough data") ? ": the file ends before its image data does (truncated)" : ""
+    }
+
+    /// libjpeg's own check of a JPEG original (`JPEGCheck`) when damage fails the photo: libvips' loader never reads
+    /// past the last scanline, so a scan whose damage decodes as other pixels, or a file with no end-of-image marker,
+    /// would pass. Run first, inside the rendering's reservation (a progressive JPEG's check holds its coefficients),
+    /// so a damaged JPEG's reason is always libjpeg's first warning, as djpeg prints it.
+    static func checkData(of bytes: FileBytes, header: Image, failOn: FailOn) throws {
+        guard failOn == .warning, JPEGCheck.applies(to: header) else { return }
+        try JPEGCheck.check(bytes)
     }
 
     /// A thumbnail of the look: shrink-on-load from the original, then colour management and the recipe on the

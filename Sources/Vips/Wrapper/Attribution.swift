@@ -64,9 +64,15 @@ public enum Attribution {
     }
 
     /// Whether a warning reports damaged image data (as opposed to harmless metadata quirks such as
-    /// "unknown EXIF resolution unit").
+    /// "unknown EXIF resolution unit"): libjpeg's words through libvips, and libpng's, which libvips' PNG reader
+    /// passes on only as warnings (its own error is "libpng read error"): "not enough data" is what that reader tells
+    /// libpng when the file ends before the pixels do; zlib's, when the compressed pixels are damaged.
     public static func isDamage(_ message: String) -> Bool {
-        ["read gave", "Corrupt JPEG data", "Premature end", "premature end", "truncated", "invalid distance", "CRC error"]
+        ["read gave", "Corrupt JPEG data", "Premature end", "premature end", "truncated", "invalid distance", "CRC error",
+         "not enough data", "image data", "compressed data", "incorrect data check", "bad adaptive filter",
+         // zlib's own words, as libpng passes them on for a damaged IDAT stream.
+         "incorrect header check", "invalid block type", "invalid stored block", "invalid code", "invalid literal",
+         "invalid bit length", "too many length or distance"]
             .contains { message.contains($0) }
     }
 

@@ -10,9 +10,12 @@ extension Image {
     /// fails here too) from everything else (it does not). The pipeline streams top to bottom (`vips_avg` over a
     /// sequential load), so it holds a few rows at a time, except for the formats that hold the whole image anyway.
     /// Call it inside `Attribution.attributed`, like every rendering, so that the error text is this file's own.
-    /// - Throws: the load's `VipsError`, with libvips' words.
+    /// With `failOn: .warning`, a JPEG is first checked by libjpeg itself (`JPEGCheck`), which reads what libvips'
+    /// loader leaves unread.
+    /// - Throws: `DecoderDamage` with libjpeg's words; the load's `VipsError`, with libvips' words.
     public static func decodeEveryPixel(of bytes: FileBytes, failOn: FailOn) throws {
         let image = try Image.open(bytes, sequential: true, failOn: failOn)
+        if failOn == .warning, JPEGCheck.applies(to: image) { try JPEGCheck.check(bytes) }
         var mean = 0.0
         guard album_vips_avg(image.pointer, &mean) == 0 else {
             throw VipsError(operation: "load", message: Vips.takeErrorBuffer(), file: bytes.path)

@@ -1,0 +1,148 @@
+#ifndef ALBUM_CJPEG_SHIM_H
+#define ALBUM_CJPEG_SHIM_H
+/*
+ * libjpeg's own check of a JPEG's data, the one libvips 8.14 does not make (Sources/Vips/Wrapper/JPEGCheck.swift).
+ *
+ * libvips' jpegload never calls jpeg_finish_decompress ("it just checks the tail of the file and who cares about
+ * that", jpeg2vips.c), so the warnings libjpeg raises there are never raised at all: a scan whose damage decodes as
+ * other pixels, leaving "Corrupt JPEG data: 119 extraneous bytes before marker 0xd9", or a file with no end-of-image
+ * marker, loads with no word. And the warnings it does raise go into libvips' one process-wide error buffer.
+ *
+ * So album decodes the file once more with libjpeg itself, as djpeg does: its own error manager and source (fed as
+ * djpeg's is), on the caller's stack, so every message is this file's; every scanline at 1/8 scale (the whole entropy-coded data is read, only
+ * the DC coefficients are transformed), then jpeg_finish_decompress, which reads up to the end-of-image marker.
+ * The first warning stops it: djpeg, too, prints only the first.
+ *
+ * libjpeg reports errors by calling error_exit, which must not return; its own examples (example.txt) longjmp back.
+ * Swift cannot call setjmp, so the whole decode is this one C function, and it adds no other logic.
+ */
+#include <stdio.h>
+#include <setjmp.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+/* album_jpeg_check's outcomes. */
+#define ALBUM_JPEG_SOUND 0      /* decoded to the end-of-image marker with no warning */
+#define ALBUM_JPEG_WARNING 1    /* libjpeg warned (corrupt data, premature end, extraneous bytes, ...) */
+#define ALBUM_JPEG_ERROR 2      /* libjpeg stopped with an error */
+#define ALBUM_JPEG_NO_MEMORY 3  /* libjpeg could not allocate: the machine, not the file */
+
+/* The message buffer album_jpeg_check fills: libjpeg's recommended size. */
+#define ALBUM_JPEG_MESSAGE_LENGTH JMSG_LENGTH_MAX
+
+typedef struct {
+    struct jpeg_error_mgr pub;  /* first, so libjpeg's err pointer is this struct's */
+    jmp_buf jump;
+    char *message;
+    int outcome;
+} album_jpeg_errors;
+
+static inline void album_jpeg_stop(j_common_ptr cinfo, int outcome) {
+    album_jpeg_errors *errors = (album_jpeg_errors *) cinfo->err;
+    (*cinfo->err->format_message)(cinfo, errors->message);
+    errors->outcome = outcome;
+    longjmp(errors->jump, 1);
+}
+
+static inline void album_jpeg_error_exit(j_common_ptr cinfo) {
+    album_jpeg_stop(cinfo, cinfo->err->msg_code == JERR_OUT_OF_MEMORY ? ALBUM_JPEG_NO_MEMORY : ALBUM_JPEG_ERROR);
+}
+
+/* msg_level -1 is a warning; 0 and above are trace messages, which are not reports on the data. */
+static inline void album_jpeg_emit_message(j_common_ptr cinfo, int msg_level) {
+    if (msg_level < 0) album_jpeg_stop(cinfo, ALBUM_JPEG_WARNING);
+}
+
+/* A source that hands libjpeg the bytes 4096 at a time, as djpeg's stdio source (jdatasrc.c) and libvips' own
+ * source do, and at the end a fake end-of-image marker after JWRN_JPEG_EOF, as jdatasrc.c does. Not jpeg_mem_src:
+ * with the whole file in its buffer, libjpeg-turbo takes its fast Huffman path nearly everywhere, and that path
+ * decodes a bad code as zero without a word, where djpeg says "Corrupt JPEG data: bad Huffman code". */
+#define ALBUM_JPEG_CHUNK 4096
+
+typedef struct {
+    struct jpeg_source_mgr pub;  /* first, so libjpeg's src pointer is this struct's */
+    const JOCTET *data;
+    size_t length;
+    size_t offset;
+} album_jpeg_source;
+
+static inline void album_jpeg_init_source(j_decompress_ptr cinfo) { (void) cinfo; }
+static inline void album_jpeg_term_source(j_decompress_ptr cinfo) { (void) cinfo; }
+
+static inline boolean album_jpeg_fill_input_buffer(j_decompress_ptr cinfo) {
+    static const JOCTET eoi[2] = { (JOCTET) 0xFF, (JOCTET) JPEG_EOI };
+    album_jpeg_source *source = (album_jpeg_source *) cinfo->src;
+    if (source->offset >= source->length) {
+        if (source->length == 0) ERREXIT(cinfo, JERR_INPUT_EMPTY);
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->pub.next_input_byte = eoi;
+        source->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    size_t count = source->length - source->offset;
+    if (count > ALBUM_JPEG_CHUNK) count = ALBUM_JPEG_CHUNK;
+    source->pub.next_input_byte = source->data + source->offset;
+    source->pub.bytes_in_buffer = count;
+    source->offset += count;
+    return TRUE;
+}
+
+static inline void album_jpeg_skip_input_data(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *source = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long) source->bytes_in_buffer) {
+        count -= (long) source->bytes_in_buffer;
+        (void) (*source->fill_input_buffer)(cinfo);
+    }
+    source->next_input_byte += (size_t) count;
+    source->bytes_in_buffer -= (size_t) count;
+}
+
+/* Decodes every scanline of a JPEG in memory and reads it to its end-of-image marker. Returns an ALBUM_JPEG_*
+ * outcome; message (ALBUM_JPEG_MESSAGE_LENGTH bytes) receives libjpeg's words for anything but SOUND. */
+static inline int album_jpeg_check(const void *bytes, size_t length, char *message) {
+    struct jpeg_decompress_struct cinfo;
+    album_jpeg_errors errors;
+    memset(&cinfo, 0, sizeof cinfo);
+    cinfo.err = jpeg_std_error(&errors.pub);
+    errors.pub.error_exit = album_jpeg_error_exit;
+    errors.pub.emit_message = album_jpeg_emit_message;
+    errors.message = message;
+    errors.outcome = ALBUM_JPEG_SOUND;
+    message[0] = '\0';
+    if (setjmp(errors.jump)) {
+        /* Safe on a partly created decompressor: it frees only what its memory manager holds. */
+        jpeg_destroy_decompress(&cinfo);
+        return errors.outcome;
+    }
+    jpeg_create_decompress(&cinfo);
+    album_jpeg_source source;
+    source.pub.init_source = album_jpeg_init_source;
+    source.pub.fill_input_buffer = album_jpeg_fill_input_buffer;
+    source.pub.skip_input_data = album_jpeg_skip_input_data;
+    source.pub.resync_to_restart = jpeg_resync_to_restart;
+    source.pub.term_source = album_jpeg_term_source;
+    source.pub.next_input_byte = NULL;
+    source.pub.bytes_in_buffer = 0;
+    source.data = (const JOCTET *) bytes;
+    source.length = length;
+    source.offset = 0;
+    cinfo.src = &source.pub;
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = 8;
+    cinfo.dct_method = JDCT_IFAST;
+    cinfo.do_fancy_upsampling = FALSE;
+    cinfo.do_block_smoothing = FALSE;
+    jpeg_start_decompress(&cinfo);
+    JSAMPARRAY row = (*cinfo.mem->alloc_sarray)((j_common_ptr) &cinfo, JPOOL_IMAGE,
+                                                cinfo.output_width * cinfo.output_components, 1);
+    while (cinfo.output_scanline < cinfo.output_height)
+        jpeg_read_scanlines(&cinfo, row, 1);
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return ALBUM_JPEG_SOUND;
+}
+
+#endif
