@@ -63,7 +63,8 @@ final class PruneSafetyTests: XCTestCase {
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["1"], "the photo is kept")
     }
 
-    /// A run with a new export quality that fails every export (its folder cannot be made) redid nothing: prune
+    /// A run with a new export quality that fails every export (each photo's folder cannot be made: a file holds
+    /// its name under a writable export folder, so the run starts and every export fails) redid nothing: prune
     /// keeps the exports the last good run made.
     func testAFailedRunWithNewParametersLeavesTheWorkingExportsAlone() throws {
         let folder = try TestSupport.temporaryFolder(self)
@@ -71,9 +72,10 @@ final class PruneSafetyTests: XCTestCase {
         try job("  - import: {from: photos}\n  - export: {to: \"out/{name}.jpg\", quality: 80}\n", in: folder)
         _ = try album(["run", "job.yml"], in: folder)
         try FileManager.default.createDirectory(atPath: "\(folder)/blocked", withIntermediateDirectories: true)
-        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: "\(folder)/blocked/out"))
-        try job("  - import: {from: photos}\n  - export: {to: \"blocked/out/{name}.jpg\", quality: 60}\n", in: folder)
-        _ = try album(["run", "job.yml"], in: folder, status: 1)
+        for index in 1...2 { try Data("not a folder".utf8).write(to: URL(fileURLWithPath: "\(folder)/blocked/p\(index)")) }
+        try job("  - import: {from: photos}\n  - export: {to: \"blocked/{name}/{name}.jpg\", quality: 60}\n", in: folder)
+        let failed = try album(["run", "job.yml"], in: folder, status: 1)
+        XCTAssertTrue(failed.stderr.contains("export failed"), failed.stderr)
 
         _ = try album(["prune", "--catalogue", "album"], in: folder)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: "\(folder)/out").sorted(), ["p1.jpg", "p2.jpg"])
