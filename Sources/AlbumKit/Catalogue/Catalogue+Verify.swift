@@ -49,6 +49,11 @@ extension Catalogue {
             }
         }
         for rendition in try renditions(kind: nil) {
+            if rendition.isBeingWritten {
+                problems.append(CatalogueProblem(path: rendition.path, problem: "run \(rendition.run) was writing this \(rendition.kind.rawValue) when it stopped (killed, or a power cut): the file holds its old bytes or the new ones, and the next run writes it again (photo \(rendition.photo.prefix(8)))",
+                                                 kind: .rendition, photo: rendition.photo))
+                continue
+            }
             var problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition")
             if rendition.kind == .export, let other = try Catalogue.otherOwner(of: rendition.path, in: self) {
                 problem = (problem.map { $0 + "; " } ?? "") + "another catalogue (id \(other)) exported over it"
