@@ -41,9 +41,12 @@ def skip(reason):
     sys.exit(0)
 
 
+class Failure(Exception):
+    pass
+
+
 def fail(message, context):
-    print(f"FAIL ({context}): {message}")
-    sys.exit(1)
+    raise Failure(f"FAIL ({context}): {message}")
 
 
 def make_photos(folder, seed):
@@ -93,6 +96,8 @@ class Mount:
         fail("powerfs did not acknowledge the cut", "cut")
 
     def stop(self):
+        if self.process.poll() is not None and not os.path.ismount(self.point):
+            return
         self.process.kill()
         self.process.wait()
         subprocess.run(["fusermount3", "-u", "-z", self.point], stderr=subprocess.DEVNULL)
@@ -225,17 +230,18 @@ stages:
         missing = [s for s in run.done_steps() if s not in steps]
         if missing:
             fail(f"{len(missing)} done events have no row after the cut, e.g. {missing[0]}", context)
-        code, verified, _ = album(self.args.album, "verify", "-c", self.catalogue, "--json")
-        listed = {p["path"] for p in json.loads(verified)["problems"]} if verified.strip() else set()
+        code, verified, err = album(self.args.album, "verify", "-c", self.catalogue, "--json")
+        report = json.loads(verified) if verified.strip() else {"problems": [], "unfinished": []}
+        listed = {p["path"] for p in report.get("unfinished", [])}
         for path, file_hash, size, kind in renditions:
             full = path if path.startswith("/") else os.path.normpath(os.path.join(self.catalogue, path))
             describes = os.path.isfile(full) and os.path.getsize(full) == size and sha(full) == file_hash
             if not describes and full not in listed:
                 fail(f"the {kind} row of {full} does not describe the bytes there, and verify does not list it", context)
-        problems = json.loads(verified)["problems"] if verified.strip() else []
-        for problem in problems:
-            if "was writing this" not in problem["message"]:
-                fail(f"verify right after the cut: {problem['path']}: {problem['message']}", context)
+        for problem in report["problems"]:
+            fail(f"verify right after the cut: {problem['path']}: {problem['message']}", context)
+        if code != 0:
+            fail(f"verify right after the cut exited {code}: {err}", context)
         now = {}
         for path, size in export_files(self.out).items():
             if os.path.basename(path).startswith("."):
@@ -276,6 +282,7 @@ def main():
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--no-xattr", action="store_true")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--keep-going", action="store_true", help="count failed cuts instead of stopping at the first")
     args = parser.parse_args()
     args.album = os.path.abspath(args.album)
     if not os.path.exists("/dev/fuse"):
@@ -297,35 +304,75 @@ def main():
     xattrs = not args.no_xattr
     state = os.path.join(work, "state")
 
-    # A complete sepia run, then a cut right after it reports success: nothing is lost.
+    failures = 0
+    mount = None
+    try:
+        mount, span, sepia = base(trial, args, state, xattrs)
+        mount = None
+        for number in range(args.cuts):
+            try:
+                mount = cut_once(trial, args, state, xattrs, rng, seed, number, span, sepia)
+                mount = None
+            except Failure as failure:
+                print(failure, flush=True)
+                failures += 1
+                if not args.keep_going:
+                    raise
+            finally:
+                if mount is not None:
+                    mount.stop()
+                    mount = None
+    except Failure as failure:
+        if not args.keep_going or failures == 0:
+            print(failure, flush=True)
+        print(f"power-loss test FAILED (seed {seed}; files kept in {work})")
+        sys.exit(1)
+    finally:
+        if mount is not None:
+            mount.stop()
+    if failures:
+        print(f"power-loss test FAILED: {failures} of {args.cuts} cuts (seed {seed}; files kept in {work})")
+        sys.exit(1)
+    if not args.keep:
+        shutil.rmtree(work)
+    print(f"power-loss test: {args.cuts} cuts, every check held ({time.monotonic() - started:.0f} s, seed {seed})")
+
+
+def base(trial, args, state, xattrs):
+    """A complete sepia run, then a cut right after it reports success: nothing is lost."""
     mount = Mount(state, trial.point, xattrs)
-    began = time.monotonic()
-    run = Run(args.album, trial.job, "sepia")
-    if run.finish() != 0:
-        fail(f"the first complete run exited {run.process.returncode}: {run.stderr.decode()[-800:]}", "base")
-    span = time.monotonic() - began
-    sepia = {p: sha(p) for p in export_files(trial.out)}
-    mount.cut()
-    mount.stop()
-    mount = Mount(state, trial.point, xattrs)
-    if {p: sha(p) for p in export_files(trial.out)} != sepia or len(sepia) != PHOTOS:
-        fail("a cut right after a run reported success lost exports", "cut after success")
-    trial.check_after_cut(run, sepia, "cut after success")
-    code, verified, err = album(args.album, "verify", "-c", trial.catalogue)
-    if code != 0:
-        fail(f"verify after a cut right after success exited {code}: {verified}{err}", "cut after success")
-    mount.stop()
+    try:
+        began = time.monotonic()
+        run = Run(args.album, trial.job, "sepia")
+        if run.finish() != 0:
+            fail(f"the first complete run exited {run.process.returncode}: {run.stderr.decode()[-800:]}", "base")
+        span = time.monotonic() - began
+        sepia = {p: sha(p) for p in export_files(trial.out)}
+        mount.cut()
+        mount.stop()
+        mount = Mount(state, trial.point, xattrs)
+        if {p: sha(p) for p in export_files(trial.out)} != sepia or len(sepia) != PHOTOS:
+            fail("a cut right after a run reported success lost exports", "cut after success")
+        trial.check_after_cut(run, sepia, "cut after success")
+        code, verified, err = album(args.album, "verify", "-c", trial.catalogue)
+        if code != 0:
+            fail(f"verify after a cut right after success exited {code}: {verified}{err}", "cut after success")
+    finally:
+        mount.stop()
     shutil.copy(state, state + ".sepia")
     print(f"  a complete run ({span:.1f} s) and a cut right after it: nothing lost", flush=True)
+    return None, span, sepia
 
-    noir = None
-    for number in range(args.cuts):
-        rerun = number % 2 == 1
-        if rerun:
-            shutil.copy(state + ".sepia", state)
-        elif os.path.exists(state):
-            os.remove(state)
-        mount = Mount(state, trial.point, xattrs)
+
+def cut_once(trial, args, state, xattrs, rng, seed, number, span, sepia):
+    """One cut at a random moment of a first run (even numbers) or of a noir rerun over sepia (odd ones)."""
+    rerun = number % 2 == 1
+    if rerun:
+        shutil.copy(state + ".sepia", state)
+    elif os.path.exists(state):
+        os.remove(state)
+    mount = Mount(state, trial.point, xattrs)
+    try:
         preset = "noir" if rerun else "sepia"
         delay = rng.uniform(0.05, span * 1.1)
         context = f"cut {number + 1}, {'rerun (noir over sepia)' if rerun else 'first run'}, {delay:.2f} s in, seed {seed}"
@@ -344,13 +391,12 @@ def main():
             for path, digest in before.items():
                 if digest not in (sepia.get(path), after.get(path)):
                     fail(f"{path} held neither its sepia bytes nor its noir bytes after the cut", context)
+    finally:
         mount.stop()
-        kind = "rerun" if rerun else "first run"
-        print(f"  cut {number + 1:2d}: {kind:9s} at {delay:4.2f} s, {len(run.done_steps()):3d} done events, "
-              f"sound after the cut, repaired by the rerun", flush=True)
-    if not args.keep:
-        shutil.rmtree(work)
-    print(f"power-loss test: {args.cuts} cuts, every check held ({time.monotonic() - started:.0f} s, seed {seed})")
+    kind = "rerun" if rerun else "first run"
+    print(f"  cut {number + 1:2d}: {kind:9s} at {delay:4.2f} s, {len(run.done_steps()):3d} done events, "
+          f"sound after the cut, repaired by the rerun", flush=True)
+    return None
 
 
 if __name__ == "__main__":
