@@ -41,9 +41,10 @@ extension Catalogue {
         if !exists {
             guard create else { throw noCatalogue(folder) }
             do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                // Durably (each new folder's parent synced): a power cut must not take the folder of a committed row.
+                try Directory.create(folder)
             } catch {
-                throw CatalogueError("cannot create catalogue folder \(folder): \(ErrorReason.of(error))")
+                throw CatalogueError("cannot create catalogue folder \(folder): \(error.reason)")
             }
         }
         if let error = FileSystem.whyNotWritable(folder) {
