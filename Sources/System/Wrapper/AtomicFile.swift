@@ -28,8 +28,12 @@ public enum AtomicFile {
     ///   `PendingSyncs` defers the folder's sync to its `flush()`, which the caller must run before it records the
     ///   file anywhere durable (the scheduler's catalogue owner flushes before each commit). The file's own data is
     ///   synced before its rename either way.
+    /// - Parameter freshName: with `syncs`, the caller promises `path` is a name no record points at and nothing
+    ///   else needs whole until the flush (a catalogue rendition's content-addressed name): its data's fsync then
+    ///   waits for the flush too, off the writing thread. A power cut before the flush can leave it empty or torn
+    ///   there, unrecorded, for the next run to replace. Never for an export, whose name the user sees.
     public static func write(_ bytes: [UInt8], to path: String, tag: ExportTag? = nil, mode: Mode = .replace,
-                             syncs: PendingSyncs? = nil) throws {
+                             syncs: PendingSyncs? = nil, freshName: Bool = false) throws {
         let folder = Directory.parent(of: path)
         do {
             try Directory.create(folder)
@@ -61,7 +65,9 @@ public enum AtomicFile {
             tag?.set(on: fd)
             // The data (and its tag) is durable before the name is: a power cut after the rename finds the whole
             // new file or the old one at `path`, never a zero-byte or torn file (docs/catalogue.md, "Durability").
-            guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+            if syncs == nil || !freshName {
+                guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
+            }
         }
         switch mode {
         case .replace:
@@ -73,10 +79,22 @@ public enum AtomicFile {
             keepTemporary = true
         }
         if let syncs {
-            syncs.add(folder: folder)
+            syncs.add(folder: folder, file: freshName ? path : nil)
         } else {
             try syncFolder(folder)
         }
+    }
+
+    /// Makes a file's data durable (fsync). A file that is gone has nothing left to sync.
+    /// - Throws: `AtomicFileError` naming the file when it cannot be opened or its sync fails (an I/O error).
+    static func syncFile(_ file: String) throws {
+        let fd = NativePath.withCString(file) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw AtomicFileError(path: file, reason: lastError())
+        }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw AtomicFileError(path: file, reason: lastError()) }
     }
 
     /// Makes a folder's entries (a rename or a new file in it) durable. A folder that is gone has nothing left to
