@@ -46,7 +46,7 @@ test-slurm: deps
 # Power cuts (issue 30; tools/powercut, docs/catalogue.md "Durability"): the catalogue and exports on powerfs, a FUSE
 # file system of the project's own that keeps only what was fsynced; 20 runs cut at random moments (first runs, and
 # reruns replacing every export), then 4 more without extended attributes. Each cut is checked, then repaired by a
-# rerun. About 3 minutes. Without /dev/fuse it prints "SKIPPED: ..." with the reason.
+# rerun. About 80 s after the build (measured on a loaded 2-core machine). Without /dev/fuse it prints "SKIPPED: ..." with the reason.
 POWER_PACKAGES := fuse3 python3-pyfuse3 python3-pil
 
 test-power: deps
