@@ -13,12 +13,12 @@ extension CatalogueOwnerTests {
         let owner = CatalogueOwner(catalogue, batchSize: 100, batchSeconds: 3600, syncs: syncs)
         try AtomicFile.write([1, 2, 3], to: folder + "/thumbnails/ab/one.jpg", syncs: syncs)
         try AtomicFile.write([4, 5], to: folder + "/thumbnails/cd/two.jpg", syncs: syncs)
-        XCTAssertEqual(syncs.count, 2, "written and renamed into place, not yet synced")
+        XCTAssertEqual(syncs.count, 2, "written, synced and renamed into place; their folders not yet synced")
         XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: folder + "/thumbnails/ab/one.jpg"))), [1, 2, 3])
         let seenAtCommit = Mutex<Int?>(nil)
         owner.async({ [step = step(1)] in try $0.record(step) }, afterCommit: { seenAtCommit.withLock { $0 = syncs.count } })
         XCTAssertNil(owner.finish())
-        XCTAssertEqual(seenAtCommit.withLock { $0 }, 0, "every pending file was synced before the commit")
+        XCTAssertEqual(seenAtCommit.withLock { $0 }, 0, "every pending folder was synced before the commit")
         XCTAssertEqual(try committedPaths(), ["/p/1.jpg"])
     }
 
@@ -26,13 +26,13 @@ extension CatalogueOwnerTests {
         let syncs = PendingSyncs()
         let owner = CatalogueOwner(catalogue, batchSize: 100, batchSeconds: 3600, syncs: syncs)
         try AtomicFile.write([1], to: folder + "/exports/a/photo.jpg", syncs: syncs)
-        // Its folder is moved away and a plain file takes its name: opening the file to sync it fails (ENOTDIR).
+        // Its folder is moved away and a plain file takes its name: opening the folder to sync it fails (ENOTDIR).
         try FileManager.default.moveItem(atPath: folder + "/exports/a", toPath: folder + "/exports/b")
         try AtomicFile.write([2], to: folder + "/exports/a")
         let announced = Mutex(false)
         owner.async({ [step = step(1)] in try $0.record(step) }, afterCommit: { announced.withLock { $0 = true } })
         let error = owner.finish()
-        XCTAssert("\(String(describing: error))".contains("exports/a/photo.jpg"), "the file that could not be synced is named: \(String(describing: error))")
+        XCTAssert("\(String(describing: error))".contains("exports/a"), "the folder that could not be synced is named: \(String(describing: error))")
         XCTAssertEqual(try committedPaths(), [], "its batch was rolled back, not committed")
         XCTAssertFalse(announced.withLock { $0 }, "nothing is announced that was not recorded")
     }

@@ -41,6 +41,7 @@ extension Catalogue {
         if !exists {
             guard create else { throw noCatalogue(folder) }
             do {
+                // Durably (each new folder's parent synced): a power cut must not take the folder of a committed row.
                 try Directory.create(folder)
             } catch {
                 // errno's words and the folder that refused (Foundation's would say "The operation could not be completed").
@@ -72,7 +73,9 @@ extension Catalogue {
             }
             try database.execute("PRAGMA foreign_keys = ON")
             _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }
-            try database.execute("PRAGMA synchronous = NORMAL")
+            // FULL: each commit syncs the log, so a committed row (and the event that announces it) survives a power
+            // cut, not only a process kill; the run batches its commits, so it is one sync per batch.
+            try database.execute("PRAGMA synchronous = FULL")
             try Schema.migrate(database, folder: folder)
             if locking { try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'") }
             return Opened(database: database, lock: lock, sound: true, checkedInFull: !unchanged)

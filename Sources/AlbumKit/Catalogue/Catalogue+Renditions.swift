@@ -35,6 +35,16 @@ extension Catalogue {
                          [.text(photo), .text(kind.rawValue), .text(paths.stored(path))])
     }
 
+    /// Marks the rendition row of `photo`'s `kind` file at `path` as being rewritten by `run`: its `bytes` become
+    /// `Rendition.beingWritten`, so no check takes the file for up to date, and `verify` lists it as a file that
+    /// run was writing until a run records the new file in its place. Committed durably before the file is replaced,
+    /// so that after a power cut the row never claims bytes the file may no longer hold (docs/catalogue.md,
+    /// "Durability").
+    public func markBeingWritten(photo: String, kind: Rendition.Kind, path: String, run: Int64) throws {
+        try database.run("UPDATE renditions SET bytes = ?, run = ? WHERE photo = ? AND kind = ? AND path = ?",
+                         [.integer(Int64(Rendition.beingWritten)), .integer(run), .text(photo), .text(kind.rawValue), .text(paths.stored(path))])
+    }
+
     /// Records a rendition, replacing the row for the same photo, kind and file.
     public func record(_ rendition: Rendition) throws {
         try insertRow(rendition, replacingOn: ["photo", "kind", "path"])

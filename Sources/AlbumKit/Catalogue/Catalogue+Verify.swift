@@ -3,6 +3,13 @@ import SQLite
 import System
 
 extension Catalogue {
+    /// The files a run was replacing when it stopped (a kill or a power cut between marking the row and recording
+    /// the new file): not problems, since their rows claim no bytes, but `verify` lists them, and the next run
+    /// writes them again.
+    public func unfinishedRenditions() throws -> [Rendition] {
+        try renditions(kind: nil).filter(\.isBeingWritten).sorted { $0.path < $1.path }
+    }
+
     /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
     /// checks, rows that point at missing photos or runs, every rendition's file (there, regular, its size and
     /// SHA-256), and every current original (the user's file, or the catalogue's copy) against its recorded hash.
@@ -49,6 +56,8 @@ extension Catalogue {
             }
         }
         for rendition in try renditions(kind: nil) {
+            // A file a stopped run was replacing: its row claims no bytes, and verify lists it apart (`unfinished`).
+            if rendition.isBeingWritten { continue }
             var problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition")
             if rendition.kind == .export, let other = try Catalogue.otherOwner(of: rendition.path, in: self) {
                 problem = (problem.map { $0 + "; " } ?? "") + "another catalogue (id \(other)) exported over it"

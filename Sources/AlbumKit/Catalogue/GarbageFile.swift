@@ -1,4 +1,5 @@
-/// A file in the catalogue's own folders that nothing needs: what `album gc` removes.
+/// A file in the catalogue's own folders that nothing needs, or album's own leftover under a job's export roots:
+/// what `album gc` removes.
 public struct GarbageFile: Sendable, Equatable {
     /// Why a file is garbage.
     public enum Reason: String, Sendable {
@@ -16,7 +17,8 @@ public struct GarbageFile: Sendable, Equatable {
         }
     }
 
-    /// The path relative to the catalogue folder, e.g. "thumbnails/ab/ab12…-3b96abb4.jpg".
+    /// The path relative to the catalogue folder, e.g. "thumbnails/ab/ab12…-3b96abb4.jpg"; absolute for a file under
+    /// an export root (`Catalogue.exportGarbage`).
     public var relativePath: String
     public var bytes: Int
     public var reason: Reason

@@ -14,7 +14,15 @@ public struct Rendition: Sendable, Equatable {
     public var fileHash: String
     public var width: Int
     public var height: Int
+    /// The file's size; `Rendition.beingWritten` while a run replaces the file (`Catalogue.markBeingWritten`).
     public var bytes: Int
-    /// The run that wrote it.
+    /// The run that wrote it (or, while `bytes` is `beingWritten`, the run that is replacing it).
     public var run: Int64
+
+    /// The `bytes` of a row whose file a run is replacing: no file has it, so the row is never up to date, and
+    /// `verify` names the run that was writing the file if that run stopped before recording the new one.
+    public static let beingWritten = -1
+
+    /// Whether a run was replacing this rendition's file and has not recorded the new one.
+    public var isBeingWritten: Bool { bytes == Rendition.beingWritten }
 }

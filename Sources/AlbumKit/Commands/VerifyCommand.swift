@@ -17,6 +17,9 @@ struct VerifyCommand: Command {
             `album prune --keep-missing` kept was the user's choice. A missing original is a problem otherwise, and
             so is one whose stat is as recorded but whose bytes are not (damaged on disk).
 
+            A file a run was replacing when it stopped (killed, or a power cut) is listed as "unfinished", with the
+            run: its row records no bytes until a run writes the file again, so it is not a problem.
+
             verify takes the catalogue's lock, so files do not change while it reads them; it never changes them.
             On a catalogue this user cannot write (another user's, a read-only mount, a backup) it checks without
             the lock and says so, and leaves runs recorded as running as they are.
@@ -25,7 +28,7 @@ struct VerifyCommand: Command {
             """,
         options: [SharedOptions.catalogue, jsonOption, SharedOptions.wait])
 
-    static let jsonOption = SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message) and states (docs/json.md)")
+    static let jsonOption = SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message), states and unfinished (docs/json.md)")
 
     var catalogue: String
     var json: Bool
@@ -42,13 +45,21 @@ struct VerifyCommand: Command {
             Console.err("album: catalogue \(catalogue.folder) is read-only to this user: checked without its lock, and runs still recorded as running were not marked interrupted")
         }
         let (problems, states) = try catalogue.verifyWithStates()
+        let unfinished = try catalogue.unfinishedRenditions()
         if json {
             Console.out(JSONValue.object([
                 ("catalogue", .string(catalogue.folder)), ("sound", .bool(problems.isEmpty)),
                 ("problems", .array(problems.map(\.json))), ("states", states.json),
+                ("unfinished", .array(unfinished.map { rendition in
+                    .object([("path", .string(rendition.path)), ("photo", .string(rendition.photo)),
+                             ("kind", .string(rendition.kind.rawValue)), ("run", .int(Int(rendition.run)))])
+                })),
             ]).prettyText)
         } else {
             for problem in problems { Console.out(problem.description.shown) }
+            for rendition in unfinished {
+                Console.out("\(rendition.path.shown): unfinished: run \(rendition.run) was writing this \(rendition.kind.rawValue) when it stopped (killed, or a power cut); it holds the old bytes or the new ones, and the next run writes it again (photo \(rendition.photo.prefix(8)))")
+            }
             if let line = states.line { Console.out(line) }
         }
         if problems.isEmpty {

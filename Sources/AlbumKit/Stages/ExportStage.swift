@@ -137,10 +137,13 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 mode = .replace
             }
             if let previous, previous.path == path {
-                // The recorded file is about to be replaced: forget its row first, durably, so that a crash between the
-                // rename and the new row leaves no row describing other bytes. The file's owner tag still says it is ours.
-                let replaced = path
-                try context.catalogueCommitted { try $0.forgetRendition(photo: previous.photo, kind: .export, path: replaced) }
+                // The recorded file is about to be replaced: mark its row as being written, durably, so that a crash or
+                // a power cut between the rename and the new row leaves no row describing other bytes; the mark still
+                // says the file is ours (without extended attributes too), and verify lists it until a run records it.
+                let replaced = path, run = context.run
+                try context.catalogueCommitted {
+                    try $0.markBeingWritten(photo: previous.photo, kind: .export, path: replaced, run: run)
+                }
             }
             let rendition: Rendition
             do {
@@ -149,7 +152,11 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             } catch let error as AtomicFileError where error.exists {
                 continue  // another writer's file is there now: look at it again
             }
-            try context.catalogue { try $0.record(rendition) }
+            let marked = previous.flatMap { $0.photo != photoID && $0.path == path ? $0 : nil }
+            try context.catalogue { catalogue in
+                if let marked { try catalogue.forgetRendition(photo: marked.photo, kind: .export, path: marked.path) }
+                try catalogue.record(rendition)
+            }
             return .done(input: input, output: rendition.fileHash)
         }
         throw StageError("cannot export to \(target): other writers keep taking every free name beside it")

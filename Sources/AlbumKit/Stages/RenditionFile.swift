@@ -21,7 +21,11 @@ enum RenditionFile {
     static func write(_ rendered: LookRenderer.Rendered, to path: String, tag: ExportTag? = nil, mode: AtomicFile.Mode = .replace,
                       kind: Rendition.Kind, photo: String, parametersHash: String, inputHash: String,
                       context: StageContext) throws -> Rendition {
-        try AtomicFile.write(rendered.bytes, to: path, tag: tag, mode: mode, syncs: context.pendingSyncs)
+        // A catalogue rendition's name is new for its parameters and input, and recorded only after the batch's
+        // flush, so its data may wait for that flush (unless a file is there already: `--force`, a lost row); an
+        // export's name is the user's, its data synced before its rename.
+        let fresh = kind != .export && !FileSystem.exists(path)
+        try AtomicFile.write(rendered.bytes, to: path, tag: tag, mode: mode, syncs: context.pendingSyncs, freshName: fresh)
         return describe(rendered, at: path, kind: kind, photo: photo, parametersHash: parametersHash,
                         inputHash: inputHash, context: context)
     }

@@ -3,8 +3,10 @@ import Glibc
 
 /// Writes files so that a crash never leaves a half-written file under the final name.
 ///
-/// The bytes go to a temporary file in the same folder, are flushed with `fsync`, and the temporary file is
-/// renamed over the final name (atomic on POSIX file systems); the folder is then synced so the rename is durable.
+/// The bytes go to a temporary file in the same folder, are flushed with `fsync`, and only then is the temporary
+/// file renamed over the final name (atomic on POSIX file systems); the folder is then synced so the rename is
+/// durable (at once, or with a `PendingSyncs` before the catalogue records the file). The old file at the name
+/// stays whole until the rename, so a power cut leaves the old bytes or the new ones there, never neither.
 /// Every path goes through `NativePath`, so a name that is not UTF-8 is written under its own bytes.
 public enum AtomicFile {
     /// What the final rename may do to a file already at the path.
@@ -22,11 +24,16 @@ public enum AtomicFile {
     ///   even when a crash kept the catalogue from recording it. File systems without user attributes simply
     ///   don't keep the tag.
     /// - Parameter mode: `.noReplace` fails with `AtomicFileError.exists` rather than replace a file at `path`.
-    /// - Parameter syncs: `nil` (the default) makes the file and its folder durable before returning; a
-    ///   `PendingSyncs` defers both to its `flush()`, which the caller must run before it records the file anywhere
-    ///   durable (the scheduler's catalogue owner flushes before each commit).
+    /// - Parameter syncs: `nil` (the default) makes the file's folder entry durable before returning; a
+    ///   `PendingSyncs` defers the folder's sync to its `flush()`, which the caller must run before it records the
+    ///   file anywhere durable (the scheduler's catalogue owner flushes before each commit). The file's own data is
+    ///   synced before its rename either way.
+    /// - Parameter freshName: with `syncs`, the caller promises `path` is a name no record points at and nothing
+    ///   else needs whole until the flush (a catalogue rendition's content-addressed name): its data's fsync then
+    ///   waits for the flush too, off the writing thread. A power cut before the flush can leave it empty or torn
+    ///   there, unrecorded, for the next run to replace. Never for an export, whose name the user sees.
     public static func write(_ bytes: [UInt8], to path: String, tag: ExportTag? = nil, mode: Mode = .replace,
-                             syncs: PendingSyncs? = nil) throws {
+                             syncs: PendingSyncs? = nil, freshName: Bool = false) throws {
         let folder = Directory.parent(of: path)
         do {
             try Directory.create(folder)
@@ -56,7 +63,9 @@ public enum AtomicFile {
             }
             fchmod(fd, 0o644)
             tag?.set(on: fd)
-            if syncs == nil {
+            // The data (and its tag) is durable before the name is: a power cut after the rename finds the whole
+            // new file or the old one at `path`, never a zero-byte or torn file (docs/catalogue.md, "Durability").
+            if syncs == nil || !freshName {
                 guard fsync(fd) == 0 else { throw AtomicFileError(path: path, reason: lastError()) }
             }
         }
@@ -70,18 +79,36 @@ public enum AtomicFile {
             keepTemporary = true
         }
         if let syncs {
-            syncs.add(file: path, folder: folder)
+            syncs.add(folder: folder, file: freshName ? path : nil)
         } else {
-            syncFolder(folder)
+            try syncFolder(folder)
         }
     }
 
-    /// Makes a folder's entries (a rename into it) durable; a folder that cannot be opened is left as it is.
-    static func syncFolder(_ folder: String) {
+    /// Makes a file's data durable (fsync). A file that is gone has nothing left to sync.
+    /// - Throws: `AtomicFileError` naming the file when it cannot be opened or its sync fails (an I/O error).
+    static func syncFile(_ file: String) throws {
+        let fd = NativePath.withCString(file) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else {
+            if errno == ENOENT { return }
+            throw AtomicFileError(path: file, reason: lastError())
+        }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw AtomicFileError(path: file, reason: lastError()) }
+    }
+
+    /// Makes a folder's entries (a rename or a new file in it) durable. A folder that is gone has nothing left to
+    /// sync; a file system that cannot sync a folder (EINVAL: some FUSE layers and network shares) is left as it is.
+    /// - Throws: `AtomicFileError` naming the folder when it cannot be opened or its sync fails (an I/O error).
+    public static func syncFolder(_ folder: String) throws {
         let folderFD = NativePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
+        guard folderFD >= 0 else {
+            if errno == ENOENT { return }
+            throw AtomicFileError(path: folder, reason: "cannot open the folder to sync it: \(lastError())")
+        }
+        defer { close(folderFD) }
+        guard fsync(folderFD) == 0 || errno == EINVAL || errno == ENOTSUP else {
+            throw AtomicFileError(path: folder, reason: "cannot sync the folder: \(lastError())")
         }
     }
 

@@ -33,7 +33,8 @@ public enum Directory {
     }
 
     /// Creates `folder` and the folders above it that are missing (`mkdir -p`; mode 0777 less the umask, as
-    /// Foundation's `createDirectory` makes them).
+    /// Foundation's `createDirectory` makes them). Each folder it makes is durable before it returns (its parent
+    /// is synced), so a file synced into it later survives a power cut under its whole path.
     /// - Throws: `SystemError` naming the folder that could not be made.
     public static func create(_ folder: String) throws(SystemError) {
         if (try? FileStatus(folder, followingLinks: true))?.isDirectory == true { return }
@@ -46,6 +47,7 @@ public enum Directory {
             if (try? FileStatus(folder, followingLinks: true))?.isDirectory == true { return }
             throw SystemError("mkdir", path: folder, code: ENOTDIR)
         }
+        try? AtomicFile.syncFolder(parent)
     }
 
     /// The folder that holds `path`: "/a/b" → "/a", "/a" → "/", "b" → ".".

@@ -1,48 +1,39 @@
-import Glibc
 import Synchronization
 
-/// Files written by `AtomicFile.write(…, syncs:)` whose data and folder entries are not yet known to be durable, to
-/// be made durable together by `flush()`.
+/// Folders that `AtomicFile.write(…, syncs:)` renamed files into and whose entries are not yet known to be durable,
+/// to be synced together by `flush()`.
 ///
-/// A run writes two or three files per photo, and syncing each one and its folder as it is written made the
-/// rendering thread wait for the disk twice per file (Benchmarks/INVESTIGATION.md, section 11). Deferred, the
-/// files of a batch are synced together, once per folder, by the catalogue's owner just before the transaction
-/// that records them commits: a committed row still always describes durable bytes, and a file that a crash or
-/// power cut caught before the flush has no row (the next run writes it again). `kill -9` loses nothing either
-/// way: what `write(2)` handed the kernel survives the process.
+/// A run writes two or three files per photo. An export's data is synced before its rename (`AtomicFile`), on the
+/// rendering thread; a catalogue rendition's, at a fresh content-addressed name, here with the batch; the folder entries of a batch's files are synced once per folder by the catalogue's owner,
+/// just before the transaction that records them commits. So a committed row always describes durable bytes under a
+/// durable name, and a file that a power cut caught before the flush has no row (the next run writes it again, or
+/// finds it byte-identical). `kill -9` loses nothing either way: what the kernel has survives the process.
 public final class PendingSyncs: Sendable {
-    private let pending = Mutex((files: [String](), folders: Set<String>()))
+    private let pending = Mutex((folders: Set<String>(), files: [String]()))
 
     public init() {}
 
-    /// Notes a file just renamed into place, and its folder.
-    func add(file: String, folder: String) {
+    /// Notes the folder of a file just renamed into place, and the file itself when its data is not yet synced (a
+    /// fresh catalogue rendition name: `AtomicFile.write(…, freshName: true)`).
+    func add(folder: String, file: String?) {
         pending.withLock { pending in
-            pending.files.append(file)
             pending.folders.insert(folder)
+            if let file { pending.files.append(file) }
         }
     }
 
-    /// How many files are waiting to be made durable.
-    public var count: Int { pending.withLock { $0.files.count } }
+    /// How many folders are waiting to be synced.
+    public var count: Int { pending.withLock { $0.folders.count } }
 
-    /// fsyncs every pending file, then each of their folders once, and forgets them.
-    /// - Throws: `AtomicFileError` for the first file that cannot be synced (an I/O error): what it holds must
-    ///   not be recorded. A file that is gone (replaced or deleted since) has nothing left to make durable.
+    /// fsyncs each pending file whose data is not yet durable, then each pending folder once, and forgets them.
+    /// - Throws: `AtomicFileError` for a file or folder that cannot be synced (an I/O error): what it holds must not
+    ///   be recorded. One that is gone (replaced or deleted since) has nothing left to make durable.
     public func flush() throws {
-        let (files, folders) = pending.withLock { pending in
+        let (folders, files) = pending.withLock { pending in
             defer { pending = ([], []) }
-            return (pending.files, pending.folders)
+            return (pending.folders, pending.files)
         }
-        for file in files {
-            let fd = NativePath.withCString(file) { open($0, O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0 else {
-                if errno == ENOENT { continue }
-                throw AtomicFileError(path: file, reason: String(cString: strerror(errno)))
-            }
-            defer { close(fd) }
-            guard fsync(fd) == 0 else { throw AtomicFileError(path: file, reason: String(cString: strerror(errno))) }
-        }
-        for folder in folders.sorted() { AtomicFile.syncFolder(folder) }
+        for file in files { try AtomicFile.syncFile(file) }
+        for folder in folders.sorted() { try AtomicFile.syncFolder(folder) }
     }
 }
