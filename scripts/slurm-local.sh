@@ -40,10 +40,14 @@ tail_of() {
 free_ports() {
     python3 - "$1" <<'EOF'
 import random, socket, sys
-low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+low, high = map(int, open("/proc/sys/net/ipv4/ip_local_port_range").read().split())
+# Below the ephemeral range when it leaves room there, else above it (a range tuned to start at 1024).
+band = (max(1024, low - 12000), low) if low - 1024 >= 2000 else (high + 1, 65536)
+if band[1] - band[0] < 100:
+    band = (1024, 65536)
 ports = []
 while len(ports) < int(sys.argv[1]):
-    port = random.randrange(max(1024, low - 12000), low)
+    port = random.randrange(*band)
     if port in ports: continue
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as slurmctld and slurmd bind

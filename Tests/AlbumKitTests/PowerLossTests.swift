@@ -100,6 +100,38 @@ final class PowerLossTests: XCTestCase {
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
     }
 
+    /// An export the user edited is kept by `rm` (it changed since album wrote it) and is theirs from then on: rm
+    /// takes album's tag off it, so `gc JOBFILE` never deletes it as an unrecorded leftover. And a job whose export
+    /// root is reached through a symbolic link (the same folder spelled another way) finds nothing to delete.
+    func testGcJobFileKeepsAnEditedExportRmKeptAndRecordedExportsReachedThroughALink() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try makeJob(in: folder)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/linked", withDestinationPath: folder + "/out")
+        try TestSupport.write("""
+            version: 1
+            name: power
+            vars: {LOOK: sepia}
+            stages:
+              - import: {from: photos}
+              - filter: {preset: "${LOOK}"}
+              - export: {to: "linked/{name}.jpg"}
+            """, to: "linked.yml", in: folder)
+        let throughLink = try TestSupport.album(["gc", "linked.yml", "--dry-run"], in: folder)
+        XCTAssertEqual(throughLink.status, 0, throughLink.stderr)
+        XCTAssertEqual(throughLink.stdout, "", "recorded exports are known by their file, whatever path reaches it")
+
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: folder + "/out/wood.jpg"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("the user's edit".utf8))
+        try handle.close()
+        let removed = try TestSupport.album(["rm", "photos/wood.jpg"], in: folder)
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertTrue(removed.stderr.contains("kept"), removed.stderr)
+        let gc = try TestSupport.album(["gc", "job.yml"], in: folder)
+        XCTAssertEqual(gc.status, 0, gc.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out/wood.jpg"), "the edited export is kept: \(gc.stdout)")
+    }
+
     /// A few cuts on powerfs (tools/powercut/powercut.py): the checks of issue 30's "Done when" after each.
     func testPowerCutsKeepEveryPromise() throws {
         guard FileManager.default.fileExists(atPath: "/dev/fuse") else {

@@ -71,6 +71,16 @@ final class RecordMappingTests: XCTestCase {
         try roundTrip(PhotoAlias.self) { try $0.allAliases() }
     }
 
+    /// A step's `params` is an object, or `null` (album records that for a failed step whose recipe it could not
+    /// read): both are album's own and read back; any other text is damage and names the table.
+    func testAStepsParamsMayBeAnObjectOrNullAndNothingElse() throws {
+        XCTAssertEqual(try StepRecord.checkedParameters(#"{"size":"240x240"}"#), #"{"size":"240x240"}"#)
+        XCTAssertEqual(try StepRecord.checkedParameters(JSONValue.null.text), "null")
+        XCTAssertThrowsError(try StepRecord.checkedParameters("\u{1}\u{2}garbage")) { error in
+            XCTAssertTrue("\(error)".contains("table steps: column params"), "\(error)")
+        }
+    }
+
     /// The catalogue is made as album wrote it before records were mapped by name: the schema's SQL, then rows
     /// inserted by position with `?`s, exactly as that album's `insert`, `record`, `beginRun` and `setCaption` did.
     func testACatalogueWrittenByPositionOpensAndReadsBackFieldForField() throws {

@@ -67,6 +67,10 @@ def make_photos(folder, seed):
         image.save(os.path.join(folder, f"p{i:03d}.jpg"), quality=88)
 
 
+# How long one album command may take before the test calls it hung: far beyond a slow run of 16 photos.
+RUN_TIMEOUT = 600
+
+
 class Mount:
     """One powerfs process serving STATE at MOUNTPOINT."""
 
@@ -78,22 +82,24 @@ class Mount:
                 os.remove(stale)
         args = [sys.executable, os.path.join(HERE, "powerfs.py"), state, point] + ([] if xattrs else ["--no-xattr"])
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(state + ".log", "a"))
-        for _ in range(200):
+        # Bounds for a layer that failed, never for a slow one (Python, trio and pyfuse3 starting on a loaded
+        # 2-core machine): each wait ends as soon as its condition holds.
+        for _ in range(1200):
             if os.path.ismount(point):
                 return
             if self.process.poll() is not None:
                 fail(f"powerfs did not start (exit {self.process.returncode}; {state}.log)", "mount")
             time.sleep(0.05)
-        fail("powerfs did not mount within 10 s", "mount")
+        fail("powerfs did not mount within 60 s", "mount")
 
     def cut(self):
         """The power cut: powerfs freezes and writes what survives; then it and the mount go."""
         self.process.send_signal(signal.SIGUSR1)
-        for _ in range(400):
+        for _ in range(2400):
             if os.path.exists(self.state + ".cut"):
                 return
             time.sleep(0.025)
-        fail("powerfs did not acknowledge the cut", "cut")
+        fail("powerfs did not acknowledge the cut within 60 s", "cut")
 
     def stop(self):
         if self.process.poll() is not None and not os.path.ismount(self.point):
@@ -134,13 +140,22 @@ class Run:
             pass
 
     def reap(self):
-        self.process.wait()
+        self.wait()
         self.reader.join(5)
 
     def finish(self):
-        self.process.wait()
+        self.wait()
         self.reader.join(30)
         return self.process.returncode
+
+    def wait(self):
+        """Waits for album; a run that hangs (a wedged FUSE request) fails the test instead of hanging CI."""
+        try:
+            self.process.wait(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            self.process.wait()
+            fail(f"album did not end within {RUN_TIMEOUT} s; its stderr: {self.stderr.decode(errors='replace')[-2000:]}", "run")
 
     def done_steps(self):
         done = []
@@ -155,7 +170,10 @@ class Run:
 
 
 def album(binary, *args):
-    result = subprocess.run([binary, *args], capture_output=True, text=True)
+    try:
+        result = subprocess.run([binary, *args], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired as expired:
+        fail(f"album {' '.join(args)} did not end within {RUN_TIMEOUT} s; its stderr: {expired.stderr}", "album")
     return result.returncode, result.stdout, result.stderr
 
 

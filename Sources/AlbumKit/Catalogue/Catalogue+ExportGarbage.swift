@@ -4,21 +4,34 @@ extension Catalogue {
     /// album's own leftovers under a job's export roots: its unfinished temporary files (`.NAME.album-XXXXXX`, left by
     /// a process kill or a power cut between the write and the rename), and exports tagged by this catalogue that no
     /// rendition row records (a run stopped between the rename and the commit that records them). Paths are
-    /// absolute. Symbolic links are neither followed nor removed; a temporary file another catalogue tagged is the
-    /// caller's to keep (`otherOwner`), and an untagged file that is not a temporary one is never garbage here.
+    /// absolute. A root that is a symbolic link is followed (its real folder holds the exports); links under it are
+    /// neither followed nor removed. A recorded export is known by its file's identity (device and inode), not by
+    /// how its path is spelled, so a root reached another way never makes a recorded export look unrecorded. A
+    /// temporary file another catalogue tagged is the caller's to keep (`otherOwner`), and an untagged file that is
+    /// not a temporary one is never garbage here.
     public func exportGarbage(roots: [String]) throws -> [GarbageFile] {
-        let recorded = Set(try renditions(kind: .export).map(\.path))
+        let recorded = Set(try renditions(kind: .export).compactMap { rendition -> FileIdentityKey? in
+            guard let info = try? FileStatus(rendition.path, followingLinks: true) else { return nil }
+            return FileIdentityKey(device: info.device, inode: info.inode)
+        })
         let identity = try identity()
         var found: [GarbageFile] = []
         var seen = Set<String>()
         for root in roots where seen.insert(root).inserted {
+            guard (try? FileStatus(root, followingLinks: true))?.isDirectory == true else { continue }
             collectExportGarbage(in: root, recorded: recorded, identity: identity, into: &found)
         }
         return found.sorted { $0.relativePath < $1.relativePath }
     }
 
-    private func collectExportGarbage(in folder: String, recorded: Set<String>, identity: String, into found: inout [GarbageFile]) {
-        guard (try? FileStatus(folder, followingLinks: false))?.isDirectory == true else { return }
+    /// A file as the kernel knows it, whatever path reaches it.
+    private struct FileIdentityKey: Hashable {
+        var device: UInt64
+        var inode: Int
+    }
+
+    private func collectExportGarbage(in folder: String, recorded: Set<FileIdentityKey>, identity: String,
+                                      into found: inout [GarbageFile]) {
         let listing = Directory.entries(of: folder)
         guard listing.failure == nil else { return }
         for name in listing.names {
@@ -29,7 +42,8 @@ extension Catalogue {
             } else if info.isRegular {
                 if Catalogue.isTemporary(name) {
                     found.append(GarbageFile(relativePath: path, bytes: info.size, reason: .temporary))
-                } else if !recorded.contains(path), ExportTag.of(path)?.catalogue == identity {
+                } else if !recorded.contains(FileIdentityKey(device: info.device, inode: info.inode)),
+                          ExportTag.of(path)?.catalogue == identity {
                     found.append(GarbageFile(relativePath: path, bytes: info.size, reason: .unreferenced))
                 }
             }

@@ -46,8 +46,17 @@ extension Catalogue {
             } catch {
                 // errno's words and the folder that refused (Foundation's would say "The operation could not be completed").
                 let parent = Directory.parent(of: error.path ?? folder)
-                throw CatalogueError("cannot create catalogue folder \(folder): \(error.reason) in \(parent). "
-                                     + "Make \(parent) writable for this user, or choose another folder with --catalogue DIR or the job's `catalogue:`")
+                let elsewhere = "choose another folder with --catalogue DIR or the job's `catalogue:`"
+                if error.permissionDenied {
+                    throw CatalogueError("cannot create catalogue folder \(folder): \(error.reason) in \(parent). "
+                                         + "Make \(parent) writable for this user, or \(elsewhere)")
+                }
+                if error.notADirectory {
+                    throw CatalogueError("cannot create catalogue folder \(folder): \(error.path ?? folder) exists and is "
+                                         + "not a folder. Move that file away, or \(elsewhere)")
+                }
+                throw CatalogueError("cannot create catalogue folder \(folder): \(error.reason). Free the file system or make it "
+                                     + "writable, or \(elsewhere)")
             }
         }
         if let error = FileSystem.whyNotWritable(folder) {

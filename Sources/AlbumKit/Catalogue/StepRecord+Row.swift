@@ -17,14 +17,17 @@ extension StepRecord: TableRecord {
         error = try row["error"]
     }
 
-    /// A step's `params` as album wrote them, a JSON object: any other text is damage, an error naming the table
-    /// and the column, never parameters shown as if they were a step's.
+    /// A step's `params` as album wrote them, a JSON object (or `null`, which a failed step whose recipe could not
+    /// be read records): any other text is damage, an error naming the table and the column, never parameters shown
+    /// as if they were a step's.
     static func checkedParameters(_ text: String) throws -> String {
-        guard case .object? = JSONValue(parsing: text) else {
+        switch JSONValue(parsing: text) {
+        case .object?, .null?:
+            return text
+        default:
             let shown = text.count > 60 ? text.prefix(60) + "…" : Substring(text)
             throw SQLiteError.mismatch("table steps: column params holds text that is not a JSON object: '\(shown)'")
         }
-        return text
     }
 
     var values: [(column: String, value: Value)] {

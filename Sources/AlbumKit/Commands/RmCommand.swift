@@ -81,7 +81,7 @@ struct RmCommand: Command {
                     deleted += 1
                     lines.append("  would delete \(rendition.path)")
                 case .gone: lines.append("  already gone: \(rendition.path)")
-                case .kept(let reason), .failed(let reason): lines.append("  would keep \(rendition.path): \(reason)")
+                case .kept(let reason), .failed(let reason): lines.append("  would keep \(rendition.path.shown): \(reason.shown)")
                 }
             }
             Console.out("would remove \(photo.id.prefix(8)) \(photo.path.shown): \(deleted) file\(deleted == 1 ? "" : "s") to delete")
@@ -98,6 +98,11 @@ struct RmCommand: Command {
     static func delete(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         if try catalogue.isRecorded(path: rendition.path) { return .kept("another photo's rendition") }
         let verdict = try verdict(rendition, catalogue: catalogue)
+        if case .kept = verdict, !rendition.path.hasPrefix(catalogue.folder + "/"),
+           ExportTag.of(rendition.path)?.catalogue == (try catalogue.identity()) {
+            // Kept and no longer recorded: the user's file now, not a leftover for `gc JOBFILE` to delete.
+            ExportTag.remove(from: rendition.path)
+        }
         guard case .deleted = verdict else { return verdict }
         do {
             try FileSystem.remove(rendition.path)

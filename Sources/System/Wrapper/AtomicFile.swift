@@ -98,12 +98,14 @@ public enum AtomicFile {
     }
 
     /// Makes a folder's entries (a rename or a new file in it) durable. A folder that is gone has nothing left to
-    /// sync; a file system that cannot sync a folder (EINVAL: some FUSE layers and network shares) is left as it is.
+    /// sync; a file system that cannot sync a folder (EINVAL: some FUSE layers and network shares) is left as it is,
+    /// and so is a folder this user may write but not read (`-wx`, a drop folder: it cannot be opened to sync),
+    /// since the rename in it is done and failing now would only take other files' rows with it.
     /// - Throws: `AtomicFileError` naming the folder when it cannot be opened or its sync fails (an I/O error).
     public static func syncFolder(_ folder: String) throws {
         let folderFD = NativePath.withCString(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard folderFD >= 0 else {
-            if errno == ENOENT { return }
+            if errno == ENOENT || errno == EACCES || errno == EPERM { return }
             throw AtomicFileError(path: folder, reason: "cannot open the folder to sync it: \(lastError())")
         }
         defer { close(folderFD) }

@@ -40,6 +40,13 @@ public struct ExportTag: Sendable, Equatable {
         FileTag.get(photoAttribute, path: path) != nil
     }
 
+    /// Takes album's export tag off the file at `path`: an export album keeps on disk but no longer records (it
+    /// changed since album wrote it, and `rm` or `prune` forgot its row) is the user's file now, never album's
+    /// leftover for `gc` to delete.
+    public static func remove(from path: String) {
+        for attribute in [photoAttribute, catalogueAttribute, folderAttribute] { FileTag.remove(attribute, path: path) }
+    }
+
     /// Tags an open file (a temporary file before its rename).
     func set(on descriptor: Int32) {
         FileTag.set(ExportTag.photoAttribute, to: photo, descriptor: descriptor)

@@ -10,6 +10,12 @@ public enum FileTag {
         _ = fsetxattr(descriptor, name, bytes, bytes.count, 0)
     }
 
+    /// Takes a tag off a file (symbolic links followed). A tag that is not there, or a file system that keeps no
+    /// user attributes, leaves nothing to do.
+    public static func remove(_ name: String, path: String) {
+        _ = NativePath.withCString(path) { removexattr($0, name) }
+    }
+
     /// A file's tag, or nil when it has none. The value's size is asked first, so a long one (a folder) is read whole.
     public static func get(_ name: String, path: String) -> String? {
         let size = NativePath.withCString(path) { getxattr($0, name, nil, 0) }

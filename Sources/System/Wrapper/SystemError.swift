@@ -35,6 +35,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Nothing is there (`ENOENT`): the file, or a folder on its way, does not exist.
     public var notFound: Bool { code == ENOENT }
+    /// This user may not (`EACCES`, `EPERM`): a folder's permissions, not the file system, refused.
+    public var permissionDenied: Bool { code == EACCES || code == EPERM }
+    /// A file where a folder was needed (`ENOTDIR`, or `EEXIST` from mkdir on a file).
+    public var notADirectory: Bool { code == ENOTDIR || code == EEXIST }
     /// Too many symbolic links on the way (`ELOOP`): a link loop.
     public var symbolicLinkLoop: Bool { code == ELOOP }
     /// A lock another open file holds (`EWOULDBLOCK`).
