@@ -14,6 +14,13 @@ final class PowerLossTests: XCTestCase {
     func makeJob(in folder: String) throws {
         try Fixture.jpeg(at: "\(folder)/photos/storm.jpg", taken: "2008:04:20 19:12:06")
         try Fixture.jpeg(at: "\(folder)/photos/wood.jpg", width: 200, height: 300)
+        try writeJob("job.yml", exportingTo: "out", in: folder)
+        let run = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    /// The job file: the photos in the look `${LOOK}`, exported at full size under `root`.
+    func writeJob(_ name: String, exportingTo root: String, in folder: String) throws {
         try TestSupport.write("""
             version: 1
             name: power
@@ -21,10 +28,8 @@ final class PowerLossTests: XCTestCase {
             stages:
               - import: {from: photos}
               - filter: {preset: "${LOOK}"}
-              - export: {to: "out/{name}.jpg"}
-            """, to: "job.yml", in: folder)
-        let run = try TestSupport.album(["run", "job.yml"], in: folder)
-        XCTAssertEqual(run.status, 0, run.stderr)
+              - export: {to: "\(root)/{name}.jpg"}
+            """, to: name, in: folder)
     }
 
     func testTheWriterSyncsEveryCommit() throws {
@@ -107,15 +112,7 @@ final class PowerLossTests: XCTestCase {
         let folder = try TestSupport.temporaryFolder(self)
         try makeJob(in: folder)
         try FileManager.default.createSymbolicLink(atPath: folder + "/linked", withDestinationPath: folder + "/out")
-        try TestSupport.write("""
-            version: 1
-            name: power
-            vars: {LOOK: sepia}
-            stages:
-              - import: {from: photos}
-              - filter: {preset: "${LOOK}"}
-              - export: {to: "linked/{name}.jpg"}
-            """, to: "linked.yml", in: folder)
+        try writeJob("linked.yml", exportingTo: "linked", in: folder)
         let throughLink = try TestSupport.album(["gc", "linked.yml", "--dry-run"], in: folder)
         XCTAssertEqual(throughLink.status, 0, throughLink.stderr)
         XCTAssertEqual(throughLink.stdout, "", "recorded exports are known by their file, whatever path reaches it")
