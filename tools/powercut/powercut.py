@@ -203,13 +203,24 @@ def whole_jpeg(path):
 
 
 def rows(catalogue):
-    """The committed step rows and rendition rows, read-only."""
-    database = sqlite3.connect(f"file:{catalogue}/catalogue.db?mode=ro", uri=True)
+    """The committed step rows and rendition rows, read-only. A cut before the first run's schema was durable leaves
+    a database with no tables (its file made, the commit that created them taken back): no rows."""
+    # Read from a copy (the database, its log and index), so that SQLite's recovery of the log, which even a reader
+    # makes when the index is missing, never changes what the cut left for album to find.
+    copy = tempfile.mkdtemp(prefix="album-powercut-rows-")
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(f"{catalogue}/catalogue.db{suffix}"):
+            shutil.copyfile(f"{catalogue}/catalogue.db{suffix}", f"{copy}/catalogue.db{suffix}")
+    database = sqlite3.connect(f"{copy}/catalogue.db")
     try:
+        tables = {name for (name,) in database.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"steps", "renditions"} <= tables:
+            return set(), []
         steps = set(database.execute("SELECT run, stage, path, status FROM steps"))
         renditions = list(database.execute("SELECT path, file_hash, bytes, kind FROM renditions"))
     finally:
         database.close()
+        shutil.rmtree(copy, ignore_errors=True)
     return steps, renditions
 
 
