@@ -1,7 +1,7 @@
 # album's two commands: `make demo` and `make test`. Both install what is missing first.
 # `make bench` (QUICK=1 for a small subset) runs the benchmarks of issue 7 and writes Benchmarks/RESULTS.md.
 # `make mutate` checks that the tests catch the regressions listed in tools/mutate/mutations/ (docs/testing.md).
-# `make lint` fails when an AlbumKit file imports C or calls libc itself instead of going through System.
+# `make lint` fails when a file of album's layers imports C or calls libc itself instead of going through System.
 # `make install PREFIX=…` (default /usr/local; DESTDIR too) installs album, its completions and man page; `make
 # uninstall` removes them; `make check-install` proves the installed binary runs without the Swift toolchain.
 SWIFT ?= swift
@@ -11,17 +11,20 @@ PACKAGES := pkg-config libvips-dev libjpeg62-turbo-dev libsqlite3-dev libssl-dev
 DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
 ALBUM := .build/release/album
+# An import of a target that is not a declared dependency fails the build, even when that target is built already:
+# the layers of ARCHITECTURE.md are held by the compiler (`make layers` proves it for each adjacent pair).
+BUILD_FLAGS := --explicit-target-dependency-import-check error
 
-.PHONY: deps demo test test-slurm test-power lint mutate build release bench bench-confirm clean install uninstall check-install
+.PHONY: deps demo test test-slurm test-power lint layers mutate build release bench bench-confirm clean install uninstall check-install
 
 deps:
 	@scripts/ensure-packages.sh $(PACKAGES)
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(BUILD_FLAGS)
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(BUILD_FLAGS)
 
 # The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux); they read album's
 # output with exiftool, djpeg (libjpeg-turbo-progs) and Debian's Python with Pillow (python3-pil), and make a JPEG XL
@@ -31,7 +34,15 @@ TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tool
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
-	$(SWIFT) test --disable-swift-testing
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	SWIFT=$(SWIFT) /usr/bin/python3 tools/layers/layers.py
+	$(SWIFT) test --disable-swift-testing $(BUILD_FLAGS)
+
+# For each pair of adjacent layers, an `import` of the higher one inserted into the lower one's first file must fail
+# `swift build --target LOWER $(BUILD_FLAGS)`; the file is restored, bytes and time (tools/layers/layers.py).
+layers: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+	SWIFT=$(SWIFT) /usr/bin/python3 tools/layers/layers.py
 
 # Distributed runs on a real Slurm started on this machine (scripts/slurm-local.sh: munge, a controller, two nodes):
 # a 2-node run equals a one-machine run, a chunk killed with SIGKILL and run again loses nothing, one chunk run twice
@@ -40,7 +51,7 @@ SLURM_PACKAGES := slurm-wlm munge sqlite3 python3-pil
 
 test-slurm: deps
 	@scripts/ensure-packages.sh $(SLURM_PACKAGES)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(BUILD_FLAGS)
 	scripts/test-slurm.sh $(ALBUM)
 
 # Power cuts (issue 30; tools/powercut, docs/catalogue.md "Durability"): the catalogue and exports on powerfs, a FUSE
@@ -51,11 +62,11 @@ POWER_PACKAGES := fuse3 python3-pyfuse3 python3-pil
 
 test-power: deps
 	@scripts/ensure-packages.sh $(POWER_PACKAGES)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(BUILD_FLAGS)
 	/usr/bin/python3 tools/powercut/powercut.py $(ALBUM) --cuts 20
 	/usr/bin/python3 tools/powercut/powercut.py $(ALBUM) --cuts 4 --no-xattr
 
-# AlbumKit imports no C module and no Glibc, and calls no libc function: System owns them (tools/lint/lint.py names
+# album's layers import no C module and no Glibc, and call no libc function: System owns them (tools/lint/lint.py names
 # file:line and why; docs/testing.md). Foundation re-exports Glibc, so the compiler alone cannot hold this.
 lint:
 	@scripts/ensure-packages.sh python3
@@ -69,7 +80,7 @@ mutate: deps
 
 demo: deps
 	@scripts/ensure-packages.sh $(DEMO_PACKAGES)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(BUILD_FLAGS)
 	$(ALBUM) run jobs/demo.yml
 	@echo
 	@echo "Photos in the catalogue:"
@@ -83,14 +94,14 @@ BENCH_PACKAGES := libvips-tools imagemagick libjpeg-turbo-progs python3-pil time
 
 bench: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(BUILD_FLAGS)
 	Benchmarks/corpus.sh
 	/usr/bin/python3 Benchmarks/run.py $(if $(QUICK),--quick)
 
 # The confirming run: the thumbnail comparison and the memory floor again, on a second corpus built the same way.
 bench-confirm: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(BUILD_FLAGS)
 	Benchmarks/corpus.sh b
 	/usr/bin/python3 Benchmarks/run.py --corpus Benchmarks/corpus-b/photos --only thumbnails \
 		--results Benchmarks/RESULTS-confirm.md $(if $(QUICK),--quick)

@@ -5,7 +5,6 @@ let package = Package(
     name: "album",
     products: [
         .executable(name: "album", targets: ["album"]),
-        .library(name: "AlbumKit", targets: ["AlbumKit"]),
     ],
     targets: [
         /// libvips' C API, with static inline shims for its varargs functions.
@@ -74,25 +73,56 @@ let package = Package(
             dependencies: ["CExif"],
             path: "Sources/Exif/Wrapper"
         ),
-        /// All of album's logic: job files, plans, stages, the scheduler, the catalogue and the commands.
+        // album's own layers, lowest first. Each depends only on layers below it (ARCHITECTURE.md); an import of a
+        // target that is not a declared dependency fails the build (`make build` passes
+        // `--explicit-target-dependency-import-check error`).
+
+        /// The shared vocabulary and small pieces every layer uses: JSON, console output, timestamps, paths, stage
+        /// names, selections, photo states, exit codes and the one mapping from an error to the sentence a user reads.
+        .target(name: "Core", dependencies: ["System", "Vips", "SQLite"]),
+        /// The in-house YAML 1.2 subset parser, its diagnostics (`file:line:col`), and typed reads of its node tree.
+        .target(name: "YAML", dependencies: ["Core"]),
+        /// The catalogue: one SQLite database and its folders, records, schema, lock, paths, prune, verify and merge.
+        .target(name: "Catalogue", dependencies: ["Core", "System", "SQLite"]),
+        /// Pixels: formats, metadata, filter primitives and recipes, and the libvips pipelines that render a look.
+        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif"]),
+        /// The stages a job chains (import, filter, thumbnail, export), their options, and what one photo carries
+        /// through them.
+        .target(name: "Stages", dependencies: ["Core", "YAML", "Catalogue", "Media", "System", "Vips"]),
+        /// The job file: loading, `${NAME}` expansion, and building a checked `Job` from the YAML tree.
+        .target(name: "JobFile", dependencies: ["Core", "YAML", "Media", "Stages", "System", "Vips"]),
+        /// The scheduler and the run model: work queues, the pixel budget, the catalogue's serial owner, signals.
+        /// The only layer with threads and queues.
+        .target(name: "Run", dependencies: ["Core", "Catalogue", "Media", "Stages", "JobFile", "System", "Vips", "SQLite"]),
+        /// The HTML report of a run: previews, contact sheets, the page.
+        .target(name: "Report", dependencies: ["Core", "Catalogue", "Media", "Stages", "Run", "System", "Vips"]),
+        /// `album plan`: what a run would do, decided by the run's own rules without writing anything.
+        .target(name: "Plan", dependencies: ["Core", "Catalogue", "Media", "Stages", "JobFile", "Run", "System"]),
+        /// A whole run of a job: set up, checks before the first photo, the scheduler, the run row, the report.
+        .target(name: "Service", dependencies: ["Core", "Catalogue", "Stages", "JobFile", "Run", "Report", "Plan", "System", "Vips", "SQLite"]),
+        /// Runs split into chunks on Slurm or Kubernetes: plans, chunk catalogues, launches and merges.
+        .target(name: "Cluster", dependencies: ["Core", "Catalogue", "Stages", "JobFile", "Run", "Plan", "Service", "System"]),
+        /// The command line: every `album` command, its options, help, completions, man page and output.
         .target(
-            name: "AlbumKit",
-            dependencies: ["System", "Vips", "SQLite", "Exif"]
+            name: "Commands",
+            dependencies: ["Core", "YAML", "Catalogue", "Media", "Stages", "JobFile", "Run", "Report", "Plan", "Service",
+                           "Cluster", "System", "Vips", "SQLite"]
         ),
-        /// The `album` command: hands its arguments to AlbumKit and exits with the status it returns.
+        /// The `album` command: hands its arguments to `Commands` and exits with the status it returns.
         .executableTarget(
             name: "album",
-            dependencies: ["AlbumKit"]
+            dependencies: ["Core", "Commands", "System"]
         ),
         /// `make bench`'s catalogue write throughput (issue 7): step rows through the scheduler's `CatalogueOwner`.
         .executableTarget(
             name: "album-catalogue-bench",
-            dependencies: ["AlbumKit"],
+            dependencies: ["Core", "Catalogue", "Run", "System"],
             path: "Benchmarks/CatalogueBench"
         ),
         .testTarget(
             name: "AlbumKitTests",
-            dependencies: ["AlbumKit", "System", "Vips", "SQLite", "Exif"],
+            dependencies: ["Core", "YAML", "Catalogue", "Media", "Stages", "JobFile", "Run", "Report", "Plan", "Service",
+                           "Cluster", "Commands", "System", "Vips", "SQLite", "Exif"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),
     ]

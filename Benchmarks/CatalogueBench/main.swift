@@ -9,9 +9,12 @@
 // written on the owner's serial queue in 500-row transactions (WAL, synchronous=NORMAL, foreign keys on, the
 // statement cache), timed until `finish()` has committed the last one. The rows are then counted back from the
 // catalogue; a round that lost any fails the benchmark. One JSON line per round on standard output.
-import AlbumKit
+
+import Catalogue
+import Core
 import Dispatch
 import Foundation
+import Run
 
 struct Options {
     var catalogue = ""

@@ -2,7 +2,7 @@ import CSystem
 import Foundation
 import Glibc
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
 
 /// Every path gets its export (issue 16, problem 8): the same bytes under two names are one photo with two known
 /// paths (aliases), and an export template over `{name}` writes both files. Through the built binary, on generated

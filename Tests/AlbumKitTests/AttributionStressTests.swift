@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
 
 /// Damage is attributed to the photo that has it, however busy the machine: the hostile album run again and again

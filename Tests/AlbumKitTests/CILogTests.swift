@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import JobFile
+@testable import Run
+@testable import Commands
 
 /// What a CI log gets from a run, through the built binary: GitHub annotations relative to `GITHUB_WORKSPACE`, the
 /// job summary in `GITHUB_STEP_SUMMARY`, and progress with no control sequence on a stream that is not a terminal.

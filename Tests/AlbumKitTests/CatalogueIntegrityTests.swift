@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
 
 /// A damaged catalogue is never written: writers refuse it before their first write, and damage met during a
 /// run stops the run. Damage is made to real catalogues of real runs, and checked with the `sqlite3` tool.

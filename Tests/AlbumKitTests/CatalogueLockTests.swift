@@ -1,5 +1,6 @@
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
 
 /// One writer per catalogue: a second one stops at once with who holds it; readers go on; dead holders never block.
 final class CatalogueLockTests: XCTestCase {

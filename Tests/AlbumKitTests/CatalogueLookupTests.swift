@@ -1,5 +1,5 @@
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
 
 /// Issue 19: the catalogue found the same way by every command (`CatalogueLocation`), `rm --dry-run`, and
 /// `--wait[=SECONDS]` for the writer lock, all through the built binary.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import System
 import XCTest
-@testable import AlbumKit
+@testable import Run
 
 /// Deferred durability, on `CatalogueOwnerTests`' catalogue file: the files written for a batch's rows are synced by
 /// the catalogue's owner just before the commit that records them, and a file that cannot be synced keeps its batch

@@ -1,7 +1,9 @@
 import Synchronization
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
+@testable import Run
 
 /// The catalogue's serial owner on a real catalogue file in a temporary folder, each rule alone: sync reads and
 /// writes, batching by count and by time, `afterCommit` only after the commit and in order, `finish`,

@@ -1,6 +1,7 @@
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
 
 final class CatalogueTests: XCTestCase {
     func photo(_ id: String, hash: String, path: String, taken: String? = nil) -> PhotoRecord {

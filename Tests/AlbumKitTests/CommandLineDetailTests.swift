@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 
 /// The smaller things a newcomer met on the command line (issue 29, item 21), each through the built binary: a pace
 /// for a stage that only failed, fish's descriptions of an option's values, "did you mean" for a template token, a

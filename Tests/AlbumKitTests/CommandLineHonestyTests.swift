@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
 
 /// What the command line says matches what happens (issue 29): a plan that cannot know says "up to"; a reader of
 /// a read-only command's output that goes away ends it quietly; `--force`'s summary counts what it did.

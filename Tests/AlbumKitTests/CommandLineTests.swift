@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
+@testable import Commands
 
 /// The command line made from declarations: every command's parsing, `--help`, usage line and errors come from its
 /// `CommandConfiguration`, the shared options behave the same everywhere, and the registry is the one list of

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 
 /// Issue 29, item 9: text album did not write (file names, captions, libvips' and the system's messages) never sends

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
 
 /// Two of the command line's conventions (issue 19), through the built binary: times are local with their offset
 /// in text (honouring `TZ`) and RFC 3339 UTC with `Z` in JSON; `show`, `caption` and `rm` take a photo by its

@@ -2,7 +2,10 @@ import Foundation
 import System
 import Vips
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
+@testable import Stages
+@testable import JobFile
+@testable import Commands
 
 /// The command line's conventions (issue 19), each through the built binary: short flags that work like their long
 /// forms and that `--help` shows, `size: 240` as a square, `--taken`/`--added` by month and year, and a plain

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 
 /// JPEGs that libjpeg itself calls corrupt are damaged photos, whatever libvips' loader makes of them (issue 29).
 ///

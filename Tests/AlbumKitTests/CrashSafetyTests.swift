@@ -1,6 +1,6 @@
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Catalogue
 
 /// `kill -9` at moments picked from real `album run`s' own progress: the catalogue stays sound and the rerun
 /// completes the job.

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
 
 /// A real damaged file behind each damage word album recognises (`Attribution.isDamage`), run through the built

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 
 /// Issue 29, item 12: readers (`show`, `ls`, `runs`, `report`) never answer from a damaged catalogue. A file not as
 /// album's last clean close left it gets `PRAGMA quick_check` first, and a row that cannot be decoded is an error

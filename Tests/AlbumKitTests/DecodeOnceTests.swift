@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import Media
 
 /// One decode for several outputs (docs/scheduler.md): a photo's cover thumbnail and `max-size` export derive from
 /// one decode of its original, to the pixels each gets when it is rendered alone; a single output, a full-size

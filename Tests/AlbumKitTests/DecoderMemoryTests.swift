@@ -2,7 +2,7 @@ import Foundation
 import System
 @testable import Vips
 import XCTest
-@testable import AlbumKit
+@testable import Media
 
 /// What a rendering reserves from the memory budget for its decoder: a progressive JPEG's coefficient buffer at its
 /// chroma sampling, an interlaced PNG's whole image, nothing for a decoder that streams (docs/scheduler.md, "Memory

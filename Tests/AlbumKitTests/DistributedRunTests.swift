@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Cluster
 
 /// Distributed runs (issue 18, docs/distributed.md) on one machine: `album run --distribute local`, and run folders
 /// planned with `--distribute k8s` (manifests only, no cluster) whose chunks the test runs itself with `album chunk`.

@@ -1,6 +1,7 @@
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
 
 /// docs/events.md's promise, under `kill -9`: a `done` or `failed` step event that reached stdout has its row in
 /// the catalogue, whenever the process dies.

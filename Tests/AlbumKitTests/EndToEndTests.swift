@@ -1,7 +1,8 @@
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Catalogue
+@testable import Run
 
 /// The built `album` binary on photos the test generates: output, files, catalogue rows and exit statuses.
 final class EndToEndTests: XCTestCase {

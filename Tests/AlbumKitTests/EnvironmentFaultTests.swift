@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import SQLite
 import Vips
+@testable import Catalogue
 
 /// Faults in the environment: a full disk (a file-size limit stands in), an unwritable catalogue, few descriptors.
 final class EnvironmentFaultTests: XCTestCase {

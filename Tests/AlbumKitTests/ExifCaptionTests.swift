@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Exif
+@testable import Media
 
 /// Issue 29, item 8: EXIF text is read as the field's stored bytes, whole, through libexif: never libvips' string
 /// form (libexif's formatted value cut to a fixed buffer, plus " (text, ASCII, N components, M bytes)"). The fixtures

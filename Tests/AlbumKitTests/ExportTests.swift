@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 import Exif
-@testable import AlbumKit
 import System
 import Vips
+@testable import Media
 
 /// `export`: metadata policies, max-size, formats, if-exists and atomic writes, through the built binary.
 final class ExportTests: XCTestCase {

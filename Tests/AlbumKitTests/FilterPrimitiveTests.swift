@@ -1,7 +1,10 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import YAML
+@testable import Media
+@testable import Stages
+@testable import JobFile
 
 /// The custom presets' primitives: each against its documented maths, and every one chained with every other.
 final class FilterPrimitiveTests: XCTestCase {

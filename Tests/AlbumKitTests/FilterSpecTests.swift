@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import Media
+@testable import Stages
+@testable import JobFile
 
 /// A filter primitive's spec is its one declaration: the job file's checking, its defaults, the canonical JSON
 /// stored on photos (and hashed) and docs/filters.md all come from it.

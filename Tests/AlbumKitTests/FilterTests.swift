@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import Media
 
 final class FilterTests: XCTestCase {
     /// Reference colours: primaries, greys, skin and sky tones, extremes.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
+@testable import Stages
 
 /// `FolderScanner`: what import's walk finds (docs/job-files.md, "import"). It lists entries by name only, never
 /// opening a file: links, FIFOs and folders named like photos are for `importFile` to explain.

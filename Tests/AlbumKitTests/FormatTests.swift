@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Media
 
 /// Real-world formats: every file ends as a photo with a correct, upright thumbnail, or as a per-file failure that
 /// explains itself. Never a crash.

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
+@testable import Core
+@testable import Catalogue
 
 /// Path globs as the shell's with `**`: `Glob(pathname: true)`, `Selection.pathPattern`, a job's `select: {path:}`
 /// relative to the job file's folder, and `ls --path` relative to the current folder.

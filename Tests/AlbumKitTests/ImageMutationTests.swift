@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
 

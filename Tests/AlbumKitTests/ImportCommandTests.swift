@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import Catalogue
+@testable import Commands
 
 /// `album import PATH...`: the import stage without a job file, run like a job.
 final class ImportCommandTests: XCTestCase {

@@ -1,5 +1,4 @@
 import XCTest
-@testable import AlbumKit
 import Vips
 
 /// The import options and promises of docs/job-files.md, end to end through the built `album`: duplicates,

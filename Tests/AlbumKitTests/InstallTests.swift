@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Commands
 
 /// What `make install` installs besides the binary, from the built `album`: the completion scripts (`album
 /// completion SHELL`), run by the shells themselves, and the man page (`album help --man`), checked by groff. Both

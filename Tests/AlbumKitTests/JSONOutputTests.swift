@@ -1,5 +1,4 @@
 import XCTest
-@testable import AlbumKit
 
 /// `--json` on `plan`, `verify`, `gc`, `prune`, `relocate`, `show`, `runs` and `ls`, `ls -q` and `ls --json --renditions`, through the
 /// built binary: each prints one JSON document whose objects have the fields and types docs/json.md lists.

@@ -1,5 +1,7 @@
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import YAML
+@testable import Report
 
 /// JSON album writes and reads back: key order kept, escapes and numbers round-trip.
 final class JSONValueTests: XCTestCase {

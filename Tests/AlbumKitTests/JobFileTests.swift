@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Stages
+@testable import JobFile
+@testable import Commands
 
 /// The job schema on top of the YAML subset: every mistake at its file:line:col, all in one pass, exit 2.
 final class JobFileTests: XCTestCase {

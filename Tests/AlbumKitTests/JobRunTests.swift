@@ -1,7 +1,11 @@
 import Foundation
 import Synchronization
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
+@testable import JobFile
+@testable import Run
+@testable import Service
 
 /// `JobRun`, the service behind `album run` and `album import`, run in-process: what its observer hears, what the
 /// catalogue records and the exit status it returns must tell the same story. The end-to-end tests see the status and

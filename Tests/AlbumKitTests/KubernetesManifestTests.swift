@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import YAML
+@testable import Cluster
 
 /// The Kubernetes manifests of a distributed run (issue 18): the emitted Jobs against golden files, the golden files
 /// read back with album's own YAML reader, the name derivation and the mounts.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Stages
+@testable import JobFile
 
 /// The filter stage records a look and, unless `keep: full-size` asks for it, writes no full-size file: thumbnails
 /// and exports render the original with the look themselves, to the same pixels. Every run goes through the built

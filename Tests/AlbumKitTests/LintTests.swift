@@ -35,12 +35,12 @@ final class LintTests: XCTestCase {
         let result = try lint(LintTests.root)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertEqual(result.stdout, "", "no findings")
-        XCTAssert(result.stderr.contains("AlbumKit files, 0 findings"), result.stderr)
+        XCTAssert(result.stderr.contains("files in album's layers, 0 findings"), result.stderr)
     }
 
-    func testAnAlbumKitFileThatImportsCVipsFailsTheLintNamingIt() throws {
+    func testALayerFileThatImportsCVipsFailsTheLintNamingIt() throws {
         let folder = try scratchCopy()
-        let file = "Sources/AlbumKit/Stages/FolderScanner.swift"
+        let file = "Sources/Stages/FolderScanner.swift"
         let line = try edit(file, in: folder, replacing: "import Foundation\n", with: "import Foundation\nimport CVips\n") + 1
         let result = try lint(folder)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
@@ -48,9 +48,9 @@ final class LintTests: XCTestCase {
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 1, "that one line only: \(result.stdout)")
     }
 
-    func testAnAlbumKitFileThatCallsLstatFailsTheLintNamingIt() throws {
+    func testALayerFileThatCallsLstatFailsTheLintNamingIt() throws {
         let folder = try scratchCopy()
-        let file = "Sources/AlbumKit/Catalogue/Catalogue+Verify.swift"
+        let file = "Sources/Catalogue/Catalogue+Verify.swift"
         let line = try edit(file, in: folder, replacing: "        let info: FileStatus\n",
                             with: "        var raw = Glibc.stat()\n        _ = lstat(path, &raw)\n        let info: FileStatus\n")
         let result = try lint(folder)
@@ -62,7 +62,7 @@ final class LintTests: XCTestCase {
 
     func testCommentsStringsMethodsAndLabelledCallsAreNotLibcCalls() throws {
         let folder = try scratchCopy()
-        try edit("Sources/AlbumKit/Stages/FolderScanner.swift", in: folder, replacing: "    init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {\n", with: """
+        try edit("Sources/Stages/FolderScanner.swift", in: folder, replacing: "    package init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {\n", with: """
                 // lstat(path, &info) and unlink(path) in a comment
                 /* rmdir(x) /* nested */ open(y) */
                 func write(to text: inout String) { text += "stat(p) and \\(text.count) and unlink(q)" }
@@ -72,13 +72,13 @@ final class LintTests: XCTestCase {
                     write(to: &text)
                     return read(self) + text.uppercased() + String(stage.include.count)
                 }
-                init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {
+                package init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {
 
             """)
         let result = try lint(folder)
         XCTAssertEqual(result.status, 0, "\(result.stdout)\(result.stderr)")
         // The lint still sees code in an interpolation.
-        try edit("Sources/AlbumKit/Stages/FolderScanner.swift", in: folder, replacing: "String(stage.include.count)",
+        try edit("Sources/Stages/FolderScanner.swift", in: folder, replacing: "String(stage.include.count)",
                  with: "\"pid \\(getpid())\"")
         let caught = try lint(folder)
         XCTAssertEqual(caught.status, 1, caught.stdout)

@@ -1,6 +1,6 @@
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Catalogue
 
 /// `album caption`, `rm`, `verify` and `gc` through the built binary, on catalogues made by real runs.
 final class MaintenanceCommandTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import Catalogue
+@testable import Service
 
 /// album under a real address-space limit (`ulimit -v`): a shortage is named, and never ends the process.
 ///

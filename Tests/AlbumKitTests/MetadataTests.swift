@@ -1,7 +1,10 @@
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Core
+@testable import Catalogue
+@testable import Media
+@testable import Stages
 
 final class MetadataTests: XCTestCase {
     func testCaptureDatesBecomeISO8601OrNothing() {

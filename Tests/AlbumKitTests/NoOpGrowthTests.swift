@@ -1,5 +1,4 @@
 import XCTest
-@testable import AlbumKit
 
 /// Issue 16, problem 6: a rerun that finds everything up to date writes nothing per photo. A skipped step is
 /// counted on its run's row (`runs.counts`), never inserted as a step row, so five no-op reruns of a 60-photo job

@@ -1,8 +1,10 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Core
+@testable import JobFile
+@testable import Plan
 
 /// A photo whose file name is not UTF-8 (`caf\xE9.png`, "café" in Latin-1) is an ordinary photo: every system call
 /// on its path goes through `NativePath` (System), so run, rerun, verify and plan all find the same file.

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 
 /// Issue 29, item 11: a run under too low an open-file limit (`ulimit -n`) never crashes. It raises the soft limit to
 /// the hard one when that is enough, and else stops before it starts, exit 3, naming the limit and the need. Each

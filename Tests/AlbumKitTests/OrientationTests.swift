@@ -1,7 +1,7 @@
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Media
 
 /// An upside-down or mirrored thumbnail is the bug album exists to never have.
 final class OrientationTests: XCTestCase {

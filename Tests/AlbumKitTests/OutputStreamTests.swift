@@ -1,6 +1,7 @@
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
 
 /// album's stdout and stderr closed, full (/dev/full) or broken (a reader that goes away), end to end through the
 /// built binary: every case ends with the status README.md documents, never by a signal; the run is recorded, not

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
-@testable import AlbumKit
+@testable import Run
 
 /// `ParallelMap`: every item once, results in the items' order, never more than `workers` at a time.
 final class ParallelMapTests: XCTestCase {

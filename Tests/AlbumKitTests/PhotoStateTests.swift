@@ -2,7 +2,10 @@ import Foundation
 import System
 import Vips
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Media
+@testable import Stages
+@testable import Report
 
 /// A photo's state (docs/catalogue.md, "A photo's life: states"), through the built binary on generated photos: a
 /// damaged original is recorded, shown and not retried; edited and deleted originals leave a rerun at exit 0 and

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import XCTest
-@testable import AlbumKit
+@testable import Run
 
 /// `PixelBudget` on real threads: what a body sees of the others is recorded under a lock, and every assertion is
 /// about order (who was inside when), never about how long something took. Waits are bounded only so that a

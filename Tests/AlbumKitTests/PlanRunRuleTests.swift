@@ -1,8 +1,12 @@
 import Foundation
 import System
 import XCTest
-@testable import AlbumKit
 import Vips
+@testable import Core
+@testable import Catalogue
+@testable import Stages
+@testable import Run
+@testable import Plan
 
 /// The rules `album plan` and `album run` share, on their own: a file is unchanged when its size, inode and
 /// modification time are all what its photo recorded (`FileIdentity`, read by `FileStatus` and checked against

@@ -1,7 +1,7 @@
 import Foundation
 import SQLite
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
 
 /// Issue 30 and issue 29's item 5: what a power cut leaves (docs/catalogue.md, "Durability"), through the built binary.
 ///

@@ -1,6 +1,9 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
+@testable import Media
+@testable import Stages
 
 /// `album prune` through the built binary, on generated photos and a real SQLite file: it forgets missing photos and
 /// superseded versions, deletes renditions no current look or parameter set would produce, keeps what it is told to

@@ -1,5 +1,6 @@
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
 
 /// `album ls`, `show` and `runs` through the built binary, on catalogues made by real runs.
 final class QueryCommandTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
 
 /// A catalogue this user cannot write (another user's, a read-only mount, a backup) can still be read, and reading
 /// it leaves no file behind. Tests run as root, who ignores file modes, so album runs as nobody (setpriv).

@@ -1,6 +1,7 @@
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
 
 /// Records read and written by column name: every column of every table is mapped, a catalogue written with
 /// positional SQL before the mapping by name (as album up to issue 15 wrote it) reads back field for field, and a

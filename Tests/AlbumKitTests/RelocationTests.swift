@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import SQLite
+@testable import Core
+@testable import Catalogue
+@testable import Stages
 
 /// A relocatable catalogue (docs/catalogue.md, "Moving a catalogue"), through the built binary on generated photos:
 /// moving the catalogue alone, moving the library with its catalogue inside, `album relocate` after moving only the

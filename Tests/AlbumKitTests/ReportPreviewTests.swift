@@ -1,8 +1,11 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Catalogue
+@testable import Media
+@testable import Stages
+@testable import Report
 
 /// The report's previews come from the runs' renditions where one fits, and their pixels are the ones the original
 /// gives: checked through the built binary, by deleting and changing rendition files and comparing the previews

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Catalogue
+@testable import Report
 
 /// The run report: one self-contained, escaped HTML page; and the contact sheet.
 final class ReportTests: XCTestCase {

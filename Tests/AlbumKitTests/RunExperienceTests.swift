@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
 
 /// What people and CI see of a run: JSON events, annotations, signals and early stops, through the built binary.
 final class RunExperienceTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import AlbumKit
+@testable import Core
 
 /// Issue 19, "a summary that is true", and `run -q`, through the built binary: one duration, each stage's own busy
 /// time and pace, the job's own run number beside the catalogue's id, and `caption` never taken for "the last run".

@@ -1,5 +1,7 @@
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
+@testable import JobFile
 
 /// `missing` and `failed`: selection keys that the catalogue resolves before matching.
 final class SelectionTests: XCTestCase {

@@ -1,8 +1,13 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import SQLite
 import Synchronization
+@testable import Core
+@testable import Catalogue
+@testable import Stages
+@testable import JobFile
+@testable import Run
+@testable import Commands
 
 /// docs/scheduler.md's "Stopping" table and "What people see", end to end through the built binary: SIGTERM, the
 /// second signal, `--max-failures`, the progress line and `NO_COLOR`; and the grace period, in-process.

@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 
 /// `album run --distribute slurm` when `sbatch` refuses (issue 29, item 16), without a Slurm: a `sbatch` script the
 /// test puts first on PATH is the failing engine. album looks `sbatch` up on PATH (`ProcessPool.capture` runs it

@@ -1,5 +1,7 @@
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
+@testable import JobFile
 
 /// `StageName`: the four stages a job lists, and `album caption`'s step, which is recorded like them but listed by
 /// no job.

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Core
+@testable import YAML
+@testable import Media
+@testable import Stages
+@testable import JobFile
 
 /// Each stage's options table is its one declaration: the job file's keys and checks, the parameters whose hash
 /// says whether a rendition is up to date, and docs/job-files.md all come from it.

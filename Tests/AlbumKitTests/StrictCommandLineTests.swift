@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import Commands
 
 /// Issue 29, items 13–15: the command line as strict as the job file. A selector of `album ls` is refused in the
 /// words its `select:` twin is; `album help` refuses a name that is no command and gives one command's manual

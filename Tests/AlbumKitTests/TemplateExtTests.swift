@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import System
 import Vips
+@testable import Media
+@testable import Stages
 
 /// `{ext}` in `export.to` is the extension of the format the export writes; `{source-ext}` is the original's.
 final class TemplateExtTests: XCTestCase {

@@ -1,5 +1,4 @@
 import XCTest
-@testable import AlbumKit
 import Vips
 
 /// The thumbnail options of docs/job-files.md and `--memory-budget`, end to end through the built `album`, read

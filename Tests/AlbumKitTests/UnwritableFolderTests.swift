@@ -1,6 +1,5 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 
 /// A catalogue or export folder this user cannot write (issue 29, item 19): the run stops before any photo with one
 /// message in errno's words that names the folder and says what to do; never Foundation's "The operation could not

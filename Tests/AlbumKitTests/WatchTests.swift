@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
 import SQLite
 import System
 import Synchronization
+@testable import Catalogue
+@testable import Service
 
 /// `album watch`, end to end through the built binary: photos dropped into a watched folder while it runs (renamed
 /// into place, copied slowly, written into folders made meanwhile) are each imported and thumbnailed once; a file

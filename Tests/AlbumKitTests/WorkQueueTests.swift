@@ -4,7 +4,12 @@ import Synchronization
 import System
 import Vips
 import XCTest
-@testable import AlbumKit
+@testable import Catalogue
+@testable import Media
+@testable import JobFile
+@testable import Run
+@testable import Service
+@testable import Commands
 
 /// `WorkQueue`: the run's items in order, except that one whose decode does not fit the memory budget beside the
 /// items in their chains is put aside, and taken first once it fits (docs/scheduler.md, "Memory budget").

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""`make lint`: AlbumKit sees no C. Every libc call album makes belongs to the System module (Sources/System).
+"""`make lint`: album's layers see no C. Every libc call album makes belongs to the System module (Sources/System).
 
 SwiftPM lets a target see its dependencies' C modules, and Foundation re-exports Glibc, so the compiler alone lets
-an AlbumKit file `import CVips` or call `lstat`. This script fails, naming file:line and why, when a Swift file under
-Sources/AlbumKit
+a layer's file `import CVips` or call `lstat`. This script fails, naming file:line and why, when a Swift file of
+album's layers (every folder of Sources/ but the four wrappers, WRAPPERS below)
 
   - imports a C module (`C…`, or a system library target of Package.swift) or the C library (Glibc, Darwin, Musl);
   - names one of those modules as a qualifier (`Glibc.write(…)`, `Foundation.write(…)`);
@@ -206,12 +206,12 @@ def check(path, relative, c_modules):
         if module in C_LIBRARY_MODULES:
             findings.append((line_of(m.start(1)), f"imports {module}, the C library: go through System"))
         elif module in c_modules or re.fullmatch(r"C[A-Z]\w*", module):
-            findings.append((line_of(m.start(1)), f"imports the C module {module}: AlbumKit sees Swift types only "
+            findings.append((line_of(m.start(1)), f"imports the C module {module}: album's layers see Swift types only "
                                                   "(System, Vips and SQLite wrap the C)"))
     for m in re.finditer(r"(?<![\w.$])(\w+)\s*\.\s*[A-Za-z_]", code):
         module = m.group(1)
         if module in C_LIBRARY_MODULES or (module in c_modules):
-            findings.append((line_of(m.start(1)), f"refers to {module}: AlbumKit sees no C; go through System"))
+            findings.append((line_of(m.start(1)), f"refers to {module}: album's layers see no C; go through System"))
     # A function the file declares shadows libc's: `read(x)` there is album's own `func read(_:)`.
     declared = set(re.findall(r"\bfunc\s+([A-Za-z_]\w*)", code))
     for m in re.finditer(r"(?<![\w$])([A-Za-z_]\w*)[ \t]*\(", code):
@@ -249,16 +249,31 @@ def check(path, relative, c_modules):
     return sorted(set(findings))
 
 
+# The folders of Sources/ that wrap C (each a C module map and its Swift wrapper): the only code that may see C.
+WRAPPERS = {"System", "Vips", "SQLite", "Exif"}
+
+
+def layer_files(root):
+    """Every Swift file of album's layers and its executable: Sources/*/ but the wrappers, in path order."""
+    sources = os.path.join(root, "Sources")
+    for layer in sorted(os.listdir(sources)):
+        if layer in WRAPPERS or not os.path.isdir(os.path.join(sources, layer)):
+            continue
+        for folder, dirs, names in sorted(os.walk(os.path.join(sources, layer))):
+            dirs.sort()
+            for name in sorted(names):
+                yield folder, name
+
+
 def main(argv):
     root = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
-    kit = os.path.join(root, "Sources", "AlbumKit")
-    if not os.path.isdir(kit):
-        print(f"lint: no Sources/AlbumKit under {root}", file=sys.stderr)
+    if not os.path.isdir(os.path.join(root, "Sources", "Core")):
+        print(f"lint: no Sources/Core under {root}", file=sys.stderr)
         return 2
     c_modules = system_libraries(root) | {"CVips", "CSQLite", "CCrypto", "CSystem"}
     failed, files = 0, 0
-    for folder, _, names in sorted(os.walk(kit)):
-        for name in sorted(names):
+    for folder, name in layer_files(root):
+        if True:
             if not name.endswith(".swift"):
                 continue
             files += 1
@@ -272,7 +287,7 @@ def main(argv):
             for line, message in findings:
                 failed += 1
                 print(f"{relative}:{line}: error: {message}")
-    print(f"lint: {files} AlbumKit files, {failed} finding{'s' if failed != 1 else ''}", file=sys.stderr)
+    print(f"lint: {files} files in album's layers, {failed} finding{'s' if failed != 1 else ''}", file=sys.stderr)
     return 1 if failed else 0
 
 

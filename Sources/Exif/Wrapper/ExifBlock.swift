@@ -1,4 +1,4 @@
-import CExif
+internal import CExif
 
 /// The EXIF fields album reads, each named by its IFD and tag number (EXIF 2.32, and Microsoft's XP tags).
 public enum ExifTag: CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A Swift type a column can be read as by `Row`'s `row["name"]`, with its storage class checked.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// One SQLite connection. Close it explicitly with `close()`; `deinit` closes a forgotten one as a safety net.
 ///

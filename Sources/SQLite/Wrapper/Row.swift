@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// The current row of a query; valid only inside the `query` closure it is passed to.
 ///

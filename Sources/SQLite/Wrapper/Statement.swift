@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A prepared statement, finalized in `deinit`. Used by one thread at a time, like its `Database`.
 public final class Statement {

@@ -1,4 +1,4 @@
-import CSystem
+internal import CSystem
 import Glibc
 
 /// Writes files so that a crash never leaves a half-written file under the final name.

@@ -5,6 +5,10 @@ public enum CurrentProcess {
     /// The process id (`getpid`).
     public static var id: Int32 { getpid() }
 
+    /// Ends the process with `status` (`exit`): atexit handlers run and C's buffered streams are flushed. How
+    /// `album` returns its exit status.
+    public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
     /// Ends the process now with `status` (`_exit`): no atexit handlers, no buffers flushed, no waiting on a lock.
     /// For a second signal, when nothing may delay the end.
     public static func exitImmediately(_ status: Int32) -> Never { _exit(status) }

@@ -1,4 +1,4 @@
-import CSystem
+internal import CSystem
 import Glibc
 
 /// Folders watched with inotify(7): what was written, moved in, made or removed in them, read with a timeout.

@@ -1,4 +1,4 @@
-import CSystem
+internal import CSystem
 import Glibc
 
 /// Extended attributes (`user.*`) on files album writes: small tags that travel with a file, such as the photo an

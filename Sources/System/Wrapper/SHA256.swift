@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// SHA-256 through libcrypto (OpenSSL's EVP interface). album never hand-writes cryptography.
 public struct SHA256: ~Copyable {

@@ -1,4 +1,4 @@
-import CSystem
+internal import CSystem
 import Glibc
 
 /// A signalfd: blocked signals read one at a time, each read one signal, none merged with another.

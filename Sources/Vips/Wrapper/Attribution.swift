@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 import Synchronization
 
 /// Makes every libvips error and damage warning belong to exactly one photo, whatever the number of workers,

@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 /// Colour spaces album converts between (libvips' `VipsInterpretation`).
 public enum ColourSpace: Sendable {

@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 extension Image {
     /// A grid of `images`, `across` per row, each centred in a cell as large as the largest, `gap` pixels apart on

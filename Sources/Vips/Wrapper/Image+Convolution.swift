@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 extension Image {
     /// libvips `sharpen`: unsharp masking of lightness only (in LabS), so colours do not fringe.

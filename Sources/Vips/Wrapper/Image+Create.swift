@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 extension Image {
     /// An 8-bit image from interleaved pixel values (`bands` values per pixel, rows top to bottom).

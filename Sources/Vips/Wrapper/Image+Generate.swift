@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 extension Image {
     /// A two-band integer image whose pixel at (x, y) holds x and y: the start of position-dependent effects

@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 extension Image {
     /// The image computed now into one memory buffer, metadata kept (`vips_image_copy_memory`): every pixel is

@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 extension Image {
     /// The names of every metadata field on the image, e.g. "exif-ifd2-DateTimeOriginal", "icc-profile-data".

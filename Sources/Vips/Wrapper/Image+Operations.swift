@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 import System
 
 /// How a thumbnail fills its box (libvips' `VipsSize` and `VipsInteresting` together).

@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 /// The file formats album writes.
 public enum OutputFormat: String, Sendable, CaseIterable {

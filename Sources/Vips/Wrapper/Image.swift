@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 import System
 
 /// One libvips image. It owns a reference to its `VipsImage` and releases it in `deinit`.

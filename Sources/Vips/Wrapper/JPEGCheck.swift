@@ -1,4 +1,4 @@
-import CJPEG
+internal import CJPEG
 import System
 
 /// libjpeg's own verdict on a JPEG's data: the check djpeg makes, which libvips 8.14's loader leaves out.

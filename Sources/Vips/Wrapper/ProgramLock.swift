@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 import Synchronization
 
 /// Keeps liborc's code memory to one thread at a time, so that libvips' run-time SIMD code (ORC) can stay on with

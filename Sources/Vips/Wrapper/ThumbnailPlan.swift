@@ -1,4 +1,4 @@
-import CVips
+internal import CVips
 
 /// How a thumbnail is split between `vips_thumbnail` and album, so that no operation's build computes pixels.
 ///

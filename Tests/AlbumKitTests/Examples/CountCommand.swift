@@ -1,4 +1,7 @@
-@testable import AlbumKit
+@testable import Core
+@testable import Catalogue
+@testable import Commands
+
 
 /// `album count`: how many photos a catalogue holds. docs/commands.md's worked example of a new command, whole:
 /// this file, plus its line in the registry (`Album.commands`; here `CommandLineTests.registry`), is all it takes.

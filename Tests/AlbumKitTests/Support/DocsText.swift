@@ -1,4 +1,5 @@
-@testable import AlbumKit
+@testable import Media
+
 
 /// Declared defaults and ranges written the way docs/*.md writes them, for the tests that hold the docs to the
 /// declarations.

@@ -1,5 +1,4 @@
 import Foundation
-@testable import AlbumKit
 import Vips
 
 /// Real-world file formats, generated with libvips: every one a photo album meets (ICC-tagged, CMYK, alpha,

@@ -2,7 +2,6 @@ import Foundation
 import Synchronization
 import System
 import XCTest
-@testable import AlbumKit
 import Vips
 
 /// Shared by every test: libvips started once, temporary folders, generated photos, and the built `album` binary.

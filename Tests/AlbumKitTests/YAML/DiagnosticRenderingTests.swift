@@ -1,5 +1,5 @@
 import XCTest
-@testable import AlbumKit
+@testable import YAML
 
 /// The clang-style rendering of diagnostics and the exact locations behind it.
 final class DiagnosticRenderingTests: XCTestCase {

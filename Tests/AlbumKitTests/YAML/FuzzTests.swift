@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import AlbumKit
+@testable import YAML
 
 /// Seeded mutation fuzzing: every corpus document is mutated many times
 /// (bit flips, YAML-significant insertions, deletions, duplicated lines,

@@ -1,5 +1,5 @@
 import XCTest
-@testable import AlbumKit
+@testable import YAML
 
 /// Public API behaviour: limits, locations, accessors, JSON rendering.
 final class ParserAPITests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import AlbumKit
+@testable import YAML
 
 /// YAML 1.2 core-schema resolution of plain scalars, one test per rule, and
 /// the refusal of scalars other YAML tools read differently.

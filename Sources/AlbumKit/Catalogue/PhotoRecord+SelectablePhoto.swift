@@ -1,2 +1,0 @@
-/// A catalogue photo is what `select:` and `album ls` select.
-extension PhotoRecord: SelectablePhoto {}

@@ -1,0 +1,55 @@
+import Foundation
+import System
+
+extension Catalogue {
+    /// The folders inside the catalogue that hold only files album derived: the only places `gc` looks.
+    public static let derivedAreas = ["thumbnails", "filtered", "originals"]
+
+    /// Files under the derived areas that no row needs, and album's unfinished temporary files there.
+    ///
+    /// A file is needed when a rendition row (of any kind) or a photo row (its copy, or even its original's path)
+    /// names it, compared by path relative to the catalogue folder; a row whose path lies outside the folder is
+    /// also matched on its last three components (`thumbnails/ab/name`), so a catalogue moved with `mv` keeps its
+    /// files. Only regular files are garbage: symbolic links are neither followed nor removed.
+    public func garbage() throws -> [GarbageFile] {
+        var needed = Set<String>()
+        func note(_ path: String) {
+            if path.hasPrefix(folder + "/") { needed.insert(String(path.dropFirst(folder.count + 1))) }
+            let parts = path.split(separator: "/")
+            if parts.count >= 3, Catalogue.derivedAreas.contains(String(parts[parts.count - 3])) {
+                needed.insert(parts.suffix(3).joined(separator: "/"))
+            }
+        }
+        for path in try database.query("SELECT path FROM renditions", [], { try $0["path"] as String }) { note(paths.resolved(path)) }
+        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { (try $0["path"] as String, try $0["stored_path"] as String?) }) {
+            note(paths.resolved(path))
+            if let stored { needed.insert(stored) }
+        }
+        var found: [GarbageFile] = []
+        for area in Catalogue.derivedAreas {
+            collectGarbage(in: area, needed: needed, into: &found)
+        }
+        return found.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    private func collectGarbage(in relative: String, needed: Set<String>, into found: inout [GarbageFile]) {
+        guard (try? FileStatus(folder + "/" + relative, followingLinks: false))?.isDirectory == true else { return }
+        let listing = Directory.entries(of: folder + "/" + relative)
+        guard listing.failure == nil else { return }
+        for name in listing.names {
+            let path = relative + "/" + name
+            guard let info = try? FileStatus(folder + "/" + path, followingLinks: false) else { continue }
+            if info.isDirectory {
+                collectGarbage(in: path, needed: needed, into: &found)
+            } else if info.isRegular, !needed.contains(path) {
+                let reason: GarbageFile.Reason = Catalogue.isTemporary(name) ? .temporary : .unreferenced
+                found.append(GarbageFile(relativePath: path, bytes: info.size, reason: reason))
+            }
+        }
+    }
+
+    /// Whether `name` is one of `AtomicFile`'s temporary names: `.NAME.album-XXXXXX` (mkstemp's six characters).
+    package static func isTemporary(_ name: String) -> Bool {
+        name.range(of: #"^\..+\.album-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
+    }
+}

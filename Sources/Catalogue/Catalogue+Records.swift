@@ -1,0 +1,42 @@
+import SQLite
+
+extension Catalogue {
+    /// The records of `R.table` that `clause` (`WHERE …`, `ORDER BY …`) picks, read by column name.
+    package func fetchAll<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
+        let paths = self.paths
+        return try database.query("SELECT * FROM \(R.table) \(clause)", arguments) { row in
+            var record = try R(row: row)
+            record.mapPaths(paths.resolved)
+            return record
+        }
+    }
+
+    /// Where this catalogue's stored paths are resolved from: its folder as it is now.
+    package var paths: CataloguePaths { CataloguePaths(folder: folder) }
+
+    /// Adds `record` to its table. With `replacingOn` (a unique key's columns), a row with the same key is updated
+    /// to the record's other values instead.
+    package func insertRow<R: TableRecord>(_ record: R, replacingOn key: [String] = []) throws {
+        var stored = record
+        stored.mapPaths(paths.stored)
+        try insertRow(into: R.table, stored.values, replacingOn: key)
+    }
+
+    /// Adds a row of `values` to `table`; with `replacingOn`, updates the row with the same key instead. The SQL is
+    /// built on the first call for a table and key and kept: every call for them binds the same list of columns.
+    package func insertRow(into table: String, _ values: [(column: String, value: Value)], replacingOn key: [String] = []) throws {
+        let name = key.isEmpty ? table : table + " " + key.joined(separator: ",")
+        if let sql = insertSQL[name] {
+            try database.run(sql, values.map(\.value))
+            return
+        }
+        var sql = "INSERT INTO \(table) (\(values.map(\.column).joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: values.count).joined(separator: ",") + ")"
+        if !key.isEmpty {
+            let updates = values.map(\.column).filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
+            sql += " ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(updates.joined(separator: ", "))"
+        }
+        insertSQL[name] = sql
+        try database.run(sql, values.map(\.value))
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SQLite
+import System
+
+extension Catalogue {
+    /// The files a run was replacing when it stopped (a kill or a power cut between marking the row and recording
+    /// the new file): not problems, since their rows claim no bytes, but `verify` lists them, and the next run
+    /// writes them again.
+    public func unfinishedRenditions() throws -> [Rendition] {
+        try renditions(kind: nil).filter(\.isBeingWritten).sorted { $0.path < $1.path }
+    }
+
+    /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
+    /// checks, rows that point at missing photos or runs, every rendition's file (there, regular, its size and
+    /// SHA-256), and every current original (the user's file, or the catalogue's copy) against its recorded hash.
+    /// Files nobody records are not problems: `album gc` reports and removes those. A database too damaged to be
+    /// read to the end is one more problem, with SQLite's reason, after what could be checked.
+    ///
+    /// A photo's state is not a problem (`VerifyStates`): a superseded version's original is not checked, a
+    /// `changed` original (its stat and its bytes differ: an edit) is the next run's to import, and a `missing` one
+    /// that `album prune --keep-missing` kept is what the user chose. A missing original is a problem otherwise,
+    /// and so is one whose stat is as recorded but whose bytes are not (damaged on disk).
+    public func verify() throws -> [CatalogueProblem] {
+        try verifyWithStates().problems
+    }
+
+    /// `verify()`'s problems, and the states it met that are not problems.
+    public func verifyWithStates() throws -> (problems: [CatalogueProblem], states: VerifyStates) {
+        let databasePath = folder + "/" + Catalogue.databaseName
+        var problems: [CatalogueProblem] = []
+        var states = VerifyStates()
+        do {
+            try verify(into: &problems, states: &states, databasePath: databasePath)
+        } catch let error as SQLiteError where error.isCorrupt {
+            problems.append(CatalogueProblem(path: databasePath, problem: "the database cannot be read to the end: \(error.message)"))
+        }
+        return (problems, states)
+    }
+
+    private func verify(into problems: inout [CatalogueProblem], states: inout VerifyStates, databasePath: String) throws {
+        for message in Catalogue.findingLines(try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" })) where message != "ok" {
+            problems.append(CatalogueProblem(path: databasePath, problem: "integrity check: \(message)"))
+        }
+        for (table, row, parent) in try database.query("PRAGMA foreign_key_check", [], { ($0.text(0) ?? "", $0.int(1) ?? 0, $0.text(2) ?? "") }) {
+            problems.append(CatalogueProblem(path: databasePath, problem: "\(table) row \(row) refers to a missing \(parent) row"))
+        }
+        let dangling = [
+            ("SELECT path, photo FROM renditions WHERE photo NOT IN (SELECT id FROM photos)", "its photo %@ is not in the catalogue"),
+            ("SELECT path, photo FROM steps WHERE photo IS NOT NULL AND photo NOT IN (SELECT id FROM photos)", "a step refers to photo %@, which is not in the catalogue"),
+            ("SELECT path, run FROM steps WHERE run NOT IN (SELECT id FROM runs)", "a step refers to run %@, which is not in the catalogue"),
+        ]
+        for (sql, sentence) in dangling {
+            for (path, key) in try database.query(sql, [], { ($0.text(0) ?? "", $0.text(1) ?? "") }) {
+                // A rendition's stored path, resolved (a step's is absolute, and resolves to itself).
+                problems.append(CatalogueProblem(path: paths.resolved(path), problem: sentence.replacingOccurrences(of: "%@", with: key), kind: .row))
+            }
+        }
+        for rendition in try renditions(kind: nil) {
+            // A file a stopped run was replacing: its row claims no bytes, and verify lists it apart (`unfinished`).
+            if rendition.isBeingWritten { continue }
+            var problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition")
+            if rendition.kind == .export, let other = try Catalogue.otherOwner(of: rendition.path, in: self) {
+                problem = (problem.map { $0 + "; " } ?? "") + "another catalogue (id \(other)) exported over it"
+            }
+            if let problem {
+                problems.append(CatalogueProblem(path: rendition.path, problem: problem + " (photo \(rendition.photo.prefix(8)))",
+                                                kind: .rendition, photo: rendition.photo))
+            }
+        }
+        let photos = try allPhotos()
+        let allAliases = try self.allAliases()
+        let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases)
+        let aliases = Dictionary(grouping: allAliases, by: \.photo)
+        for photo in photos {
+            let condition = photo.condition(isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [])
+            let id = " (photo \(photo.id.prefix(8)))"
+            switch condition.state {
+            case .superseded:
+                states.superseded += 1
+                // An earlier version: its file now holds the newer one. The catalogue's own copy of it (mode: copy)
+                // is still checked below: it is the only copy of those bytes.
+                if photo.storedPath == nil { continue }
+            case .missing where photo.storedPath == nil && photo.missingKept == nil:
+                problems.append(CatalogueProblem(path: photo.path, problem: "the original is missing" + id, kind: .original, photo: photo.id))
+                continue
+            case .missing:
+                // Kept by `album prune --keep-missing`, or gone while the catalogue keeps its own copy (checked below).
+                if photo.missingKept != nil { states.missingKept += 1 } else { states.missing += 1 }
+                if photo.storedPath == nil { continue }
+            case .changed:
+                states.changed += 1  // edited: the next run of its folder imports the new version
+                if photo.storedPath == nil { continue }
+            case .damaged:
+                states.damaged += 1
+            case .ok:
+                break
+            }
+            // Not missing, yet its own file is gone: an alias holds its bytes (the next run makes that name its path).
+            if photo.storedPath == nil, PhotoRecord.isGone(photo.path) { continue }
+            let path = photo.originalPath(in: folder)
+            let what = photo.storedPath == nil ? "original" : "catalogue's copy of the original"
+            if var problem = Catalogue.check(path, bytes: photo.bytes, hash: photo.hash, what: what) {
+                // Its state said unchanged (the stat as recorded, or the bytes hashed equal): the bytes rotted in place.
+                if photo.storedPath == nil, problem.hasSuffix("differs from the one recorded") {
+                    problem += ", though its size, inode and modification time are as recorded: damaged on disk"
+                }
+                problems.append(CatalogueProblem(path: path, problem: problem + id, kind: .original, photo: photo.id))
+            }
+        }
+    }
+
+    /// What is wrong with the file at `path`, expected to hold `bytes` bytes hashing to `hash`, or nil when nothing.
+    package static func check(_ path: String, bytes: Int, hash: String, what: String) -> String? {
+        let info: FileStatus
+        do {
+            info = try FileStatus(path, followingLinks: true)
+        } catch {
+            return error.notFound ? "the \(what) is missing" : "the \(what) cannot be read: \(error.reason)"
+        }
+        guard info.isRegular else { return "the \(what) is not a regular file" }
+        guard info.size == bytes else { return "the \(what) has \(info.size) bytes, not the \(bytes) recorded" }
+        do {
+            guard try FileBytes(path: path).sha256() == hash else { return "the \(what)'s SHA-256 differs from the one recorded" }
+        } catch let error as FileBytesError {
+            return "the \(what) cannot be read: \(error.reason)"
+        } catch {
+            return "the \(what) cannot be read: \(error)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+/// How the catalogue stores the paths of originals and renditions, so that it can be moved (docs/catalogue.md,
+/// "Moving a catalogue"): a path under the catalogue folder is stored relative to it (`thumbnails/ab/…`), a path
+/// under the folder's parent (the library that holds `.album`) as `../…`, and any other path absolute.
+///
+/// ```
+/// folder /photos/.album:  /photos/.album/thumbnails/ab/x.jpg → thumbnails/ab/x.jpg
+///                         /photos/2024/a.jpg                 → ../2024/a.jpg
+///                         /mnt/nas/b.jpg                     → /mnt/nas/b.jpg
+/// ```
+///
+/// Records carry absolute paths; `Catalogue` stores and resolves them at its edge (`fetchAll`, `insertRow`, and each
+/// query that binds a path), so `ls`, `show`, `--json`, the events and templates only ever see absolute paths.
+package struct CataloguePaths: Sendable, Equatable {
+    /// The catalogue folder, absolute and normalised (`Paths.absolute`).
+    package let folder: String
+
+    /// The folder's parent, or nil when that is `/` (then only paths inside the folder are stored relative).
+    package var parent: String? {
+        guard let slash = folder.lastIndex(of: "/"), slash != folder.startIndex else { return nil }
+        return String(folder[..<slash])
+    }
+
+    /// What the catalogue stores for the absolute `path`.
+    package func stored(_ path: String) -> String {
+        if path.hasPrefix(folder + "/") { return String(path.dropFirst(folder.count + 1)) }
+        if let parent, path.hasPrefix(parent + "/") { return "../" + path.dropFirst(parent.count + 1) }
+        return path
+    }
+
+    /// The absolute path a stored one names, from where the folder is now.
+    package func resolved(_ stored: String) -> String {
+        if stored.hasPrefix("/") { return stored }
+        if stored.hasPrefix("../") { return (parent ?? "") + "/" + stored.dropFirst(3) }
+        return folder + "/" + stored
+    }
+}

@@ -1,0 +1,4 @@
+import Core
+
+/// A catalogue photo is what `select:` and `album ls` select.
+extension PhotoRecord: SelectablePhoto {}

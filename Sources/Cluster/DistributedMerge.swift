@@ -1,0 +1,178 @@
+import Foundation
+import System
+import Core
+import Catalogue
+
+/// `album merge RUNDIR [--partial]`: carries finished chunks into the catalogue, under its writer lock, one
+/// transaction per chunk (`Catalogue.mergeChunk`), and ends the distributed run once every chunk is in.
+///
+/// Merging is idempotent: a chunk merged again replaces its rows, so a merge job that ran twice, or a chunk that
+/// ran again after its merge, changes no count. A chunk made by another album or libvips version than the planner's
+/// is refused, named, and left out.
+public struct DistributedMerge {
+    public var folder: RunFolder
+    /// Merge the chunks that finished and leave the run open for the others (`--partial`); without it, merge
+    /// nothing while a chunk has not finished.
+    public var partial = false
+    /// Wait up to this long for every chunk to finish before merging (`--wait`; a Kubernetes merge Job).
+    public var waitSeconds: Double? = nil
+
+    public init(folder: RunFolder, partial: Bool = false, waitSeconds: Double? = nil) {
+        self.folder = folder
+        self.partial = partial
+        self.waitSeconds = waitSeconds
+    }
+
+    /// What a merge did, for its summary.
+    public struct Outcome {
+        public var merged: [MergedChunk] = []
+        /// Chunks not finished (left for a later merge), and chunks refused (with why).
+        public var unfinished: [Int] = []
+        public var refused: [(chunk: Int, reason: String)] = []
+        /// Whether the distributed run is now ended (every chunk merged).
+        public var ended = false
+        public var failedPhotos: Int { merged.map(\.failedPhotos).reduce(0, +) }
+        public var collisions: [String] { merged.flatMap(\.collisions) }
+    }
+
+    /// Merges and returns what it did.
+    /// - Throws: `DistributedError` (exit 3) when chunks are unfinished without `--partial`, or when the run is not
+    ///   open (abandoned); `CatalogueError` when the catalogue is in use.
+    public func merge() throws -> Outcome {
+        let plan = try DistributedPlan.read(folder)
+        try waitForChunks(plan)
+        let catalogue = try Catalogue(folder: plan.catalogue, create: false, writing: true)
+        defer { catalogue.close() }
+        guard let record = try catalogue.distributedRun(plan.run) else {
+            throw DistributedError("catalogue \(plan.catalogue) has no distributed run \(plan.run); \(folder.path) belongs to another catalogue", exitCode: .environment)
+        }
+        guard record.state != "abandoned" else {
+            throw DistributedError("distributed run \(plan.run) was abandoned; its chunks are not merged", exitCode: .environment)
+        }
+        var outcome = Outcome()
+        if record.state == "merged" {
+            Console.err("album: distributed run \(plan.run) was merged at \(record.ended ?? "an earlier merge"); nothing to do")
+            outcome.ended = true
+            return outcome
+        }
+        let finished = (0..<plan.chunks).filter { ChunkOutcome.read(folder, chunk: $0) != nil }
+        outcome.unfinished = (0..<plan.chunks).filter { !finished.contains($0) }
+        if !outcome.unfinished.isEmpty, !partial {
+            let which = outcome.unfinished.count == 1 ? "chunk \(outcome.unfinished[0]) has" : "chunks \(ChunkList.text(outcome.unfinished)) have"
+            throw DistributedError("\(which) not finished (\(outcome.unfinished.count) of \(plan.chunks) chunks); nothing was merged. Wait for them, or run one again with `album chunk \(folder.path) K`; `album merge --partial` merges the finished ones now", exitCode: .environment)
+        }
+        for chunk in finished {
+            let database = folder.database(chunk)
+            if let reason = try refusal(of: database, chunk: chunk, plan: plan) {
+                outcome.refused.append((chunk, reason))
+                continue
+            }
+            outcome.merged.append(try catalogue.mergeChunk(database: database, snapshot: folder.snapshot, parent: plan.run,
+                                                           chunk: chunk, merged: Timestamp.now()))
+        }
+        if outcome.unfinished.isEmpty, outcome.refused.isEmpty {
+            let counts = try catalogue.chunkCounts(of: plan.run).compactMap(JSONValue.init(parsing:))
+                .reduce(JSONValue.null) { $0.addingCounts($1, takingLargest: ["superseded"]) }
+            let failed = try catalogue.mergedChunkFailures(of: plan.run)
+            try catalogue.endDistributed(run: plan.run, state: "merged", status: failed > 0 ? "failed" : "ok",
+                                         counts: counts == .null ? nil : counts.text, at: Timestamp.now())
+            outcome.ended = true
+            // The copies of the catalogue are what the run folder holds in bulk; the manifests, outcomes and logs stay.
+            for chunk in 0..<plan.chunks { try? FileSystem.remove(folder.database(chunk)) }
+            try? FileSystem.remove(folder.snapshot)
+        }
+        return outcome
+    }
+
+    /// Why the chunk database at `path` is not merged, or nil: its attempts were made by another album or libvips.
+    private func refusal(of path: String, chunk: Int, plan: DistributedPlan) throws -> String? {
+        guard FileSystem.exists(path) else { return "its database \(path) is missing" }
+        if let damage = try Catalogue.chunkDamage(database: path) {
+            return "its database \(path) is damaged (\(damage)); delete it and \(folder.outcome(chunk)), then run the chunk again (album chunk \(folder.path) \(chunk)): it makes the same files"
+        }
+        let attempts = try Catalogue.chunkAttempts(database: path, parent: plan.run)
+        if attempts.isEmpty { return "its database \(path) records no attempt of this run" }
+        for attempt in attempts where attempt.albumVersion != plan.album || attempt.vipsVersion != plan.vips {
+            return "it was made by album \(attempt.albumVersion) with libvips \(attempt.vipsVersion) on \(attempt.host), and the run was planned with album \(plan.album) with libvips \(plan.vips); run it again on a node with those versions"
+        }
+        return nil
+    }
+
+    /// Waits, polling the run folder every second, until every chunk has finished or `waitSeconds` passed.
+    private func waitForChunks(_ plan: DistributedPlan) throws {
+        guard let waitSeconds else { return }
+        let deadline = Date().addingTimeInterval(waitSeconds)
+        while (0..<plan.chunks).contains(where: { ChunkOutcome.read(folder, chunk: $0) == nil }) {
+            guard Date() < deadline else { return }  // merge then says which chunks are missing
+            Thread.sleep(forTimeInterval: 1)
+        }
+    }
+}
+
+/// Chunk numbers as text: "3, 5 and 9" (the first 20, then how many more).
+package enum ChunkList {
+    package static func text(_ chunks: [Int]) -> String {
+        let shown = chunks.prefix(20).map(String.init)
+        let more = chunks.count > 20 ? " and \(chunks.count - 20) more" : ""
+        guard shown.count > 1, more.isEmpty else { return shown.joined(separator: ", ") + more }
+        return shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+    }
+}
+
+/// What `album merge` (and the local engine after its chunks) says about a merge, on stderr.
+package enum MergeSummary {
+    package static func print(_ outcome: DistributedMerge.Outcome, folder: RunFolder) {
+        for chunk in outcome.merged {
+            Console.err("merged chunk \(chunk.chunk): \(chunk.attempts.count) attempt\(chunk.attempts.count == 1 ? "" : "s"), \(chunk.photos) photo rows, \(chunk.renditions) rendition rows, \(chunk.steps) steps, \(chunk.failedPhotos) failed photos")
+        }
+        for (chunk, reason) in outcome.refused { Console.err("album: chunk \(chunk) not merged: \(reason)") }
+        if !outcome.collisions.isEmpty {
+            Console.err("album: \(outcome.collisions.count) export collisions (another photo's export had the name; that photo's export failed):")
+            for collision in outcome.collisions.prefix(20) { Console.err("  \(collision.shown)") }
+        }
+        if outcome.ended, outcome.merged.isEmpty {
+            return
+        } else if outcome.ended {
+            Console.err("distributed run merged: \(outcome.merged.count) chunks, \(outcome.failedPhotos) failed photos")
+        } else {
+            Console.err("distributed run still open: chunks \(ChunkList.text(outcome.unfinished + outcome.refused.map(\.chunk))) not merged yet (\(folder.path))")
+        }
+    }
+}
+
+extension DistributedMerge {
+    /// Gives up the distributed run in `folder` (`album dist abandon`): the catalogue records it `abandoned`, so
+    /// that gc, prune, rm, relocate and runs work again, and its chunk databases and snapshot are deleted. Chunks
+    /// merged with `--partial` stay merged. Returns what the user still has to do: the engine's jobs to cancel, and
+    /// `album gc` for the renditions the unmerged chunks wrote.
+    public static func abandon(_ folder: RunFolder) throws -> [String] {
+        // A planner killed before it wrote run.json leaves an open run without one: the folder's place names both.
+        let plan = try? DistributedPlan.read(folder)
+        let catalogueFolder = plan?.catalogue ?? folder.catalogue
+        let catalogue = try Catalogue(folder: catalogueFolder, create: false, writing: true)
+        defer { catalogue.close() }
+        let relative = RunFolder.relative(run: plan?.run ?? -1)
+        guard let record = try plan.map({ try catalogue.distributedRun($0.run) }) ?? catalogue.openDistributedRun(),
+              plan != nil || catalogue.folder + "/" + record.folder == folder.path else {
+            throw DistributedError("catalogue \(catalogueFolder) has no distributed run in \(folder.path)\(plan == nil ? "" : " (\(relative))")", exitCode: .environment)
+        }
+        guard record.state == "open" else {
+            throw DistributedError("distributed run \(record.run) is \(record.state) already", exitCode: .environment)
+        }
+        try catalogue.endDistributed(run: record.run, state: "abandoned", status: "abandoned", counts: nil, at: Timestamp.now())
+        for chunk in 0..<record.chunks { try? FileSystem.remove(folder.database(chunk)) }
+        try? FileSystem.remove(folder.snapshot)
+        var notes = ["the files its unmerged chunks wrote under the catalogue are not recorded: `album gc --catalogue \(catalogueFolder)` deletes them"]
+        switch DistributedEngine(rawValue: record.engine) ?? .local {
+        case .slurm:
+            let ids = RunFolder.text(of: folder.engineFolder + "/slurm.json").flatMap(JSONValue.init(parsing:))
+            let jobs = [ids?["array_job"]?.stringValue, ids?["merge_job"]?.stringValue].compactMap { $0 }
+            notes.insert("cancel its Slurm jobs if they still run: scancel \(jobs.isEmpty ? "JOBID" : jobs.joined(separator: " "))", at: 0)
+        case .k8s:
+            notes.insert("delete its Kubernetes Jobs if they still run: kubectl delete -f \(folder.path)/\(KubernetesManifests.chunksFile) -f \(folder.path)/\(KubernetesManifests.mergeFile)", at: 0)
+        case .local:
+            break
+        }
+        return notes
+    }
+}

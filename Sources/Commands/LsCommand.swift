@@ -1,0 +1,114 @@
+import Foundation
+import Core
+import Catalogue
+import Media
+import JobFile
+
+/// `album ls`: the catalogue's photos, newest added first, as a table or JSON.
+package struct LsCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    package static let onlyReads = true
+    package static let configuration = CommandConfiguration(
+        name: "ls",
+        abstract: "List the catalogue's photos, newest added first.",
+        discussion: """
+            The selectors are the job file's select: keys, ANDed. The count goes to stderr. -q prints the photos'
+            full ids only, one a line, and no count; --json --renditions adds each photo's rendition files
+            (absolute paths, sizes, hashes), a manifest for a website build (docs/json.md).
+            """,
+        options: [SharedOptions.catalogue, jsonOption, quiet, renditions, taken, added, filter, path, caption, camera, format, missing, failed, state])
+
+    package static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
+    package static let quiet: Option<Bool> = .flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line")
+    package static let renditions: Option<Bool> = .flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)")
+    package static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
+                                                  default: nil, convert: { try LsCommand.range($0, "--taken") })
+    package static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil,
+                                                  convert: { try LsCommand.range($0, "--added") })
+    package static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
+    package static let path: Option<String?> = .text("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder")
+    package static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
+    package static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
+    package static let format: Option<ImageFormat?> = .selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
+    package static let missing: Option<Selection.Missing?> = .selector("--missing", Selection.Missing.self,
+                                                               help: "photos with no thumbnail (or export) whose file is still there")
+    package static let failed: Option<Selection.Failed?> = .selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
+    package static let state: Option<PhotoState?> = .choice("--state", PhotoState.self,
+                                                    help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")
+
+    package var location: CatalogueLocation
+    package var json: Bool
+    package var quiet: Bool
+    package var withRenditions: Bool
+    package var selection = Selection()
+    package var state: PhotoState?
+
+    package init(_ arguments: Arguments) throws {
+        location = try arguments.value(of: SharedOptions.catalogueLocation)
+        json = try arguments.value(of: LsCommand.jsonOption)
+        quiet = try arguments.value(of: LsCommand.quiet)
+        withRenditions = try arguments.value(of: LsCommand.renditions)
+        selection.taken = try arguments.value(of: LsCommand.taken)
+        selection.added = try arguments.value(of: LsCommand.added)
+        selection.filter = try arguments.value(of: LsCommand.filter)
+        if let written = try arguments.value(of: LsCommand.path) {
+            if written.isEmpty { throw UsageError(JobBuilder.emptyPath("--path")) }
+            selection.path = Selection.pathPattern(written)
+            selection.pathSource = PatternSource(written: written, key: "--path")
+        }
+        selection.caption = try arguments.value(of: LsCommand.caption)
+        selection.camera = try arguments.value(of: LsCommand.camera)
+        selection.format = try arguments.value(of: LsCommand.format)?.rawValue
+        selection.missing = try arguments.value(of: LsCommand.missing)
+        selection.failed = try arguments.value(of: LsCommand.failed)
+        state = try arguments.value(of: LsCommand.state)
+    }
+
+    /// A `--taken` or `--added` value; a malformed range is a usage error in the job file's words (`select.taken: …`).
+    @Sendable package static func range(_ text: String, _ name: String) throws -> DateRange {
+        do { return try DateRange(parsing: text) } catch let error as StageError { throw UsageError(JobBuilder.badRange(name, error)) }
+    }
+
+    package func validate() throws {
+        if quiet, json { throw UsageError("-q/--quiet prints ids and --json prints JSON: give one of them") }
+        if withRenditions, !json { throw UsageError("--renditions goes with --json: album ls --json --renditions") }
+    }
+
+    package func run() throws -> ExitCode {
+        try location.requireCatalogue()  // says every place it looked
+        let catalogue = try Catalogue(folder: location.folder, readOnly: true)
+        defer { catalogue.close() }
+        let selection = try self.selection.resolved(in: catalogue)
+        let all = try catalogue.allPhotos()
+        if let warning = selection.unmatchedPathWarning(among: all.map(\.path)) { Console.err(warning) }
+        // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
+        let aliases = try catalogue.allAliases()
+        let conditions = PhotoRecord.conditions(of: all, aliases: aliases)
+        let condition = { (photo: PhotoRecord) -> PhotoCondition in conditions[photo.id] ?? .ok }
+        let wanted = state
+        let photos = all.filter { photo in selection.matches(photo) && (wanted.map { condition(photo).state == $0 } ?? true) }
+        if quiet {
+            for photo in photos { Console.out(photo.id) }
+            return .ok
+        }
+        if json {
+            let byPhoto = Dictionary(grouping: aliases, by: \.photo)
+            let renditions = withRenditions ? Dictionary(grouping: try catalogue.renditions(kind: nil), by: \.photo) : nil
+            Console.out(JSONValue.array(photos.map { photo in
+                photo.json(condition(photo), aliases: byPhoto[photo.id] ?? [], renditions: renditions.map { $0[photo.id] ?? [] })
+            }).prettyText)
+            return .ok
+        }
+        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "caption", "path"])
+        for photo in photos {
+            let taken = photo.taken.map(Timestamp.taken) ?? "-"
+            let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
+            let state: String = condition(photo).state.rawValue
+            table.append([String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
+                          photo.format, photo.filter, state, caption, photo.path])
+        }
+        Console.out(table.rendered)
+        Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")
+        return .ok
+    }
+}

@@ -1,0 +1,91 @@
+import Core
+import JobFile
+import Plan
+
+/// `album plan JOBFILE`: what `album run` would do, stage by stage, without doing or writing anything.
+package struct PlanCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    package static let onlyReads = true
+    package static let configuration = CommandConfiguration(
+        name: "plan",
+        abstract: "Show what running a job would do, stage by stage, without doing it.",
+        arguments: "JOBFILE",
+        discussion: """
+            For each stage: how many photos are to do, already up to date, or left out by 'select:'. Nothing is
+            read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
+            prints the same.
+            """,
+        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, SharedOptions.retryDamaged, verboseOption, jsonOption])
+
+    package static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
+    package static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
+    package static let verboseOption = SharedOptions.verbose.helped("one line per photo and stage")
+    package static let jsonOption = SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")
+
+    package var given: [String]
+    package var jobPath: String { given[0] }
+    package var catalogue: String?
+    package var force: Bool
+    package var verbose: Bool
+    package var json: Bool
+    package var variables: [String: String]
+    package var allowEmpty: Bool
+    package var retryDamaged: Bool
+
+    package init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: PlanCommand.catalogueOption)
+        force = try arguments.value(of: PlanCommand.force)
+        verbose = try arguments.value(of: PlanCommand.verboseOption)
+        json = try arguments.value(of: PlanCommand.jsonOption)
+        variables = try arguments.value(of: SharedOptions.set)
+        allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
+        retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
+        given = arguments.positionals
+    }
+
+    package func validate() throws {
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "plan needs a job file" : "plan takes one job file") }
+    }
+
+    package func run() throws -> ExitCode {
+        var job = try JobLoader.load(path: jobPath, set: variables)
+        job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
+        let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
+        for warning in plan.warnings { Console.err(warning) }
+        if json {
+            Console.out(PlanCommand.json(plan, verbose: verbose).prettyText)
+        } else {
+            PlanCommand.print(plan, verbose: verbose)
+        }
+        return .ok
+    }
+
+    package static func print(_ plan: Planner.Plan, verbose: Bool) {
+        Console.out("plan for job '\(plan.job.name.shown)', catalogue \(plan.job.catalogue.shown)")
+        if let select = plan.job.select { Console.out("select: \(select.summary)") }
+        Console.out("")
+        Console.out("  stage         to do  up to date  left out")
+        for stage in StageName.allCases {
+            guard let c = plan.counts[stage] else { continue }
+            // Some to do only if a header the plan does not read matches `select:`: the run may do fewer.
+            let toDo = c.toDoIfHeaderMatches > 0 ? "up to \(c.toDo)" : String(c.toDo)
+            Console.out("  " + stage.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+                        + toDo.leftPadded(8) + String(c.upToDate).leftPadded(12) + String(c.leftOut).leftPadded(10))
+        }
+        if plan.counts.isEmpty { Console.out("  (no photos)") }
+        if let unsure = plan.counts.values.map(\.toDoIfHeaderMatches).max(), unsure > 0 {
+            Console.out("  up to: \(unsure) of the files still to import are to do only if their header (taken, caption, camera,")
+            Console.out("  format) matches select; the plan reads no header, the run does")
+        }
+        let passedOver = [plan.scan.passedOver.derivedSentence, plan.scan.passedOver.ignoredSentence].compactMap { $0 }
+        if !passedOver.isEmpty { Console.out("") }
+        for line in passedOver { Console.out(line) }
+        let states = StatesText.sentences(plan.states)
+        if !states.isEmpty { Console.out("") }
+        for line in states { Console.out(line) }
+        if verbose {
+            Console.out("")
+            for entry in plan.entries { Console.out("  \(entry.stage.rawValue) \(entry.verdict): \(entry.path.shown)") }
+        }
+    }
+}

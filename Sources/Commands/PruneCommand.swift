@@ -1,0 +1,80 @@
+import Foundation
+import System
+import Core
+import Catalogue
+
+/// `album prune`: brings the catalogue back to the truth: forgets missing photos and superseded versions, deletes
+/// renditions no current look or parameter set would produce, and thins the history when asked.
+package struct PruneCommand: Command {
+    package static let configuration = CommandConfiguration(
+        name: "prune",
+        abstract: "Forget missing photos and old versions, delete old looks' and old parameters' files.",
+        discussion: """
+            Forgets photos whose original is gone (missing) and versions of an original that a newer version
+            superseded, with their renditions; deletes renditions of the photos that stay which no current look or
+            parameter set would produce (a look the photo no longer has; parameters neither a job's latest run
+            that ended ok nor any later run applied, so a failed run leaves the working files); with --history,
+            removes old skipped step rows. Rows go first, in one transaction, then the files, by
+            `album rm`'s rules: never an original, never a file another catalogue exported, never an export that
+            changed since album wrote it. Missing photos under a folder that is itself gone or empty (an unmounted
+            share, a moved library) are kept, and named, unless --forget-unreachable. docs/catalogue.md, "Pruning".
+            """,
+        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.json, keepMissing, forgetUnreachable, keepVersions, history, SharedOptions.wait])
+
+    package static let dryRunOption = SharedOptions.dryRun.helped("print what would be forgotten and deleted, and change nothing")
+    package static let keepMissing: Option<Bool> = .flag("--keep-missing", help: "keep photos whose original is gone, marked as kept")
+    package static let forgetUnreachable: Option<Bool> = .flag(
+        "--forget-unreachable", help: "forget missing photos even where their folder is itself gone or empty (not mounted?)")
+    package static let keepVersions: Option<Int?> = .number("--keep-versions", in: 0...1_000_000,
+                                                    help: "keep the N newest superseded versions of each photo", defaultHelp: "0")
+    package static let history: Option<Int?> = .number("--history", "KEEP", in: 0...1_000_000,
+                                               help: "keep only the skipped step rows of each photo's last KEEP runs (done and failed rows always stay)",
+                                               defaultHelp: "keep all")
+
+    package var catalogue: String
+    package var dryRun: Bool
+    package var json: Bool
+    package var options = PruneOptions()
+
+    package init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        dryRun = try arguments.value(of: PruneCommand.dryRunOption)
+        json = try arguments.value(of: SharedOptions.json)
+        options.keepMissing = try arguments.value(of: PruneCommand.keepMissing)
+        options.forgetUnreachable = try arguments.value(of: PruneCommand.forgetUnreachable)
+        options.keepVersions = try arguments.value(of: PruneCommand.keepVersions) ?? 0
+        options.history = try arguments.value(of: PruneCommand.history)
+    }
+
+    package func validate() throws {
+        if options.keepMissing, options.forgetUnreachable {
+            throw UsageError("--keep-missing keeps every missing photo, and --forget-unreachable forgets some: give one of them")
+        }
+    }
+
+    package func run() throws -> ExitCode {
+        // A dry run reads only: no lock, no pre-write check, no byte of the catalogue written.
+        let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
+                               : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        defer { catalogue.close() }
+        if !dryRun { try catalogue.requireNoOpenDistributedRun("album prune") }
+        let plan = try catalogue.prunePlan(options)
+        if !dryRun { try catalogue.apply(plan, options: options) }
+        var outcome = PruneOutcome()
+        for rendition in plan.files {
+            let result = try catalogue.prune(fileOf: rendition, remaining: plan.remainingPaths, deleting: !dryRun)
+            outcome.note(result, of: rendition)
+        }
+        if !dryRun {
+            // Shard folders left empty in the catalogue go too, as gc's do; the area folders themselves stay.
+            for folder in outcome.folders(inside: catalogue.folder) { try? FileSystem.removeEmptyFolder(folder) }
+        }
+        if json {
+            Console.out(PruneOutcome.json(plan, outcome, dryRun: dryRun).prettyText)
+        } else {
+            outcome.printLines(plan, dryRun: dryRun)
+        }
+        outcome.printNotes(plan, dryRun: dryRun)
+        return outcome.failed.isEmpty ? .ok : .failures
+    }
+}

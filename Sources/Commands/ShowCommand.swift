@@ -1,0 +1,115 @@
+import Foundation
+import Core
+import Catalogue
+
+/// `album show PHOTO`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
+/// with the job and parameters of each.
+package struct ShowCommand: Command {
+    /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
+    package static let onlyReads = true
+    package static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show a photo: its metadata, renditions and full history.",
+        arguments: "PHOTO",
+        discussion: """
+            PHOTO is the path of the photo's original (anything holding a / or naming an existing file is a path,
+            from the current folder), or its id or any unique start of it, as `album ls` shows them (8 characters
+            are plenty). A path names the newest photo imported from it, or the photo whose bytes it holds under
+            another name; an earlier version of an edited file is named by its id.
+            The history lists every step recorded for the photo, oldest first: when, which run and job, the stage,
+            its status (done or failed), how long it took, its parameters, and its error. What changed the photo
+            and what failed are recorded; a step that was skipped (up to date) is no row, only a count on its run
+            (album runs), so nights that change nothing add nothing here. album caption records each call, changed
+            or not (skipped), and steps an older album recorded may be skipped ones.
+            """,
+        options: [SharedOptions.catalogue, jsonOption])
+
+    package static let jsonOption = SharedOptions.json.helped("one JSON object: photo, renditions, history")
+
+    package var catalogue: String
+    package var json: Bool
+    package var given: [String]
+    package var photo: String { given[0] }
+
+    package init(_ arguments: Arguments) throws {
+        catalogue = try arguments.value(of: SharedOptions.catalogue)
+        json = try arguments.value(of: ShowCommand.jsonOption)
+        given = arguments.positionals
+    }
+
+    package func validate() throws {
+        guard given.count == 1 else { throw UsageError(given.isEmpty ? "show needs a photo: its id or its path" : "show takes one photo, got \(given.count)") }
+    }
+
+    package func run() throws -> ExitCode {
+        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        defer { catalogue.close() }
+        let photo = try PhotoArgument.resolve(self.photo, in: catalogue)
+        let renditions = try catalogue.renditions(photo: photo.id)
+        let history = try catalogue.history(photo: photo.id)
+        let aliases = try catalogue.aliases(photo: photo.id)
+        let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases)
+        if json {
+            Console.out(JSONValue.object([
+                ("photo", photo.json(condition, aliases: aliases)), ("renditions", .array(renditions.map(\.json))),
+                ("history", .array(history.map(ShowCommand.json))),
+            ]).prettyText)
+            return .ok
+        }
+        var about = TextTable(["photo", photo.id])
+        about.append(["path", photo.path])
+        for alias in aliases { about.append(["alias", alias.path]) }
+        about.append(["state", condition.reason.map { "\(condition.state.rawValue): \($0)" } ?? condition.state.rawValue])
+        if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
+        about.append(["hash", photo.hash])
+        about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])
+        about.append(["taken", photo.taken.map(Timestamp.taken) ?? "-"])
+        about.append(["added", Timestamp.local(photo.added)])
+        about.append(["camera", photo.camera ?? "-"])
+        about.append(["gps", photo.hasGPS ? "yes" : "no"])
+        about.append(["caption", photo.caption ?? "-"])
+        about.append(["filter", photo.filter == "none" ? "none" : "\(photo.filter) \(photo.filterRecipe)"])
+        if let replaces = photo.replaces { about.append(["replaces", replaces]) }
+        var lines = about.lines
+
+        lines += ["", "renditions (\(renditions.count))"]
+        if !renditions.isEmpty {
+            var table = TextTable(["kind", "size", "bytes", "run", "path"], rightAligned: [2, 3])
+            for rendition in renditions {
+                table.append([rendition.kind.rawValue, "\(rendition.width)x\(rendition.height)", String(rendition.bytes),
+                              String(rendition.run), rendition.path])
+            }
+            lines += table.lines.map { "  " + $0 }
+        }
+
+        lines += ["", "history (\(history.count) step\(history.count == 1 ? "" : "s"), oldest first)"]
+        if !history.isEmpty {
+            var table = TextTable(["time", "run", "job", "stage", "status", "ms"], rightAligned: [1, 5])
+            for entry in history {
+                table.append([Timestamp.local(entry.time), String(entry.run), entry.job, entry.stage, entry.status,
+                              String(format: "%.1f", entry.milliseconds)])
+            }
+            let rows = table.lines
+            lines.append("  " + rows[0])
+            for (entry, row) in zip(history, rows.dropFirst()) {
+                lines.append("  " + row)
+                lines.append("      parameters \(entry.parameters.shown)")
+                if let error = entry.error {
+                    lines.append("      \(entry.status == "failed" ? "error     " : "reason    ") \(error.shown)")
+                }
+            }
+        }
+        Console.out(lines.joined(separator: "\n"))
+        return .ok
+    }
+
+    package static func json(_ entry: HistoryEntry) -> JSONValue {
+        .object([
+            ("time", .string(Timestamp.utc(entry.time))), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
+            ("job_path", .string(entry.jobPath)), ("stage", .string(entry.stage)), ("status", .string(entry.status)),
+            ("error", .string(entry.error)), ("ms", .double(entry.milliseconds)),
+            ("parameters", JSONValue(parsing: entry.parameters) ?? .string(entry.parameters)),
+            ("input_hash", .string(entry.inputHash)), ("output_hash", .string(entry.outputHash)),
+        ])
+    }
+}

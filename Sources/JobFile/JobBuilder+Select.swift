@@ -1,0 +1,50 @@
+import Core
+import YAML
+import Media
+
+extension JobBuilder {
+    package static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "missing", "failed"]
+
+    /// Reads a `select:` mapping (the job's, or a stage's own).
+    package mutating func readSelection(_ node: Node, _ what: String) -> Selection? {
+        guard let entries = reader.mapping(node, what) else { return nil }
+        reader.checkKeys(entries, allowed: JobBuilder.selectKeys, in: what)
+        var selection = Selection()
+        for (key, _, value) in entries {
+            switch key {
+            case "taken", "added":
+                // A year alone (`taken: 2008`) is a number to YAML: read it as written.
+                let written = value.intValue != nil ? reader.writtenText(of: value) : nil
+                guard let text = written ?? reader.string(value, "\(what).\(key) (a day like 2024-06-01, a month 2024-06, a year 2024, or a range like 2024-06-01..2024-08-31)") else { continue }
+                do {
+                    let range = try DateRange(parsing: text)
+                    if key == "taken" { selection.taken = range } else { selection.added = range }
+                } catch {
+                    reader.error(value, JobBuilder.badRange("\(what).\(key)", error))
+                }
+            case "filter": selection.filter = reader.string(value, "\(what).filter")
+            case "path":
+                guard let written = reader.string(value, "\(what).path") else { continue }
+                if written.isEmpty { reader.error(value, JobBuilder.emptyPath("\(what).path")) }
+                selection.path = Selection.pathPattern(written, relativeTo: folder)
+                let location = value.location
+                selection.pathSource = PatternSource(written: written, key: "\(what).path", location: "\(reader.file):\(location.line):\(location.column)")
+            case "caption": selection.caption = reader.string(value, "\(what).caption")
+            case "camera": selection.camera = reader.string(value, "\(what).camera")
+            case "format": selection.format = reader.choice(value, "\(what).format", ImageFormat.self)?.rawValue
+            case "missing": selection.missing = reader.choice(value, "\(what).missing", Selection.Missing.self)
+            case "failed": selection.failed = reader.choice(value, "\(what).failed", Selection.Failed.self)
+            default: break
+            }
+        }
+        return selection
+    }
+
+    /// `select.taken: '2008-13' is not a date: …`: the words of a malformed date range, the job file's and `album ls`'s.
+    package static func badRange(_ what: String, _ error: any Error) -> String { "\(what): \(error)" }
+
+    /// `select.path is empty; write a glob …`: the words of an empty path glob, the job file's and `album ls --path`'s.
+    package static func emptyPath(_ what: String) -> String {
+        "\(what) is empty; write a glob such as \"photos/**/*.jpg\" or \"*r00[1-4]*\""
+    }
+}

@@ -1,0 +1,229 @@
+import System
+import Vips
+import Core
+
+/// Turns a photo's original bytes and its look (a recipe) into one libvips pipeline, and pixels into file bytes.
+///
+/// Every rendering starts from the original, never from an earlier rendition, so nothing is compressed twice.
+/// Pixels are upright (EXIF orientation applied), colour-managed to sRGB, then filtered.
+public enum LookRenderer {
+    /// An encoded rendering: the file's bytes and the pixel size they hold.
+    public struct Rendered: Sendable {
+        public var width: Int
+        public var height: Int
+        public var bytes: [UInt8]
+
+        public init(width: Int, height: Int, bytes: [UInt8]) {
+            self.width = width
+            self.height = height
+            self.bytes = bytes
+        }
+    }
+
+    /// A thumbnail of the look, encoded: one pipeline from the original's bytes to the file's bytes.
+    /// - Parameter reserve: reserves decoded pixels from the run's memory budget around the rendering.
+    public static func renderThumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
+                                       quality: Int, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+        try renderThumbnails(of: bytes, recipe: recipe, geometry: geometry, format: format, quality: quality, failOn: failOn,
+                             reserve: reserve, withOriginal: false).look
+    }
+
+    /// A thumbnail of the look and, with `withOriginal`, one of the original look in the same geometry, from one
+    /// decode (`encodedThumbnails`). The original look's is the report's "before" (docs/report.md).
+    public static func renderThumbnails(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
+                                        quality: Int, failOn: FailOn, reserve: Reserve = unreserved,
+                                        withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
+        try guarded(failOn: failOn, original: bytes) {
+            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            var rendered: (look: Rendered, original: Rendered?)?
+            // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
+            try reserve(reservation(for: header, wholeImage: false)) {
+                try checkData(of: bytes, header: header, failOn: failOn)
+                let small = try thumbnail(of: bytes, header: header, recipe: .original, geometry: geometry, failOn: failOn)
+                rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
+            }
+            return rendered!
+        }
+    }
+
+    /// The look's thumbnail from the original look's small image (upright, sRGB), encoded, and with `withOriginal`
+    /// the small image itself encoded too. It is then held in memory first, so that it is computed once; each file
+    /// is byte for byte what its look gives alone (`ReportPreviewTests`), since the recipe is applied to the same
+    /// pixels either way.
+    package static func encodedThumbnails(of small: Image, recipe: Recipe, format: OutputFormat, quality: Int,
+                                  withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
+        let small = withOriginal ? try small.inMemory() : small
+        let image = recipe.isEmpty ? small : try recipe.apply(to: small)
+        func encoded(_ image: Image) throws -> Rendered {
+            Rendered(width: image.width, height: image.height, bytes: try encode(image, format: format, quality: quality, metadata: .strip))
+        }
+        return (try encoded(image), withOriginal ? try encoded(small) : nil)
+    }
+
+    /// The look at full size (or `maxSize`), encoded with a metadata policy.
+    public static func renderFullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, format: OutputFormat, quality: Int,
+                                      metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+        try guarded(failOn: failOn, original: bytes) {
+            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's.
+            var rendered: Rendered?
+            try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
+                try checkData(of: bytes, header: header, failOn: failOn)
+                let image = try fullSize(of: bytes, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
+                rendered = Rendered(width: image.width, height: image.height,
+                                    bytes: try encode(image, format: format, quality: quality, metadata: metadata))
+            }
+            return rendered!
+        }
+    }
+
+    /// Runs `body` with a reservation of decoded pixels (the scheduler's memory budget).
+    public typealias Reserve = @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void
+    public static let unreserved: Reserve = { _, body in try body() }
+
+    /// Runs a rendering whose images all end inside `body` so that its failure and warnings are its own (see
+    /// `Attribution`), and fails it when libvips warned of damaged data that its `fail_on` let through.
+    ///
+    /// When the rendering is of a photo's `original`, a failure that is the original's damage is thrown as
+    /// `DamagedImage` (its reason the sentence the step has always given), and nothing else is: the damage warnings
+    /// above, libjpeg's own check of a JPEG original (`checkData`, `DecoderDamage`), or a libvips failure after which
+    /// the original's pixels alone do not decode either (`Image.decodeEveryPixel`, attributed like the rendering, so
+    /// the answer is this photo's even under load). An encoder's failure, a full disk, a shortage of memory, or a
+    /// rendering of something else (a thumbnail re-encoded for an export) is never damage.
+    package static func guarded<T>(failOn: FailOn, original: FileBytes? = nil, _ body: () throws -> T) throws -> T {
+        let (result, alone): (T, Attribution.Alone?)
+        do {
+            (result, alone) = try Attribution.attributed(body)
+        } catch let damage as DecoderDamage {
+            throw DamagedImage(reported(damage.words))
+        } catch let error as VipsError {
+            guard let original, !error.isMemoryShortage else { throw error }
+            do {
+                _ = try Attribution.attributed { try Image.decodeEveryPixel(of: original, failOn: failOn) }
+            } catch let damage as DecoderDamage {
+                throw DamagedImage(reported(damage.words))
+            } catch let decoding as VipsError where !decoding.isMemoryShortage {
+                // Said as damage, not as the operation that met it (libvips decodes lazily, so a truncated JPEG
+                // fails inside `jpegsave`, which reads as a disk problem); libvips' own words follow.
+                throw DamagedImage("damaged image data: the original's pixels cannot be decoded (\(ErrorReason.of(error))\(explained(error)))")
+            }
+            throw error
+        }
+        let damage = (alone?.warnings ?? []).filter(Attribution.isDamage)
+        if failOn == .warning, !damage.isEmpty {
+            // The decoder's own words when they reached this thread, else libvips' summary ("read gave 1 warnings").
+            let words = damage.first { !$0.hasPrefix("read gave") } ?? damage[0]
+            let reason = reported(words)
+            throw original == nil ? StageError(reason) as any Error : DamagedImage(reason)
+        }
+        return result
+    }
+
+    /// The reason of a photo whose decoder reported damage, with its words.
+    package static func reported(_ words: String) -> String {
+        "damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)"
+    }
+
+    /// What a decoder's terse words mean, when libvips passes them on without saying: libvips' PNG reader tells
+    /// libpng "not enough data" when the file ends before the pixels do.
+    package static func explained(_ error: VipsError) -> String {
+        error.message.contains("not enough data") ? ": the file ends before its image data does (truncated)" : ""
+    }
+
+    /// libjpeg's own check of a JPEG original (`JPEGCheck`) when damage fails the photo: libvips' loader never reads
+    /// past the last scanline, so a scan whose damage decodes as other pixels, or a file with no end-of-image marker,
+    /// would pass. Run first, inside the rendering's reservation (a progressive JPEG's check holds its coefficients),
+    /// so a damaged JPEG's reason is always libjpeg's first warning, as djpeg prints it.
+    package static func checkData(of bytes: FileBytes, header: Image, failOn: FailOn) throws {
+        guard failOn == .warning, JPEGCheck.applies(to: header) else { return }
+        try JPEGCheck.check(bytes)
+    }
+
+    /// A thumbnail of the look: shrink-on-load from the original, then colour management and the recipe on the
+    /// small image.
+    ///
+    /// The colour transform is the full-size path's (`srgb8(colourManaged: true)`: lcms, embedded profile to sRGB,
+    /// relative intent), so a thumbnail and an export of the same photo have the same colours.
+    public static func thumbnail(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, geometry: ThumbnailGeometry,
+                                 failOn: FailOn) throws -> Image {
+        let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
+        let small = header.isCMYK || header.loader?.hasPrefix("jpegload") == true
+            ? try shrinkOnLoadThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
+            : try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: false)
+        let pixels = try small.srgb8(colourManaged: true)
+        return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
+    }
+
+    /// JPEG and CMYK thumbnails load shrunk themselves, then `vips_thumbnail_image` does the rest (Lanczos3, crop,
+    /// EXIF orientation), for two reasons found on libvips 8.14:
+    ///
+    /// - `vips_thumbnail_buffer` does not pass `fail_on` on to its shrunk reload, so a corrupt JPEG (libjpeg's
+    ///   "Corrupt JPEG data" warnings) made a thumbnail of garbage instead of failing. Loading here passes it.
+    /// - `vips_thumbnail` converts CMYK itself, through its own XYZ rather than profile to profile, and gave colours
+    ///   up to 15 levels away from the full-size rendering of the same file (sRGB 60, 90, 140 printed to CMYK came
+    ///   back as 45, 90, 138 in the thumbnail and 60, 89, 139 at full size). Here CMYK goes through lcms first.
+    ///
+    /// The shrink factor is `vips_thumbnail`'s own (libjpeg DCT scaling by 2, 4 or 8, leaving at least a factor of
+    /// two for the final Lanczos3).
+    private static func shrinkOnLoadThumbnail(of bytes: FileBytes, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
+        let (w, h) = header.orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
+        let factor = geometry.crop == .none && geometry.sizing != .force
+            ? max(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
+            : min(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
+        let shrink = header.loader?.hasPrefix("jpegload") == true
+            ? (factor >= 16 ? 8 : factor >= 8 ? 4 : factor >= 4 ? 2 : 1) : 1
+        let image = try Image.open(bytes, sequential: true, failOn: failOn, jpegShrink: shrink)
+        return try (header.isCMYK ? image.srgb8(colourManaged: true) : image).thumbnail(geometry: geometry)
+    }
+
+    /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).
+    public static func fullSize(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
+        let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
+        // A JPEG bound for `maxSize` decodes smaller (DCT scaling), keeping at least twice the target for Lanczos3.
+        let long = max(header.width, header.height)
+        let shrink = maxSize.map { limit in
+            header.loader?.hasPrefix("jpegload") == true ? [8, 4, 2].first { long / $0 >= 2 * limit } ?? 1 : 1
+        } ?? 1
+        // Rotations and vertical flips read the image out of order, which a sequential load cannot do.
+        let image = header.orientation == 1 && shrink == 1
+            ? header : try Image.open(bytes, sequential: header.orientation == 1, failOn: failOn, jpegShrink: shrink)
+        var upright = try image.autorotated()
+        // Reduced before the colour transform, as a thumbnail is: lcms then converts the pixels that are kept, not
+        // every decoded one (a 5400×3600 photo bound for 1440 px decodes at full size: 19 MP through lcms before).
+        if let maxSize, max(upright.width, upright.height) > maxSize {
+            upright = try upright.resized(by: Double(maxSize) / Double(max(upright.width, upright.height)))
+        }
+        let pixels = try upright.srgb8(colourManaged: true)
+        return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
+    }
+
+    /// Encodes pixels for a file, applying the metadata policy.
+    public static func encode(_ image: Image, format: OutputFormat, quality: Int, metadata: MetadataPolicy) throws -> [UInt8] {
+        var image = image
+        if format == .jpeg { image = try image.flattenedOnWhite() }
+        switch metadata {
+        case .strip:
+            return try image.encoded(as: format, quality: quality, strip: true)
+        case .keep:
+            break
+        case .stripGPS:
+            // libvips rebuilds the EXIF block from the exif-ifd* fields on save; XMP can carry GPS too, so it goes.
+            image = try image.removingFields { $0.hasPrefix("exif-ifd3-") || $0 == "xmp-data" }
+        case .keepICC:
+            image = try image.removingFields { $0.hasPrefix("exif-") || $0 == "xmp-data" || $0 == "iptc-data" }
+        }
+        return try image.encoded(as: format, quality: quality, strip: false)
+    }
+}
+
+/// What metadata an exported file keeps.
+public enum MetadataPolicy: String, Sendable, CaseIterable {
+    /// Keep EXIF, ICC and the rest, but remove GPS (EXIF GPS fields and XMP).
+    case stripGPS = "strip-gps"
+    /// Remove all metadata.
+    case strip
+    /// Keep everything, GPS included.
+    case keep
+    /// Keep only the ICC profile.
+    case keepICC = "keep-icc"
+}

@@ -1,0 +1,129 @@
+import Exif
+import Foundation
+import Vips
+
+/// What import reads from a photo's header through libvips, before any pixel is decoded.
+public struct PhotoMetadata: Sendable, Equatable {
+    /// Upright size: width and height are swapped for orientations 5–8.
+    public var width: Int
+    public var height: Int
+    public var orientation: Int
+    /// `DateTimeOriginal` (+ `OffsetTimeOriginal`) as ISO-8601, e.g. "2008-04-20T19:12:06"; nil when absent or invalid.
+    public var taken: String?
+    public var camera: String?
+    public var caption: String?
+    public var hasGPS: Bool
+
+    /// Reads the fields from an opened image: EXIF from its `exif-data` block through libexif (each field's stored
+    /// bytes, whole: libvips' string form of a field is cut to a fixed buffer and carries a description), XMP's
+    /// `dc:description` from `xmp-data`.
+    public init(image: Image) {
+        orientation = image.orientation
+        let swap = orientation >= 5
+        width = swap ? image.height : image.width
+        height = swap ? image.width : image.height
+        let exif = ExifBlock(image.blob("exif-data") ?? [])
+        let date = exif[.dateTimeOriginal].flatMap(ExifText.value)
+        let offset = exif[.offsetTimeOriginal].flatMap(ExifText.value)
+        taken = date.flatMap { PhotoMetadata.isoDate(exif: $0, offset: offset) }
+        let make = exif[.make].flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
+        let model = exif[.model].flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
+        // Many models repeat the make ("Canon" + "Canon EOS 5D"): keep it once.
+        let name = model.lowercased().hasPrefix(make.lowercased()) ? model : [make, model].filter { !$0.isEmpty }.joined(separator: " ")
+        camera = name.isEmpty ? nil : name
+        // The first caption found: ImageDescription, XMP's dc:description, UserComment, Windows' XPComment.
+        func written(_ tag: ExifTag) -> String? {
+            guard let text = exif[tag].flatMap(ExifText.value).map(PhotoMetadata.tidy) else { return nil }
+            return PhotoMetadata.isCameraBoilerplate(text) ? nil : text
+        }
+        let xmp = image.blob("xmp-data").flatMap(PhotoMetadata.xmpDescription)
+        caption = written(.imageDescription) ?? xmp ?? written(.userComment) ?? written(.xpComment)
+        hasGPS = image.fieldNames.contains { $0.hasPrefix("exif-ifd3-GPS") }
+    }
+
+    /// "2008:04:20 19:12:06" (+ "+02:00") → "2008-04-20T19:12:06+02:00"; nil for zeros or nonsense.
+    package static func isoDate(exif: String, offset: String?) -> String? {
+        let parts = exif.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
+        guard parts.count >= 6 else { return nil }
+        let (y, mo, d, h, mi, s) = (parts[0], parts[1], parts[2], parts[3], parts[4], parts[5])
+        guard (1800...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), (0...23).contains(h),
+              (0...59).contains(mi), (0...60).contains(s) else { return nil }
+        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s)
+        if let offset, offset.range(of: #"^[+-]\d\d:\d\d$"#, options: .regularExpression) != nil { text += offset }
+        return text
+    }
+
+    /// Text cameras write into ImageDescription by default ("OLYMPUS DIGITAL CAMERA", "SONY DSC"): not a caption.
+    package static func isCameraBoilerplate(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        return upper.isEmpty || upper.hasSuffix("DIGITAL CAMERA") || ["SONY DSC", "DSC", "DEFAULT", "EXIF_JPEG_PICTURE"].contains(upper)
+    }
+
+    private static func tidy(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
+    }
+
+    /// The first `dc:description` text in an XMP packet, if any.
+    package static func xmpDescription(_ xmp: [UInt8]) -> String? {
+        let text = String(decoding: xmp, as: UTF8.self)
+        guard let block = text.range(of: "<dc:description") else { return nil }
+        let rest = text[block.upperBound...]
+        guard let li = rest.range(of: "<rdf:li"), let open = rest[li.upperBound...].range(of: ">"),
+              let close = rest[open.upperBound...].range(of: "</rdf:li>") else { return nil }
+        let value = tidy(String(rest[open.upperBound..<close.lowerBound]))
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        return value.isEmpty ? nil : value
+    }
+}
+
+/// An EXIF text field's stored bytes as text. Nothing is dropped: bytes that are not UTF-8 are read as Windows-1252,
+/// or else ISO 8859-1, so a Latin-1 "café" stays "café" and every byte stays visible.
+package enum ExifText {
+    /// ASCII fields up to their NUL; UserComment by its 8-byte character code (`ASCII`, `UNICODE` in the block's byte
+    /// order, `JIS`, or undefined); XPComment as UTF-16LE. nil for an empty value or another type.
+    package static func value(_ field: ExifField) -> String? {
+        let text: String?
+        switch (field.format, field.bytes.count) {
+        case (.ascii, _):
+            text = legacy(Array(field.bytes.prefix { $0 != 0 }))
+        case (.undefined, 8...):
+            let code = field.bytes.prefix(8), body = Array(field.bytes.dropFirst(8))
+            if code.elementsEqual(Array("UNICODE".utf8) + [0]) {
+                text = utf16(body, bigEndian: field.bigEndian)
+            } else if code.elementsEqual(Array("JIS".utf8) + [0, 0, 0, 0, 0]) {
+                text = String(bytes: trimmedNULs(body), encoding: .iso2022JP)
+                    ?? String(bytes: trimmedNULs(body), encoding: .shiftJIS) ?? legacy(trimmedNULs(body))
+            } else {
+                text = legacy(trimmedNULs(body))  // ASCII, or undefined (eight NULs)
+            }
+        case (.byte, _):
+            text = utf16(field.bytes, bigEndian: false)
+        default:
+            text = nil
+        }
+        return text?.isEmpty == false ? text : nil
+    }
+
+    /// UTF-8 when the bytes are UTF-8, else Windows-1252, else ISO 8859-1 (which maps every byte).
+    package static func legacy(_ bytes: [UInt8]) -> String? {
+        if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
+        return String(bytes: bytes, encoding: .windowsCP1252) ?? String(bytes: bytes, encoding: .isoLatin1)
+    }
+
+    /// UTF-16 up to its first NUL unit, a byte-order mark overriding `bigEndian`; unpaired halves become U+FFFD.
+    package static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> String? {
+        var units: [UInt16] = []
+        for i in stride(from: 0, to: bytes.count - 1, by: 2) {
+            let (high, low) = bigEndian ? (bytes[i], bytes[i + 1]) : (bytes[i + 1], bytes[i])
+            units.append(UInt16(high) << 8 | UInt16(low))
+        }
+        if units.first == 0xFFFE { units = units.dropFirst().map(\.byteSwapped) } else if units.first == 0xFEFF { units.removeFirst() }
+        return String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+    }
+
+    private static func trimmedNULs(_ bytes: [UInt8]) -> [UInt8] {
+        Array(bytes.reversed().drop { $0 == 0 }.reversed())
+    }
+}

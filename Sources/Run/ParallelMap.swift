@@ -1,0 +1,34 @@
+import Dispatch
+import Synchronization
+
+/// A bounded parallel map: `transform` over every item on at most `workers` threads at once, the results in the
+/// items' order. For work outside a run that is a batch of independent renderings (the report's previews), so that
+/// its threads, like the run's, live in `Scheduler/`.
+///
+/// ```
+/// let previews = ParallelMap.map(photos, workers: 2) { photo in render(photo) }   // [render(photos[0]), …]
+/// ```
+///
+/// Each thread takes the next item from a shared counter, so a slow item holds back only its own thread. The
+/// transform cannot throw: a caller with failures to keep returns them as values (`Result`), one per item.
+package enum ParallelMap {
+    package static func map<Item: Sendable, Output: Sendable>(_ items: [Item], workers: Int,
+                                                             _ transform: @Sendable (Item) -> Output) -> [Output] {
+        let threads = min(max(1, workers), items.count)
+        guard threads > 1 else { return items.map(transform) }
+        let next = Atomic<Int>(0)
+        let results = Mutex<[Output?]>(Array(repeating: nil, count: items.count))
+        // `concurrentPerform` runs at most `threads` iterations at once here: one per thread, each draining the queue.
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < items.count else { return }
+                let output = transform(items[index])
+                results.withLock { $0[index] = output }
+            }
+        }
+        // `concurrentPerform` returns when every iteration has, and they end only when the counter is past the last
+        // item, so every slot is filled.
+        return results.withLock { $0.map { $0! } }
+    }
+}

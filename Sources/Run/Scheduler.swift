@@ -1,0 +1,202 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Vips
+import Core
+import Catalogue
+import Stages
+import JobFile
+
+/// Streams every photo of a job through its stage chain, a bounded number at a time. The one home of album's
+/// concurrency: worker threads, the catalogue's serial owner, the progress timer, signals, and the state they share.
+///
+/// libvips' maintainers advise parallelism across images with few threads per image for batch work, so each
+/// worker runs one photo's whole chain, and libvips' own pool is set to one thread per pipeline (`Vips.Settings`).
+public final class Scheduler: Sendable {
+    /// A unit of work: a file to import, a catalogue photo for the stages after import, or the exports of a path
+    /// this run found with a photo's bytes (`processAlias`).
+    package enum Item: Sendable { case file(String), photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder) }
+
+    package let job: Job
+    package let options: RunOptions
+    package let workers: Int
+    package let owner: CatalogueOwner
+    package let run: Int64
+    package let software: Software
+    package let observer: any RunObserver
+    package let budget: PixelBudget
+    package let state: Mutex<State>
+    /// The catalogue as the run began (set once in `runAll`, before any worker starts).
+    package let snapshot = Mutex<CatalogueSnapshot?>(nil)
+    /// Each stage's parameters, serialised and hashed once for the whole run: `job.stages`' in order, and import's.
+    package let preparedStages: [StageParameters]
+    package let preparedImport: StageParameters?
+    /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
+    package let catalogueID: String?
+
+    package struct State {
+        package var summary: RunSummary
+        /// The photos phase 1 has settled (`PhotoRecord.settled`): taken through their chain, or replaced by the
+        /// new version of their file it imported. None joins phase 2, and a second file with a settled photo's
+        /// bytes goes no further than import.
+        package var settled: Set<String> = []
+        /// The paths phase 1 recorded as other names of a photo (`ImportMatch.newAlias`): their exports are made
+        /// after phase 2's photos.
+        package var aliasesFound: [PhotoAlias] = []
+        package var total = 0
+        package var photosDone = 0
+        package var photosFailed = 0
+        package var stop: StopReason?
+        /// The summary is taken: a stop asked for now changes nothing.
+        package var ended = false
+    }
+
+    /// - Parameter jobRun: which run of its job this is (`RunSummary.jobRun`), nil when it is not counted as one.
+    public init(job: Job, options: RunOptions, catalogue: Catalogue, run: Int64, jobRun: Int? = nil, software: Software,
+                observer: any RunObserver) {
+        self.job = job
+        self.options = options
+        self.workers = max(1, options.workers ?? job.workers ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.owner = CatalogueOwner(catalogue)
+        self.run = run
+        self.software = software
+        self.observer = observer
+        self.budget = PixelBudget(megapixels: options.pixelBudgetMegapixels)
+        self.state = Mutex(State(summary: RunSummary(run: run, jobRun: jobRun, workers: workers)))
+        self.preparedStages = job.stages.map {
+            StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
+        }
+        self.catalogueID = try? catalogue.identity()
+        self.preparedImport = job.importStage.map { StageParameters(stage: .import, parameters: $0.parameters, software: software) }
+    }
+
+    /// Runs the job until every photo is through or a stop is requested, and returns what happened.
+    /// - Parameter scan: import's scan when the caller made it already (`Job.importScan`); nil to scan here.
+    /// - Parameter record: records the run's end in the catalogue; it is called before the `run-finished` event, so
+    ///   that the event, like every `done` step event, announces what is committed.
+    /// - Parameter onSecondSignal: called on the signal queue when a second SIGINT or SIGTERM arrives, with its
+    ///   number; the command line ends the process there (`SecondSignal`). By default a second signal does nothing more.
+    /// - Throws: a catalogue write failure, after the workers have stopped.
+    public func runAll(scan given: ImportScan? = nil, recording record: (RunSummary) throws -> Void = { _ in },
+                       onSecondSignal: @escaping @Sendable (Int32) -> Void = { _ in }) throws -> RunSummary {
+        let started = DispatchTime.now()
+        let signals = try SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
+        defer { signals.cancel() }
+        let scan = given ?? job.importScan()
+        let files = scan.files
+        state.withLock { $0.summary.passedOver = scan.passedOver }
+        let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
+        snapshot.withLock { $0 = known }
+        state.withLock { $0.summary.states[.superseded] = known.supersededCount }
+        let expected = scan.unreadableFolders.count + files.count + chunkShare(known.photosAfterImport(scanning: files)).count
+        state.withLock { $0.total = expected }
+        observer.runStarted(run: run, job: job.name, photos: expected)
+        let ticker = startProgressTimer(started: started)
+        defer { ticker.cancel() }
+
+        // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
+        var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map(Item.file))
+        // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
+        // paths phase 1 found with a photo's bytes, each after its photo's chain.
+        if finished, !job.stages.isEmpty {
+            let found = state.withLock { $0.aliasesFound }
+            // A photo whose own file phase 1 found holding another photo's bytes (recorded as that photo's alias) is
+            // superseded from now on (`PhotoRecord.supersededIDs`): it joins no stage, and its name's export is the
+            // other photo's to take over.
+            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found)
+            if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
+            let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
+            let aliases = job.stages.contains { $0 is ExportStage } ? found : []
+            state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
+            finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))
+        }
+        if let error = owner.finish() { throw error }
+        let summary = state.withLock { state in
+            state.summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            state.summary.status = state.stop?.status ?? (state.summary.failedCount > 0 ? "failed" : "ok")
+            state.summary.stop = state.stop
+            state.summary.abandoned = !finished
+            state.ended = true
+            return state.summary
+        }
+        try record(summary)
+        observer.runFinished(summary)
+        return summary
+    }
+
+    /// Asks the run to start no new photos. The first reason wins.
+    ///
+    /// `announceLater` is for a caller that may be inside an observer's own output lock (a failed write, reported
+    /// by `Console` on the writing thread): the stop takes effect at once, and its `stopping` event is written from
+    /// another thread.
+    public func requestStop(_ reason: StopReason, announceLater: Bool = false) {
+        let first = state.withLock { state -> Bool in
+            guard state.stop == nil, !state.ended else { return false }
+            state.stop = reason
+            return true
+        }
+        guard first else { return }
+        if announceLater {
+            DispatchQueue.global().async { [self] in observer.stopping(reason) }
+        } else {
+            observer.stopping(reason)
+        }
+    }
+
+    /// `photos`, or only those of a distributed chunk's share (`RunOptions.photosAfterImport`).
+    private func chunkShare(_ photos: [PhotoRecord]) -> [PhotoRecord] {
+        guard let share = options.photosAfterImport else { return photos }
+        return photos.filter { share.contains($0.id) }
+    }
+
+    private var stopRequested: Bool { state.withLock { $0.stop != nil } }
+
+    /// Runs `items` on `workers` threads, each pulling the next item when it finishes one (`WorkQueue`: a new photo
+    /// whose decode does not fit the memory budget beside those in their chains is put aside until it does).
+    /// - Returns: false when a stop left photos in flight past the grace period (they were abandoned).
+    private func perform(_ items: [Item]) -> Bool {
+        guard !items.isEmpty, !stopRequested else { return true }
+        let work = WorkQueue(items, capacity: budget.capacity)
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "album.workers", attributes: .concurrent)
+        for _ in 0..<min(workers, items.count) {
+            queue.async(group: group) { [self] in
+                while let taken = work.take(need: decodeNeed, stopped: { stopRequested || owner.firstError != nil }) {
+                    process(taken.item)
+                    work.finished(taken)
+                }
+            }
+        }
+        // Wait for the workers; once a stop is requested, give photos in flight a grace period, then abandon them.
+        while group.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+            guard stopRequested else { continue }
+            return group.wait(timeout: .now() + options.graceSeconds) == .success
+        }
+        return true
+    }
+
+    private func startProgressTimer(started: DispatchTime) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "album.progress"))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [self] in
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            observer.progress(state.withLock {
+                RunProgress(done: $0.photosDone, total: $0.total, failed: $0.photosFailed, seconds: seconds)
+            })
+        }
+        timer.resume()
+        return timer
+    }
+
+    package var context: StageContext {
+        let owner = self.owner, budget = self.budget
+        var context = StageContext(catalogueFolder: job.catalogue, run: run, software: software,
+                                   catalogue: { body in try owner.sync(body) },
+                                   catalogueCommitted: { body in try owner.syncCommitted(body) },
+                                   withPixels: { pixels, body in try budget.withReservation(pixels, body) },
+                                   failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
+        context.catalogueID = catalogueID
+        context.pendingSyncs = owner.syncs
+        return snapshot.withLock { $0 }?.answering(context) ?? context
+    }
+}

@@ -1,0 +1,20 @@
+import Core
+import Catalogue
+import Stages
+import JobFile
+
+extension Job {
+    /// The stages a run of this job applies, as `runs.stages` records them at the run's start: each stage's
+    /// parameters hashed exactly as the scheduler hashes them for its renditions (`StageParameters`, from the same
+    /// parameters and software), import's first, and each filter stage's look and `keep`.
+    package func appliedStages(software: Software) -> [AppliedStage] {
+        let imported = importStage.map {
+            AppliedStage(stage: .import, parametersHash: StageParameters(stage: .import, parameters: $0.parameters, software: software).hash)
+        }
+        return (imported.map { [$0] } ?? []) + stages.map { stage in
+            let name = type(of: stage).stage
+            return AppliedStage(stage: name, parametersHash: StageParameters(stage: name, parameters: stage.parameters, software: software).hash,
+                                look: (stage as? FilterStage)?.preset.recipe.canonical.text, keep: (stage as? FilterStage)?.keep.rawValue)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import System
+
+/// Walks import's folders by raw directory entries (so names that are not UTF-8 survive, see `NativePath`),
+/// never opening a file, never following a link unless asked, and never visiting a folder twice. Derived files
+/// (`DerivedFiles`) are counted and left out, and so are the names that match no `include` pattern, by extension.
+package struct FolderScanner {
+    package let stage: ImportStage
+    package let derived: DerivedFiles
+    package private(set) var found: [String] = []
+    package private(set) var passedOver = PassedOver()
+    package private(set) var foundPerRoot: [String: Int] = [:]
+    /// Folders that could not be listed (permissions, too many open files, I/O errors): nothing in them is imported,
+    /// and the run says so instead of finishing as if they were empty.
+    package private(set) var unreadable: [UnreadableFolder] = []
+    /// Folders visited, by device and inode, so that followed links cannot loop.
+    private var visited: Set<[UInt64]> = []
+
+    package init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {
+        self.stage = stage
+        self.derived = derived
+    }
+
+    /// A root of `from`: a folder is walked; anything else is one entry (`importFile` says what it is), unless it
+    /// carries album's export tag.
+    package mutating func visit(root: String) {
+        let before = found.count
+        if let info = FileStatus.of(root), info.isDirectory {
+            walk(root, identity: [info.device, UInt64(info.inode)], depth: 0)
+        } else if derived.isTagged(root) {
+            passedOver.derived += 1
+        } else {
+            found.append(root)
+        }
+        foundPerRoot[root, default: 0] += found.count - before
+    }
+
+    private mutating func walk(_ folder: String, identity: [UInt64], depth: Int) {
+        guard visited.insert(identity).inserted, depth < 256 else { return }  // a loop through followed links
+        if derived.contains(folder: identity, isRoot: depth == 0) {
+            countDerived(in: folder, depth: depth)
+            return
+        }
+        for name in entries(of: folder) {
+            let path = folder == "/" ? "/" + name : folder + "/" + name
+            guard var info = try? FileStatus(path, followingLinks: false) else { continue }
+            if info.isSymbolicLink && stage.followSymlinks, let target = FileStatus.of(path) {
+                info = target
+            }
+            if info.isDirectory {
+                if stage.recursive && !name.hasPrefix(".") {
+                    walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
+                }
+            } else if stage.accepts(name: name) {
+                if info.isRegular && derived.isTagged(path) { passedOver.derived += 1 } else { found.append(path) }
+            } else if !name.hasPrefix("."), !stage.included(name: name) {
+                passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
+            }
+        }
+    }
+
+    /// Counts the files import would have considered under a derived folder, taking none of them.
+    private mutating func countDerived(in folder: String, depth: Int) {
+        guard depth < 256 else { return }
+        for name in Directory.entries(of: folder).names where !name.hasPrefix(".") {
+            let path = folder == "/" ? "/" + name : folder + "/" + name
+            guard let info = try? FileStatus(path, followingLinks: false) else { continue }
+            if info.isDirectory {
+                if stage.recursive { countDerived(in: path, depth: depth + 1) }
+            } else if stage.accepts(name: name) {
+                passedOver.derived += 1
+            }
+        }
+    }
+
+    /// The names in a folder, raw bytes carried through `NativePath`. A folder that cannot be listed, or stops being
+    /// listable half way, is recorded in `unreadable` with the system's reason.
+    private mutating func entries(of folder: String) -> [String] {
+        let listing = Directory.entries(of: folder)
+        if let failure = listing.failure { unreadable.append(UnreadableFolder(path: folder, reason: failure.reason)) }
+        return listing.names
+    }
+}
+
+/// A folder import could not list, and why (`strerror`): none of its photos were imported.
+public struct UnreadableFolder: Sendable, Equatable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}

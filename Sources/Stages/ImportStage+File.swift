@@ -1,0 +1,149 @@
+import Foundation
+import System
+import Vips
+import Core
+import Catalogue
+import Media
+
+extension ImportStage {
+    /// Imports one file: reads it once, hashes it, sniffs its format, reads its header, records the photo.
+    /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
+    public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
+        let identity: FileIdentity
+        switch entry(atPath: path) {
+        case .failed(let reason): return (nil, .failed(reason))
+        case .skipped(let reason): return (nil, .skipped(reason, input: nil, output: nil))
+        case .file(let found): identity = found
+        }
+        do {
+            // Fast path: the same file, unchanged since it was hashed, is not read again.
+            if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
+                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
+                        .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
+            }
+            // The same for another name of a photo: an alias unchanged since it was hashed is that photo's bytes.
+            if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {
+                guard FileSystem.exists(known.path) else {
+                    // The photo's own file is gone and its bytes are here: this name becomes its path (a move).
+                    let moved = try context.read { try $0.promote(alias) } ?? known
+                    return (PhotoWork(photo: moved, recipe: try Recipe(canonicalJSON: moved.filterRecipe)),
+                            .skipped(ImportMatch.moved.reason(known), input: known.hash, output: known.hash))
+                }
+                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
+                        .skipped("unchanged since it was found as another name of \(known.path)", input: known.hash, output: known.hash))
+            }
+            let bytes = try FileBytes(path: path)
+            let hash = bytes.sha256()
+            let format = try ImportStage.sniff(bytes)
+            // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`).
+            let (metadata, _) = try Attribution.attributed {
+                let header = try Image.open(bytes, sequential: true, failOn: failOn)
+                try checkLimits(header)
+                return PhotoMetadata(image: header)
+            }
+            var photo = PhotoRecord(
+                id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.count,
+                mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
+                taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
+                filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
+                orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil)
+            if mode == .copy {
+                photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
+                let target = context.catalogueFolder + "/" + photo.storedPath!
+                if !FileSystem.exists(target) {
+                    try bytes.withBytes { try AtomicFile.write(Array($0), to: target) }
+                }
+            }
+            let outcome = try record(photo, context: context)
+            switch outcome {
+            case .added(let photo):
+                return (PhotoWork(photo: photo, original: bytes, recipe: .original), .done(input: hash, output: hash))
+            case .duplicate(let existing, let reason):
+                let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
+                return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
+            case .alias(let existing, let alias, let reason):
+                var work = PhotoWork(photo: existing, original: bytes, recipe: try Recipe(canonicalJSON: existing.filterRecipe))
+                work.newAlias = alias
+                return (work, StepResult(status: .done, inputHash: hash, outputHash: hash, message: reason))
+            }
+        } catch let error as FileBytesError {
+            return (nil, .failed("cannot read it: \(error.reason)"))
+        } catch let error as SniffFailure {
+            return (nil, .failed(error.description))
+        } catch let error as VipsError {
+            return (nil, .failed("cannot decode its header: \(error.reason)"))
+        } catch {
+            return (nil, .failed(ErrorReason.of(error)))
+        }
+    }
+
+    private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String) }
+
+    /// Refuses decompression bombs and absurd headers before a pixel is decoded.
+    private func checkLimits(_ header: Image) throws {
+        let pixels = header.width * header.height
+        guard header.width > 0, header.height > 0 else { throw StageError("its header claims an empty image (\(header.width)×\(header.height))") }
+        guard pixels <= maxMegapixels * 1_000_000 else {
+            throw StageError("\(header.width)×\(header.height) is \(pixels / 1_000_000) megapixels, over the max-pixels limit of \(maxMegapixels) (raise max-pixels on the import to allow it)")
+        }
+        for field in ["exif-data", "xmp-data", "icc-profile-data", "iptc-data"] {
+            let size = header.blobSize(field)
+            guard size <= ImportStage.maxMetadataBytes else {
+                throw StageError("its \(field) metadata is \(size >> 20) MB, over the \(ImportStage.maxMetadataBytes >> 20) MB album accepts")
+            }
+        }
+    }
+
+    /// Checks for the same bytes and records the photo, atomically on the catalogue's serial owner: bytes already
+    /// known are the same file touched, a move, or another name of the photo (`ImportMatch`); new bytes are a new
+    /// photo, a new version of the photo at that path when there is one. Any alias recorded at the path for other
+    /// bytes is forgotten: the file there no longer holds them.
+    private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {
+        try context.read { catalogue -> Outcome in
+            if let existing = try catalogue.photo(hash: candidate.hash) {
+                let match = ImportMatch.of(path: candidate.path, photo: existing, aliases: try catalogue.aliases(photo: existing.id))
+                let reason = match.reason(existing)
+                switch match {
+                case .sameFile, .moved:
+                    // The same file again (touched, or moved here): remember where it is and its new stat.
+                    try catalogue.forgetAliases(path: candidate.path)
+                    try catalogue.updateLocation(photo: existing.id, path: candidate.path,
+                                                 mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode)
+                    var moved = existing
+                    moved.path = candidate.path
+                    moved.mtimeNanoseconds = candidate.mtimeNanoseconds
+                    moved.inode = candidate.inode
+                    return .duplicate(moved, reason)
+                case .knownAlias(var alias):
+                    alias.bytes = candidate.bytes
+                    alias.mtimeNanoseconds = candidate.mtimeNanoseconds
+                    alias.inode = candidate.inode
+                    try catalogue.updateStat(of: alias)
+                    return .duplicate(existing, reason)
+                case .newAlias:
+                    let alias = PhotoAlias(photo: existing.id, path: candidate.path, bytes: candidate.bytes,
+                                           mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode,
+                                           added: candidate.added)
+                    try catalogue.forgetAliases(path: candidate.path)
+                    try catalogue.insert(alias)
+                    return .alias(existing, alias, reason)
+                }
+            }
+            var photo = candidate
+            if let previous = try catalogue.latestPhoto(path: candidate.path) {
+                photo.replaces = previous.id  // the file's bytes changed: a new version of that photo
+                photo.caption = photo.caption ?? previous.caption
+            }
+            try catalogue.forgetAliases(path: candidate.path)
+            try catalogue.insert(photo)
+            return .added(photo)
+        }
+    }
+
+    package static func sniff(_ bytes: FileBytes) throws -> ImageFormat {
+        switch ImageFormat.sniff(bytes.prefix(64)) {
+        case .success(let format): return format
+        case .failure(let failure): throw failure
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import System
+import Vips
+
+/// `import`: finds photos in folders and records them in the catalogue, identified by the SHA-256 of their bytes.
+///
+/// Originals are only ever opened read-only (`FileBytes`); in `mode: copy` album copies them into its own store.
+public struct ImportStage: DeclaredOptions {
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Originals stay where they are; the catalogue records their paths.
+        case reference
+        /// Originals are copied into the catalogue's `originals/` folder.
+        case copy
+    }
+
+    /// Folders (or single files) to import from, absolute.
+    public var from: [String] = []
+    /// Descend into subfolders.
+    public var recursive: Bool = true
+    /// Globs on file names; a file is considered when it matches one. Default: the image extensions.
+    public var include: [String] = ImportStage.imageExtensions.map { "*.\($0)" }
+    /// Globs on file names to leave out.
+    public var exclude: [String] = []
+    /// Import at most this many files per run.
+    public var limit: Int? = nil
+    public var mode: Mode = .reference
+    /// Follow symbolic links to files and folders (`follow-symlinks`). Off: links are skipped with a reason.
+    /// On: loops are detected and a dangling link is a failure.
+    public var followSymlinks: Bool = false
+    /// What damaged data does (`on-damaged`): `fail` (the default) makes truncated or corrupt data an error for
+    /// the photo, never a grey half-image; `warn` lets libvips decode what it can.
+    public var onDamaged: OnDamaged = .fail
+    /// Let libvips use the loaders it marks untrusted (`untrusted-loaders: allow`): ImageMagick and others that
+    /// parse many formats and are not hardened against hostile files. Blocked by default.
+    public var allowUntrustedLoaders: Bool = false
+    /// The most pixels one photo may have (`max-pixels`, in megapixels), checked from the header before decoding.
+    public var maxMegapixels: Int = 100
+
+    public enum OnDamaged: String, Sendable, CaseIterable { case fail, warn }
+
+    /// The libvips `fail_on` level for `onDamaged`.
+    public var failOn: FailOn { onDamaged == .fail ? .warning : .none }
+
+    /// Metadata blobs larger than this are refused: a photo's EXIF, XMP or ICC is kilobytes, not tens of megabytes.
+    public static let maxMetadataBytes = 16 << 20
+
+    /// Extensions considered by default, matched without regard to case. Content decides the format, not these.
+    public static let imageExtensions = ["jpg", "jpeg", "jpe", "png", "webp", "heic", "heif", "avif", "tif", "tiff", "gif", "jxl"]
+
+    public init() {}
+
+    /// Every option, declared once: the job file's keys, the parameters recorded with each import step, the docs.
+    public static let options: [StageOption<ImportStage>] = [
+        StageOption("from", .paths(\.from), required: true),
+        .bool("recursive", \.recursive),
+        .strings("include", \.include, documentedDefault: "the image extensions"),
+        .strings("exclude", \.exclude),
+        .integer("limit", \.limit, in: 1...Int(Int32.max)),
+        .choice("mode", \.mode),
+        .bool("follow-symlinks", \.followSymlinks),
+        .choice("on-damaged", \.onDamaged),
+        .integer("max-pixels", \.maxMegapixels, in: 1...10_000, unit: "megapixels"),
+        StageOption("untrusted-loaders", .flag(\.allowUntrustedLoaders, on: "allow", off: "block")),
+    ]
+
+    /// Whether a file name passes `include` and `exclude` (case-insensitive).
+    package func accepts(name: String) -> Bool {
+        if name.hasPrefix(".") { return false }  // hidden files, and album's own temporary files
+        guard included(name: name) else { return false }
+        let lower = name.lowercased()
+        return !exclude.contains { Glob($0.lowercased()).matches(lower) }
+    }
+
+    /// Whether a file name matches one of the `include` patterns (case-insensitive).
+    package func included(name: String) -> Bool {
+        let lower = name.lowercased()
+        return include.contains { Glob($0.lowercased()).matches(lower) }
+    }
+
+    /// A name's extension, lowercased, as the ignored-files count groups them: "" for none.
+    package static func fileExtension(of name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    /// The entries to import, sorted by path, at most `limit`: every name that passes `include`/`exclude`,
+    /// whatever it is (files, and the links, FIFOs, sockets and devices that `importFile` explains and skips);
+    /// and the folders that could not be listed. Derived files (`DerivedFiles`: the catalogue folder, the job's
+    /// export roots, files carrying album's export tag) are left out and counted, and so are the files that match
+    /// no `include` pattern, by extension.
+    public func scan(skipping derived: DerivedFiles = DerivedFiles()) -> ImportScan {
+        var scanner = FolderScanner(stage: self, derived: derived)
+        for root in from { scanner.visit(root: root) }
+        var found = scanner.found.sorted()
+        if let limit, found.count > limit { found.removeLast(found.count - limit) }
+        return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
+                          foundPerRoot: scanner.foundPerRoot)
+    }
+}

@@ -1,0 +1,119 @@
+import System
+import Vips
+import Core
+import Catalogue
+
+/// What a stage may use besides its photo: the catalogue (through its one serial owner), the run and the software.
+public struct StageContext: Sendable {
+    /// The catalogue's folder, absolute.
+    public var catalogueFolder: String
+    /// The run the steps belong to.
+    public var run: Int64
+    public var software: Software
+    /// Runs `body` on the catalogue's serial owner and waits for it. Stages read, and make the few writes that must
+    /// be atomic with a read (import's duplicate check), through this; step rows are the scheduler's.
+    public var catalogue: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void
+    /// Like `catalogue`, but the write is committed before this returns.
+    public var catalogueCommitted: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void = { _ in }
+    /// Runs `body` with `pixels` decoded pixels reserved from the run's memory budget: every rendering that holds a
+    /// whole image in memory goes through it.
+    public var withPixels: @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void = { _, body in try body() }
+    /// How much damage decoding tolerates: the import's `on-damaged` (`fail`: libvips' warnings are errors).
+    public var failOn: FailOn = .warning
+    /// Redo steps even when they are up to date (`--force`).
+    public var force: Bool = false
+    /// Where a rendition's file waits to be made durable, together with the others of its batch, before the
+    /// transaction that records it commits (`PendingSyncs`; the scheduler's catalogue owner flushes it). Nil: each
+    /// file is synced as it is written, for code that records it through no owner.
+    public var pendingSyncs: PendingSyncs? = nil
+    /// The catalogue's id (`Catalogue.identity()`), read once by the scheduler; nil: `identity()` asks the catalogue.
+    public var catalogueID: String? = nil
+
+    /// The catalogue's id, which export tags carry.
+    public func identity() throws -> String {
+        if let catalogueID { return catalogueID }
+        return try read { try $0.identity() }
+    }
+
+    /// The newest photo recorded for `path` (import's fast path). The scheduler answers from the snapshot it took
+    /// when the run began; elsewhere the catalogue is asked.
+    public var knownPhoto: (@Sendable (_ path: String) throws -> PhotoRecord?)? = nil
+    /// Every recorded rendition of a photo, oldest first; answered like `knownPhoto`.
+    public var recordedRenditions: (@Sendable (_ photo: String) throws -> [Rendition])? = nil
+    /// The alias recorded at `path` and its (current) photo (import's fast path for another name); answered like
+    /// `knownPhoto`.
+    public var knownAlias: (@Sendable (_ path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)?)? = nil
+
+    /// The alias recorded at `path`, with its photo.
+    public func alias(atPath path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)? {
+        if let knownAlias { return try knownAlias(path) }
+        return try read { catalogue -> (alias: PhotoAlias, photo: PhotoRecord)? in
+            guard let alias = try catalogue.aliases(path: path).first, let photo = try catalogue.photo(id: alias.photo) else { return nil }
+            return (alias, photo)
+        }
+    }
+
+    /// The newest photo recorded for `path`.
+    public func photo(atPath path: String) throws -> PhotoRecord? {
+        if let knownPhoto { return try knownPhoto(path) }
+        return try read { try $0.latestPhoto(path: path) }
+    }
+
+    /// Every recorded rendition of `photo`, oldest first.
+    public func renditions(of photo: String) throws -> [Rendition] {
+        if let recordedRenditions { return try recordedRenditions(photo) }
+        return try read { try $0.renditions(photo: photo) }
+    }
+
+    /// Reads a value from the catalogue on its serial owner.
+    public func read<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        try catalogue { box.value = try body($0) }
+        return box.value!
+    }
+
+    /// The running stage's parameters, serialised and hashed once per run by the scheduler (set for each stage it
+    /// runs); `parametersHash` answers from it rather than serialising the same parameters again for every photo.
+    public var prepared: StageParameters? = nil
+
+    /// The hash that identifies a stage's parameters together with the software that applies them.
+    public func parametersHash(stage: StageName, parameters: JSONValue) -> String {
+        if let prepared, prepared.stage == stage { return prepared.hash }
+        return StageParameters(stage: stage, parameters: parameters, software: software).hash
+    }
+
+    public init(catalogueFolder: String, run: Int64, software: Software,
+                catalogue: @escaping @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void,
+                catalogueCommitted: @escaping @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void = { _ in },
+                withPixels: @escaping @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void = { _, body in try body() },
+                failOn: FailOn = .warning, force: Bool = false) {
+        self.catalogueFolder = catalogueFolder
+        self.run = run
+        self.software = software
+        self.catalogue = catalogue
+        self.catalogueCommitted = catalogueCommitted
+        self.withPixels = withPixels
+        self.failOn = failOn
+        self.force = force
+    }
+}
+
+/// A stage's parameters as a step row records them (canonical JSON) and as renditions are keyed by them (their
+/// hash, with the album and libvips versions that apply them).
+public struct StageParameters: Sendable, Equatable {
+    public let stage: StageName
+    public let text: String
+    public let hash: String
+
+    public init(stage: StageName, parameters: JSONValue, software: Software) {
+        self.stage = stage
+        text = parameters.text
+        hash = SHA256.hex(Array("\(stage.rawValue)\n\(text)\nalbum \(software.album)\nlibvips \(software.vips)".utf8))
+    }
+}
+
+/// Carries a value out of a closure run synchronously on another queue.
+/// @unchecked: written once inside the synchronous call, read after it returns; never shared concurrently.
+package final class ResultBox<T>: @unchecked Sendable {
+    package var value: T?
+}

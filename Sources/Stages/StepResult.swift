@@ -1,0 +1,26 @@
+import Core
+import Catalogue
+
+/// What one stage did to one photo: recorded as a step, reported as an event.
+public struct StepResult: Sendable {
+    public var status: StepRecord.Status
+    public var inputHash: String?
+    public var outputHash: String?
+    /// For `skipped`: why (up to date, duplicate of …). For `failed`: the cause.
+    public var message: String?
+    /// The photo's state this step found, when it found one: `damaged` for a step that failed because the photo's
+    /// pixels could not be decoded (`DamagedImage`). The step event says it (docs/events.md).
+    public var state: PhotoState? = nil
+
+    public static func done(input: String?, output: String?) -> StepResult {
+        StepResult(status: .done, inputHash: input, outputHash: output, message: nil)
+    }
+
+    public static func skipped(_ reason: String, input: String?, output: String?) -> StepResult {
+        StepResult(status: .skipped, inputHash: input, outputHash: output, message: reason)
+    }
+
+    public static func failed(_ reason: String, input: String? = nil) -> StepResult {
+        StepResult(status: .failed, inputHash: input, outputHash: nil, message: reason)
+    }
+}
