@@ -120,7 +120,7 @@ let package = Package(
             path: "Benchmarks/CatalogueBench"
         ),
         .testTarget(
-            name: "AlbumKitTests",
+            name: "AlbumTests",
             dependencies: ["Core", "YAML", "Catalogue", "Media", "Stages", "JobFile", "Run", "Report", "Plan", "Service",
                            "Cluster", "Commands", "System", "Vips", "SQLite", "Exif"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]

@@ -7,7 +7,7 @@
 #   WORKERS  workers per run (default 2; the crash needs at least 2)
 #
 # Each run imports, thumbnails and exports 150 distinct 64x48 JPEGs into a fresh catalogue (the job of
-# Tests/AlbumKitTests/EnvironmentFaultTests' descriptor test, without its descriptor limit) and the loop counts the
+# Tests/AlbumTests/EnvironmentFaultTests' descriptor test, without its descriptor limit) and the loop counts the
 # runs that ended by a signal (a crash) rather than with an exit status. It prints one line per crash and a total:
 #   crashes: 2 of 270 runs (album: .build/debug/album, 2 workers)
 #

@@ -1,4 +1,4 @@
-/* SSIM of two images of one size, as Tests/AlbumKitTests/Support/PixelComparison.swift computes it: Wang et al.
+/* SSIM of two images of one size, as Tests/AlbumTests/Support/PixelComparison.swift computes it: Wang et al.
  * 2004 with C1 = (0.01*255)^2 and C2 = (0.03*255)^2, on each of R, G and B over 8x8 windows every 4 pixels, averaged
  * over windows and channels; also the mean absolute difference in levels. Both images are decoded by libvips to
  * 8-bit sRGB, 3 bands.

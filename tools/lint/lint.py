@@ -29,7 +29,7 @@ C_LIBRARY_MODULES = {"Glibc", "Darwin", "Musl", "Bionic", "Android", "WASILibc",
 # Qualifiers that reach libc's free functions: `Foundation.write(…)` is write(2).
 LIBC_QUALIFIERS = C_LIBRARY_MODULES | {"Foundation"}
 
-# Free functions AlbumKit may not call, with where their System counterpart is.
+# Free functions album's layers may not call, with where their System counterpart is.
 HINTS = {
     "FileStatus": "stat lstat fstat fstatat statx",
     "Directory": "opendir fdopendir readdir readdir_r closedir rewinddir dirfd scandir mkdir mkdirat",

@@ -255,7 +255,7 @@ def test(scratch, catcher, timeout):
         return "passed", "", seconds
     failed = re.findall(r"Test Case '([^']+)' failed", output)
     if failed:
-        return "failed", failed[0].replace("AlbumKitTests.", "").replace(".", "/", 1), seconds
+        return "failed", failed[0].replace("AlbumTests.", "").replace(".", "/", 1), seconds
     signalled = re.search(r"exited with (?:unexpected )?signal code (\d+)", output, re.IGNORECASE)
     if signalled:
         return "failed", f"{catcher} crashed (signal {signalled.group(1)})", seconds

@@ -27,7 +27,7 @@ import yamljson  # noqa: E402
 import yamlgen  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CORPUS = os.path.join(ROOT, "Tests", "AlbumKitTests", "YAML", "Corpus")
+CORPUS = os.path.join(ROOT, "Tests", "AlbumTests", "YAML", "Corpus")
 DUMP = os.path.join(ROOT, ".build", "debug", "album")
 SIGNIFICANT = [b":", b"-", b"#", b"'", b'"', b"[", b"]", b"{", b"}", b"|", b">", b"\t", b"\n",
                b" ", b",", b"\\", b"- ", b": ", b" #", b"&", b"*", b"!", b"?", b"...", b"---"]

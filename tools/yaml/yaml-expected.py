@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate Tests/AlbumKitTests/YAML/Corpus/accept/NAME.json from NAME.yaml with
+"""Regenerate Tests/AlbumTests/YAML/Corpus/accept/NAME.json from NAME.yaml with
 ruamel.yaml (typ='safe', pure, YAML 1.2), rendered exactly like
 Node.jsonText(pretty: true).
 
@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yamljson  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ACCEPT = os.path.join(ROOT, "Tests", "AlbumKitTests", "YAML", "Corpus", "accept")
+ACCEPT = os.path.join(ROOT, "Tests", "AlbumTests", "YAML", "Corpus", "accept")
 
 # Documents ruamel rejects although YAML 1.2 accepts them: ruamel refuses a
 # tab at the start of an otherwise blank line ("found character '\t' that

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// `make lint` (tools/lint/lint.py) holds the C boundary the compiler cannot: AlbumKit imports no C module and calls
+/// `make lint` (tools/lint/lint.py) holds the C boundary the compiler cannot: a layer imports no C module and calls
 /// no libc function itself (docs/testing.md, "The C boundary").
 final class LintTests: XCTestCase {
     /// The checkout these tests were built from.

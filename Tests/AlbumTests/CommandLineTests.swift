@@ -170,7 +170,7 @@ final class CommandLineTests: XCTestCase {
     func testTheWorkedExampleInTheDocsIsTheTestedOne() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let doc = try String(contentsOf: root.appendingPathComponent("docs/commands.md"), encoding: .utf8)
-        let example = try String(contentsOf: root.appendingPathComponent("Tests/AlbumKitTests/Examples/CountCommand.swift"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("Tests/AlbumTests/Examples/CountCommand.swift"), encoding: .utf8)
         let blocks = doc.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         let code = try XCTUnwrap(blocks.first { $0.hasPrefix("swift\n") && $0.contains("struct CountCommand") })
         let declaration = try XCTUnwrap(example.range(of: "struct CountCommand"))
