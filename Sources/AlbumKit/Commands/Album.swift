@@ -87,12 +87,12 @@ public enum Album {
         let rest = Array(arguments.dropFirst())
         if Arguments.asksForHelp(rest) {
             onlyReads = true
-            Console.out(type.configuration.help)
+            Console.out(type.help)
             return 0
         }
         do {
-            let arguments = try Arguments(parsing: rest, for: type.configuration)
-            let command = try type.init(arguments)
+            let arguments = try Arguments(parsing: rest, for: type)
+            let command = try type.parse(arguments)
             try command.validate()
             // `--wait[=SECONDS]` is read here, once for every command that declares it, and reaches the lock.
             let wait = arguments.declared.contains(SharedOptions.wait.declaration) ? try arguments.value(of: SharedOptions.wait) : nil
@@ -100,7 +100,7 @@ public enum Album {
             checked = type.checksItsOutput
             return status.rawValue
         } catch let error as UsageError {
-            Console.error("\(error.message)\nusage: \(type.configuration.usage)\nRun 'album \(type.configuration.name) --help' for more.")
+            Console.error("\(error.message)\nusage: \(type.usage)\nRun 'album \(type.configuration.name) --help' for more.")
             return ExitCode.usage.rawValue
         } catch let error as DiagnosticList {
             Console.err(error.rendered())
@@ -155,7 +155,7 @@ public enum Album {
             Console.error(unknownCommand(name, in: commands))
             return ExitCode.usage.rawValue
         }
-        Console.out(man ? ManPage(commands: [command]).text : command.configuration.help)
+        Console.out(man ? ManPage(commands: [command]).text : command.help)
         return 0
     }
 

@@ -3,24 +3,19 @@ struct CaptionCommand: Command {
     static let configuration = CommandConfiguration(
         name: "caption",
         abstract: "Set a photo's caption (recorded in its history).",
-        arguments: "PHOTO TEXT",
         discussion: """
             PHOTO is the path of the photo's original (anything holding a / or naming an existing file is a path),
             or its id or any unique start of it, as `album show` takes it. An empty TEXT ("") removes the caption.
             The change is a run of job 'caption' with one caption step, so `album show PHOTO` lists it and
             `album runs` counts it.
-            """,
-        options: [SharedOptions.catalogue, SharedOptions.wait])
+            """)
 
-    var catalogue: String
-    var given: [String]
+    @Positionals("PHOTO TEXT") var given: [String]
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.wait) var wait: LockWait?
+
     var photo: String { given[0] }
     var text: String { given[1] }
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        given = arguments.positionals
-    }
 
     func validate() throws {
         guard given.count == 2 else {

@@ -5,17 +5,10 @@ struct CheckCommand: Command {
     static let configuration = CommandConfiguration(
         name: "check",
         abstract: "Check job files; print every error, or nothing when they are valid.",
-        arguments: "JOBFILE...",
-        discussion: "Exit status 0 when every file is valid, 2 when any has an error (each shown as file:line:col).",
-        options: [SharedOptions.set])
+        discussion: "Exit status 0 when every file is valid, 2 when any has an error (each shown as file:line:col).")
 
-    var paths: [String]
-    var variables: [String: String]
-
-    init(_ arguments: Arguments) throws {
-        variables = try arguments.value(of: SharedOptions.set)
-        paths = arguments.positionals
-    }
+    @Positionals("JOBFILE...") var paths: [String]
+    @Option(SharedOptions.set) var variables: [String: String]
 
     func validate() throws {
         guard !paths.isEmpty else { throw UsageError("check needs at least one job file") }

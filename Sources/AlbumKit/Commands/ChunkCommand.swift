@@ -6,7 +6,6 @@ struct ChunkCommand: Command {
     static let configuration = CommandConfiguration(
         name: "chunk",
         abstract: "Process one chunk of a distributed run (what each node of a Slurm or Kubernetes run does).",
-        arguments: "RUNDIR [K]",
         discussion: """
             K defaults to SLURM_ARRAY_TASK_ID, then JOB_COMPLETION_INDEX (Kubernetes' Indexed Job). The chunk runs
             the job over its share of photos with its own catalogue database, RUNDIR/chunk-K.db, under the lock
@@ -16,33 +15,34 @@ struct ChunkCommand: Command {
             catalogue, run folder or import root missing or empty, as an unmounted share is; another album or
             libvips version), so that the engine runs it again, elsewhere if it can; 2 for a job-file error.
             Workers default to the cores the allocation has (SLURM_CPUS_PER_TASK, SLURM_CPUS_ON_NODE, the pod's CPU limit).
-            """,
-        options: [workersOption, RunCommand.logFormat, SharedOptions.verbose])
+            """)
 
-    static let workersOption = SharedOptions.workers.helped("photos processed at once",
-                                                            defaultHelp: "the run's --workers, else the allocation's cores")
-
-    var given: [String]
-    var folder: String { given.first ?? "" }
-    var chunk: Int?
+    @Positionals("RUNDIR [K]") var given: [String]
+    @Option(SharedOptions.workers.helped("photos processed at once", defaultHelp: "the run's --workers, else the allocation's cores"))
     var workers: Int?
-    var output = RunOutput()
+    @Option(RunCommand.logFormat) var logFormat: LogFormat?
+    @Option(SharedOptions.verbose) var verbose: Bool
 
-    init(_ arguments: Arguments) throws {
-        workers = try arguments.value(of: ChunkCommand.workersOption)
-        if let format = try arguments.value(of: RunCommand.logFormat) { output.logFormat = format }
-        output.verbose = try arguments.value(of: SharedOptions.verbose)
-        given = arguments.positionals
-        if given.count == 2 {
-            chunk = Int(given[1]).flatMap { $0 >= 0 ? $0 : nil }
-        } else {
-            let environment = ProcessInfo.processInfo.environment
-            for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
-                guard let text = environment[name] else { continue }
-                chunk = Int(text).flatMap { $0 >= 0 ? $0 : nil }
-                break
-            }
+    var folder: String { given.first ?? "" }
+
+    /// K: the second argument, else SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX; nil when the one found is no
+    /// chunk number (or none is there).
+    var chunk: Int? {
+        if given.count == 2 { return Int(given[1]).flatMap { $0 >= 0 ? $0 : nil } }
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+            guard let text = environment[name] else { continue }
+            return Int(text).flatMap { $0 >= 0 ? $0 : nil }
         }
+        return nil
+    }
+
+    /// What the chunk prints, and where.
+    var output: RunOutput {
+        var output = RunOutput()
+        if let logFormat { output.logFormat = logFormat }
+        output.verbose = verbose
+        return output
     }
 
     func validate() throws {

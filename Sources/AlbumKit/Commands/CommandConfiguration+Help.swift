@@ -1,8 +1,8 @@
-/// The usage line and the `--help` page, made from the configuration alone.
-extension CommandConfiguration {
+/// The usage line and the `--help` page, made from the configuration and the declarations alone.
+extension Command {
     /// `album gc [--catalogue DIR] [--dry-run]`.
-    var usage: String {
-        (["album", name] + (arguments.isEmpty ? [] : [arguments]) + options.map(\.usage)).joined(separator: " ")
+    static var usage: String {
+        (["album", configuration.name] + (arguments.isEmpty ? [] : [arguments]) + options.map(\.usage)).joined(separator: " ")
     }
 
     /// The whole `--help` page: abstract, usage, discussion, then one entry per option.
@@ -17,12 +17,14 @@ extension CommandConfiguration {
     ///   -n, --dry-run    print what would be deleted, and delete nothing
     ///   -h, --help       show this help
     /// ```
-    var help: String {
-        var page = "\(abstract)\n\nusage: \(usage)\n"
-        if !discussion.isEmpty { page += "\n\(discussion)\n" }
+    static var help: String {
+        var page = "\(configuration.abstract)\n\nusage: \(usage)\n"
+        if !configuration.discussion.isEmpty { page += "\n\(configuration.discussion)\n" }
         return page + "\noptions:\n" + CommandConfiguration.optionLines(allOptions).joined(separator: "\n")
     }
+}
 
+extension CommandConfiguration {
     /// The widest name column before a name gets a line of its own.
     static let widestLabel = 24
 

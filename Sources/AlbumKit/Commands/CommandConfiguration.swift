@@ -1,26 +1,10 @@
-/// What a command says about itself (swift-argument-parser's `CommandConfiguration`): everything its usage line and
-/// `--help` are made from.
+/// What a command says about itself (swift-argument-parser's `CommandConfiguration`): its name and the text of its
+/// help. Its options and positional arguments are its stored wrappers (`Command+Declarations`).
 struct CommandConfiguration: Sendable {
     /// The subcommand's name: `album NAME`.
     var name: String
     /// One line for `album --help` and the top of the command's own help.
     var abstract: String
-    /// The positional arguments as the usage line shows them (`JOBFILE`, `PHOTO TEXT`, `PATH...`); empty when the
-    /// command takes none, and then the parser refuses any.
-    var arguments: String = ""
     /// Paragraphs after the usage line: what the arguments mean, what the command does, its exit statuses.
     var discussion: String = ""
-    /// The options, in the order the usage line and help list them.
-    var options: [OptionDeclaration]
-
-    init(name: String, abstract: String, arguments: String = "", discussion: String = "", options: [any DeclaresOption]) {
-        self.name = name
-        self.abstract = abstract
-        self.arguments = arguments
-        self.discussion = discussion
-        self.options = options.map(\.declaration)
-    }
-
-    /// The declared options and `--help`, which every command takes.
-    var allOptions: [OptionDeclaration] { options + [SharedOptions.help.declaration] }
 }

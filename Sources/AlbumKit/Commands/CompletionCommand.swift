@@ -5,7 +5,6 @@ struct CompletionCommand: Command {
     static let configuration = CommandConfiguration(
         name: "completion",
         abstract: "Print a shell completion script for album (bash, zsh or fish).",
-        arguments: CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: "|"),
         discussion: """
             The script completes the commands, each command's options and their choices, and file or folder names
             for the arguments and options that take them. It is made from the commands' own declarations, so it
@@ -13,14 +12,9 @@ struct CompletionCommand: Command {
               bash: source <(album completion bash)
               zsh:  source <(album completion zsh)   (after compinit)
               fish: album completion fish | source
-            """,
-        options: [])
+            """)
 
-    var given: [String]
-
-    init(_ arguments: Arguments) throws {
-        given = arguments.positionals
-    }
+    @Positionals(CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: "|")) var given: [String]
 
     func validate() throws {
         let shells = CompletionScript.Shell.allCases.map(\.rawValue)

@@ -78,8 +78,8 @@ struct CompletionScript: Sendable {
         self.shell = shell
         let registered = commands.map { command in
             let configuration = command.configuration
-            return Entry(name: configuration.name, abstract: configuration.abstract, options: configuration.allOptions,
-                         positionals: Positional.parse(configuration.arguments))
+            return Entry(name: configuration.name, abstract: configuration.abstract, options: command.allOptions,
+                         positionals: Positional.parse(command.arguments))
         }
         let names = registered.map(\.name)
         let help = Entry(name: "help", abstract: "Show a command's help (help --man: the manual page).",

@@ -3,25 +3,18 @@ struct DistCommand: Command {
     static let configuration = CommandConfiguration(
         name: "dist",
         abstract: "Show a distributed run's chunks (status), or give the run up (abandon).",
-        arguments: "status|abandon RUNDIR",
         discussion: """
             status: how many chunks are pending, running (a process holds the chunk's lock), done, or stopped (started,
             not finished, and nobody works on it: killed, or failed on its node; run it again with `album chunk RUNDIR
             K`), how many were retried, the photos per chunk, and the slowest chunks. Reads only.
             abandon: records the run as abandoned, so that gc, prune, rm, relocate and other runs work again, and
             deletes its chunk databases; cancel the engine's jobs first. Chunks already merged stay merged.
-            """,
-        options: [SharedOptions.json])
+            """)
 
     enum Action: String { case status, abandon }
 
-    var given: [String]
-    var json: Bool
-
-    init(_ arguments: Arguments) throws {
-        json = try arguments.value(of: SharedOptions.json)
-        given = arguments.positionals
-    }
+    @Positionals("status|abandon RUNDIR") var given: [String]
+    @Option(SharedOptions.json) var json: Bool
 
     func validate() throws {
         guard given.count == 2 else { throw UsageError("dist takes an action (status or abandon) and a run folder") }

@@ -9,7 +9,6 @@ struct ImportCommand: Command {
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Import photos (files or folders) into a catalogue, without a job file.",
-        arguments: "PATH...",
         discussion: """
             Each PATH is a photo or a folder (searched recursively for the image extensions, as the import stage's
             defaults). A '-' among the paths reads more paths from standard input, one per line (one that does not
@@ -20,36 +19,23 @@ struct ImportCommand: Command {
             gave no photos where the catalogue knows some from it (is it mounted? --allow-empty if it is meant to be
             empty), 2 usage error or a PATH that does not exist (no catalogue is created), 3 catalogue or
             environment error, or standard error could not be written.
-            """,
-        options: [catalogueOption, workersOption, SharedOptions.allowEmpty, SharedOptions.verbose, SharedOptions.wait])
-
-    static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
-    static let workersOption = SharedOptions.workers.helped("photos imported at once")
+            """)
 
     static let checksItsOutput = true
 
     /// The paths as given, `-` among them.
-    var given: [String]
-    /// The paths to import, absolute, with those read from standard input in place of `-`.
-    var paths: [String]
-    /// The paths read from standard input, absolute: a missing one fails alone (`RunOptions.listedPaths`).
-    var listed: Set<String> = []
-    var catalogue: String
-    var options = RunOptions()
-    var verbose = false
+    @Positionals("PATH...") var given: [String]
+    @Option(SharedOptions.catalogue.helped("the catalogue folder, created when missing")) var catalogue: String
+    @Option(SharedOptions.workers.helped("photos imported at once")) var workers: Int?
+    @Option(SharedOptions.allowEmpty) var allowEmpty: Bool
+    @Option(SharedOptions.verbose) var verbose: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    init(_ arguments: Arguments) throws {
-        try self.init(arguments, standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
-    }
-
-    /// Reads the arguments; `standardInput` is read only when a path is `-`.
-    init(_ arguments: Arguments, standardInput: () -> Data) throws {
-        catalogue = try arguments.value(of: ImportCommand.catalogueOption)
-        options.workers = try arguments.value(of: ImportCommand.workersOption)
-        verbose = try arguments.value(of: SharedOptions.verbose)
-        options.allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
-        given = arguments.positionals
+    /// The paths to import, absolute, with those read from standard input in place of `-` (read once, however
+    /// often `-` is given), and those read from standard input: a missing one fails alone (`RunOptions.listedPaths`).
+    func paths(standardInput: () -> Data) -> (paths: [String], listed: Set<String>) {
         var paths: [String] = []
+        var listed: Set<String> = []
         var readStandardInput = false
         for path in given {
             if path == "-" {
@@ -62,7 +48,7 @@ struct ImportCommand: Command {
                 paths.append(path)
             }
         }
-        self.paths = paths.map { Paths.absolute($0) }
+        return (paths.map { Paths.absolute($0) }, listed)
     }
 
     func validate() throws {
@@ -80,9 +66,12 @@ struct ImportCommand: Command {
     }
 
     func run() throws -> ExitCode {
+        let (paths, listed) = paths(standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
         var stage = ImportStage()
         stage.from = paths
-        var options = options
+        var options = RunOptions()
+        options.workers = workers
+        options.allowEmpty = allowEmpty
         options.listedPaths = listed
         let job = Job(name: "import", catalogue: catalogue, importStage: stage, path: nil, hash: nil)
         return try JobRun(job: job, options: options, output: RunOutput(verbose: verbose)).run()

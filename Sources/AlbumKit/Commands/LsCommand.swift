@@ -11,53 +11,49 @@ struct LsCommand: Command {
             The selectors are the job file's select: keys, ANDed. The count goes to stderr. -q prints the photos'
             full ids only, one a line, and no count; --json --renditions adds each photo's rendition files
             (absolute paths, sizes, hashes), a manifest for a website build (docs/json.md).
-            """,
-        options: [SharedOptions.catalogue, jsonOption, quiet, renditions, taken, added, filter, path, caption, camera, format, missing, failed, state])
+            """)
 
-    static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
-    static let quiet: Option<Bool> = .flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line")
-    static let renditions: Option<Bool> = .flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)")
-    static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
-                                                  default: nil, convert: { try LsCommand.range($0, "--taken") })
-    static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil,
-                                                  convert: { try LsCommand.range($0, "--added") })
-    static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
-    static let path: Option<String?> = .text("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder")
-    static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
-    static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
-    static let format: Option<ImageFormat?> = .selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
-    static let missing: Option<Selection.Missing?> = .selector("--missing", Selection.Missing.self,
-                                                               help: "photos with no thumbnail (or export) whose file is still there")
-    static let failed: Option<Selection.Failed?> = .selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
-    static let state: Option<PhotoState?> = .choice("--state", PhotoState.self,
-                                                    help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")
+    @Option(SharedOptions.catalogueLocation) var location: CatalogueLocation
+    @Option(SharedOptions.json.helped("a JSON array, one object per photo")) var json: Bool
+    @Flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line") var quiet: Bool
+    @Flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)") var withRenditions: Bool
+    @Option(.value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
+                   default: nil, convert: { try LsCommand.range($0, "--taken") }))
+    var taken: DateRange?
+    @Option(.value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil,
+                   convert: { try LsCommand.range($0, "--added") }))
+    var added: DateRange?
+    @Option(.text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")) var filter: String?
+    @Option(.value("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder",
+                   default: nil, convert: { written in
+                       if written.isEmpty { throw UsageError(JobBuilder.emptyPath("--path")) }
+                       return written
+                   }))
+    var path: String?
+    @Option(.text("--caption", "TEXT", help: "captions containing TEXT (any case)")) var caption: String?
+    @Option(.text("--camera", "TEXT", help: "cameras containing TEXT (any case)")) var camera: String?
+    @Option(.selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")) var format: ImageFormat?
+    @Option(.selector("--missing", Selection.Missing.self, help: "photos with no thumbnail (or export) whose file is still there"))
+    var missing: Selection.Missing?
+    @Option(.selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")) var failed: Selection.Failed?
+    @Option(.choice("--state", PhotoState.self, help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")) var state: PhotoState?
 
-    var location: CatalogueLocation
-    var json: Bool
-    var quiet: Bool
-    var withRenditions: Bool
-    var selection = Selection()
-    var state: PhotoState?
-
-    init(_ arguments: Arguments) throws {
-        location = try arguments.value(of: SharedOptions.catalogueLocation)
-        json = try arguments.value(of: LsCommand.jsonOption)
-        quiet = try arguments.value(of: LsCommand.quiet)
-        withRenditions = try arguments.value(of: LsCommand.renditions)
-        selection.taken = try arguments.value(of: LsCommand.taken)
-        selection.added = try arguments.value(of: LsCommand.added)
-        selection.filter = try arguments.value(of: LsCommand.filter)
-        if let written = try arguments.value(of: LsCommand.path) {
-            if written.isEmpty { throw UsageError(JobBuilder.emptyPath("--path")) }
-            selection.path = Selection.pathPattern(written)
-            selection.pathSource = PatternSource(written: written, key: "--path")
+    /// The selectors as a job file's `select:` would give them.
+    var selection: Selection {
+        var selection = Selection()
+        selection.taken = taken
+        selection.added = added
+        selection.filter = filter
+        if let path {
+            selection.path = Selection.pathPattern(path)
+            selection.pathSource = PatternSource(written: path, key: "--path")
         }
-        selection.caption = try arguments.value(of: LsCommand.caption)
-        selection.camera = try arguments.value(of: LsCommand.camera)
-        selection.format = try arguments.value(of: LsCommand.format)?.rawValue
-        selection.missing = try arguments.value(of: LsCommand.missing)
-        selection.failed = try arguments.value(of: LsCommand.failed)
-        state = try arguments.value(of: LsCommand.state)
+        selection.caption = caption
+        selection.camera = camera
+        selection.format = format?.rawValue
+        selection.missing = missing
+        selection.failed = failed
+        return selection
     }
 
     /// A `--taken` or `--added` value; a malformed range is a usage error in the job file's words (`select.taken: …`).

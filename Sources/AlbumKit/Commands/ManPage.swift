@@ -41,14 +41,14 @@ struct ManPage: Sendable {
         for command in commands {
             let configuration = command.configuration
             lines.append(".SS \"album \(configuration.name)\"")
-            lines.append(ManPage.usage(configuration))
+            lines.append(ManPage.usage(command))
             lines.append(".PP")
             lines += ManPage.paragraphs(configuration.abstract)
             if !configuration.discussion.isEmpty {
                 lines.append(".PP")
                 lines += ManPage.paragraphs(configuration.discussion)
             }
-            lines += configuration.allOptions.flatMap(ManPage.option)
+            lines += command.allOptions.flatMap(ManPage.option)
         }
         lines.append(".SH EXIT STATUS")
         for (codes, meaning) in Album.exitStatuses {
@@ -65,10 +65,10 @@ struct ManPage: Sendable {
     }
 
     /// The usage line, bold name and italic placeholders, each option's brackets kept on one line (`\ `).
-    static func usage(_ configuration: CommandConfiguration) -> String {
-        var words = ["\\fBalbum \(configuration.name)\\fR"]
-        if !configuration.arguments.isEmpty { words.append(escaped(configuration.arguments)) }
-        words += configuration.options.map { escaped($0.usage).replacingOccurrences(of: " ", with: "\\ ") }
+    static func usage(_ command: any Command.Type) -> String {
+        var words = ["\\fBalbum \(command.configuration.name)\\fR"]
+        if !command.arguments.isEmpty { words.append(escaped(command.arguments)) }
+        words += command.options.map { escaped($0.usage).replacingOccurrences(of: " ", with: "\\ ") }
         return words.joined(separator: " ")
     }
 

@@ -3,7 +3,6 @@ struct MergeCommand: Command {
     static let configuration = CommandConfiguration(
         name: "merge",
         abstract: "Merge a distributed run's finished chunks into the catalogue.",
-        arguments: "RUNDIR",
         discussion: """
             Under the catalogue's writer lock, one transaction per chunk. Merging again is harmless: a chunk merged
             again replaces its own rows. Without --partial nothing is merged while a chunk has not finished (exit 3,
@@ -11,25 +10,13 @@ struct MergeCommand: Command {
             every chunk is merged the run is closed, its chunk databases and snapshot are deleted, and gc, prune,
             rm, relocate and runs work again. Exit status: 0 merged, 1 merged with failed photos, 2 RUNDIR is not a
             distributed run folder (no run.json), 3 otherwise.
-            """,
-        options: [partialOption, waitOption, timeoutOption])
+            """)
 
-    static let partialOption: Option<Bool> = .flag("--partial", help: "merge the chunks that finished, and leave the run open for the others")
-    static let waitOption: Option<Bool> = .flag("--wait", help: "wait until every chunk has finished and the catalogue is free, then merge (a Kubernetes merge Job)")
-    static let timeoutOption: Option<Int?> = .number("--timeout", "SECONDS", in: 1...Int(Int32.max),
-                                                     help: "with --wait: give up waiting after this long", defaultHelp: "no limit")
-
-    var given: [String]
-    var partial: Bool
-    var wait: Bool
+    @Positionals("RUNDIR") var given: [String]
+    @Flag("--partial", help: "merge the chunks that finished, and leave the run open for the others") var partial: Bool
+    @Flag("--wait", help: "wait until every chunk has finished and the catalogue is free, then merge (a Kubernetes merge Job)") var wait: Bool
+    @Option(.number("--timeout", "SECONDS", in: 1...Int(Int32.max), help: "with --wait: give up waiting after this long", defaultHelp: "no limit"))
     var timeout: Int?
-
-    init(_ arguments: Arguments) throws {
-        partial = try arguments.value(of: MergeCommand.partialOption)
-        wait = try arguments.value(of: MergeCommand.waitOption)
-        timeout = try arguments.value(of: MergeCommand.timeoutOption)
-        given = arguments.positionals
-    }
 
     func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "merge needs a run folder" : "merge takes one run folder, got \(given.count)") }

@@ -1,17 +1,65 @@
 /// One option a command declares, with the type its value is read as: the declaration (name, value name, help,
 /// default, whether it repeats) and the one function that turns what was given into the value.
 ///
-/// A command declares each option once, as a `static let`, lists it in its `CommandConfiguration`, and reads it
-/// with `arguments.value(of:)`. The parser, `--help`, the usage line and the error messages all come from here.
+/// A command declares each option once, as a stored property wrapped in `@Option` (swift-argument-parser's shape),
+/// and reads the property. The parser, `--help`, the usage line, the error messages, the completion scripts and the
+/// manual page all come from the command's wrappers (`Command+Declarations`), in the order they are written, so an
+/// option that is not declared cannot be read: it does not compile.
 ///
 /// ```
-/// static let dryRun: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be deleted, and delete nothing")
-/// static let workers: Option<Int?> = .number("--workers", aliases: ["-j"], in: 1...256, help: "photos imported at once")
+/// @Flag("--dry-run", aliases: ["-n"], help: "print what would be deleted, and delete nothing") var dryRun: Bool
+/// @Option(.number("--workers", aliases: ["-j"], in: 1...256, help: "photos imported at once")) var workers: Int?
+/// @Option(SharedOptions.catalogue) var catalogue: String
 /// ```
-struct Option<Value: Sendable>: Sendable, DeclaresOption {
+///
+/// A wrapper made by a command's `init()` holds only the declaration; `Command.parse` makes the command again with
+/// each wrapper holding its parsed value (`ArgumentDecoder`). Reading a value before that is a bug in album.
+@propertyWrapper
+struct Option<Value: Sendable>: Sendable, DeclaresOption, ParsedProperty {
     let declaration: OptionDeclaration
     /// The value from every occurrence's text, in order (empty when the option was not given).
     let read: @Sendable ([String]) throws -> Value
+    /// The value `Command.parse` read; nil in a declaration not parsed yet.
+    private let parsed: Value?
+
+    init(declaration: OptionDeclaration, read: @escaping @Sendable ([String]) throws -> Value) {
+        self.declaration = declaration
+        self.read = read
+        parsed = nil
+    }
+
+    /// A command's stored option: `@Option(.text("--format", "FORMAT", help: "…")) var format: String?`, or a shared
+    /// one, `@Option(SharedOptions.catalogue) var catalogue: String`.
+    init(_ option: Option) {
+        self = option
+    }
+
+    private init(_ option: Option, parsed: Value) {
+        declaration = option.declaration
+        read = option.read
+        self.parsed = parsed
+    }
+
+    /// The parsed value.
+    var wrappedValue: Value {
+        // Only `Command.parse` makes a command whose options are read; `init()` is for the declarations alone.
+        guard let parsed else { fatalError("\(declaration.name) is read before its command was parsed (Command.parse)") }
+        return parsed
+    }
+
+    func parsed(from arguments: Arguments) throws -> Option {
+        Option(self, parsed: try arguments.value(of: self))
+    }
+}
+
+/// `@Flag("--json", help: "JSON on stdout") var json: Bool`: an option that takes no value, true when given.
+typealias Flag = Option<Bool>
+
+extension Option where Value == Bool {
+    /// A stored flag: `@Flag("--quiet", aliases: ["-q"], help: "…") var quiet: Bool`.
+    init(_ name: String, aliases: [String] = [], help: String) {
+        self = .flag(name, aliases: aliases, help: help)
+    }
 }
 
 extension Option where Value == Bool {

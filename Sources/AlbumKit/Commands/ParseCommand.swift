@@ -8,32 +8,22 @@ struct ParseCommand: Command {
     static let configuration = CommandConfiguration(
         name: "parse",
         abstract: "Print a YAML-subset document as JSON (a debugging aid).",
-        arguments: "[FILE]",
         discussion: """
             Prints FILE; with no FILE, or '-', the document on stdin; with --batch each file named on stdin
             (album parse --batch < LIST). Keys become JSON
             strings; .inf and .nan become the strings ".inf", "-.inf" and ".nan". Exit 2 with the error for anything
             outside the subset.
-            """,
-        options: [pretty, batch])
+            """)
 
-    static let pretty: Option<Bool> = .flag("--pretty", help: "indent the JSON")
-    static let batch: Option<Bool> = .flag("--batch", help: """
+    @Positionals("[FILE]") var given: [String]
+    @Flag("--pretty", help: "indent the JSON") var pretty: Bool
+    @Flag("--batch", help: """
         read one path per line from stdin; print one line per path: "OK<tab>JSON" or
         "ERR<tab>line:col: message" (used by tools/yaml/yaml-differential.py)
-        """)
+        """) var batch: Bool
 
-    var given: [String]
-    var pretty: Bool
-    var batch: Bool
     /// The file to print: nil with `--batch`, "-" for standard input (no FILE, or `-`).
     var path: String? { batch ? nil : given.first ?? "-" }
-
-    init(_ arguments: Arguments) throws {
-        pretty = try arguments.value(of: ParseCommand.pretty)
-        batch = try arguments.value(of: ParseCommand.batch)
-        given = arguments.positionals
-    }
 
     func validate() throws {
         if batch {

@@ -5,39 +5,22 @@ struct PlanCommand: Command {
     static let configuration = CommandConfiguration(
         name: "plan",
         abstract: "Show what running a job would do, stage by stage, without doing it.",
-        arguments: "JOBFILE",
         discussion: """
             For each stage: how many photos are to do, already up to date, or left out by 'select:'. Nothing is
             read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
             prints the same.
-            """,
-        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, SharedOptions.retryDamaged, verboseOption, jsonOption])
+            """)
 
-    static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
-    static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
-    static let verboseOption = SharedOptions.verbose.helped("one line per photo and stage")
-    static let jsonOption = SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")
+    @Positionals("JOBFILE") var given: [String]
+    @Option(SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")) var catalogue: String?
+    @Option(SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")) var force: Bool
+    @Option(SharedOptions.set) var variables: [String: String]
+    @Option(SharedOptions.allowEmpty) var allowEmpty: Bool
+    @Option(SharedOptions.retryDamaged) var retryDamaged: Bool
+    @Option(SharedOptions.verbose.helped("one line per photo and stage")) var verbose: Bool
+    @Option(SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")) var json: Bool
 
-    var given: [String]
     var jobPath: String { given[0] }
-    var catalogue: String?
-    var force: Bool
-    var verbose: Bool
-    var json: Bool
-    var variables: [String: String]
-    var allowEmpty: Bool
-    var retryDamaged: Bool
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: PlanCommand.catalogueOption)
-        force = try arguments.value(of: PlanCommand.force)
-        verbose = try arguments.value(of: PlanCommand.verboseOption)
-        json = try arguments.value(of: PlanCommand.jsonOption)
-        variables = try arguments.value(of: SharedOptions.set)
-        allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
-        retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
-        given = arguments.positionals
-    }
 
     func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "plan needs a job file" : "plan takes one job file") }

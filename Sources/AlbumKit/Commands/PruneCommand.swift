@@ -16,32 +16,30 @@ struct PruneCommand: Command {
             `album rm`'s rules: never an original, never a file another catalogue exported, never an export that
             changed since album wrote it. Missing photos under a folder that is itself gone or empty (an unmounted
             share, a moved library) are kept, and named, unless --forget-unreachable. docs/catalogue.md, "Pruning".
-            """,
-        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.json, keepMissing, forgetUnreachable, keepVersions, history, SharedOptions.wait])
+            """)
 
-    static let dryRunOption = SharedOptions.dryRun.helped("print what would be forgotten and deleted, and change nothing")
-    static let keepMissing: Option<Bool> = .flag("--keep-missing", help: "keep photos whose original is gone, marked as kept")
-    static let forgetUnreachable: Option<Bool> = .flag(
-        "--forget-unreachable", help: "forget missing photos even where their folder is itself gone or empty (not mounted?)")
-    static let keepVersions: Option<Int?> = .number("--keep-versions", in: 0...1_000_000,
-                                                    help: "keep the N newest superseded versions of each photo", defaultHelp: "0")
-    static let history: Option<Int?> = .number("--history", "KEEP", in: 0...1_000_000,
-                                               help: "keep only the skipped step rows of each photo's last KEEP runs (done and failed rows always stay)",
-                                               defaultHelp: "keep all")
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.dryRun.helped("print what would be forgotten and deleted, and change nothing")) var dryRun: Bool
+    @Option(SharedOptions.json) var json: Bool
+    @Flag("--keep-missing", help: "keep photos whose original is gone, marked as kept") var keepMissing: Bool
+    @Flag("--forget-unreachable", help: "forget missing photos even where their folder is itself gone or empty (not mounted?)")
+    var forgetUnreachable: Bool
+    @Option(.number("--keep-versions", in: 0...1_000_000, help: "keep the N newest superseded versions of each photo", defaultHelp: "0"))
+    var keepVersions: Int?
+    @Option(.number("--history", "KEEP", in: 0...1_000_000,
+                    help: "keep only the skipped step rows of each photo's last KEEP runs (done and failed rows always stay)",
+                    defaultHelp: "keep all"))
+    var history: Int?
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    var catalogue: String
-    var dryRun: Bool
-    var json: Bool
-    var options = PruneOptions()
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        dryRun = try arguments.value(of: PruneCommand.dryRunOption)
-        json = try arguments.value(of: SharedOptions.json)
-        options.keepMissing = try arguments.value(of: PruneCommand.keepMissing)
-        options.forgetUnreachable = try arguments.value(of: PruneCommand.forgetUnreachable)
-        options.keepVersions = try arguments.value(of: PruneCommand.keepVersions) ?? 0
-        options.history = try arguments.value(of: PruneCommand.history)
+    /// What to prune, from the options.
+    var options: PruneOptions {
+        var options = PruneOptions()
+        options.keepMissing = keepMissing
+        options.forgetUnreachable = forgetUnreachable
+        options.keepVersions = keepVersions ?? 0
+        options.history = history
+        return options
     }
 
     func validate() throws {

@@ -13,26 +13,14 @@ struct RelocateCommand: Command {
             with its library needs no relocate: paths under the catalogue folder's parent are stored relative to it.
             The change is a run of job 'relocate', so `album runs` lists it. Exits 1 when some rewritten path has no
             file at its new place (it is still rewritten: check NEW, or relocate again).
-            """,
-        options: [SharedOptions.catalogue, from, to, dryRunOption, SharedOptions.json, SharedOptions.wait])
+            """)
 
-    static let from: Option<String?> = .text("--from", "OLD", help: "the folder the originals were recorded under")
-    static let to: Option<String?> = .text("--to", "NEW", help: "the folder they are under now")
-    static let dryRunOption = SharedOptions.dryRun.helped("print what would be rewritten, and change nothing")
-
-    var catalogue: String
-    var from: String?
-    var to: String?
-    var dryRun: Bool
-    var json: Bool
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        from = try arguments.value(of: RelocateCommand.from)
-        to = try arguments.value(of: RelocateCommand.to)
-        dryRun = try arguments.value(of: RelocateCommand.dryRunOption)
-        json = try arguments.value(of: SharedOptions.json)
-    }
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(.text("--from", "OLD", help: "the folder the originals were recorded under")) var from: String?
+    @Option(.text("--to", "NEW", help: "the folder they are under now")) var to: String?
+    @Option(SharedOptions.dryRun.helped("print what would be rewritten, and change nothing")) var dryRun: Bool
+    @Option(SharedOptions.json) var json: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
     func validate() throws {
         guard let from, !from.isEmpty else { throw UsageError("relocate needs --from OLD, the folder the originals were recorded under") }

@@ -6,7 +6,6 @@ struct RmCommand: Command {
     static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Forget photos and delete their derived files; originals are untouched.",
-        arguments: "PHOTO...",
         discussion: """
             Each PHOTO is the path of a photo's original (anything holding a / or naming an existing file is a
             path), or its id or any unique start of it, as `album show` takes it. album removes the photos' rows
@@ -16,20 +15,12 @@ struct RmCommand: Command {
             alone; `album gc` deletes copies that no photo needs. Steps stay in the history without a photo. With
             --dry-run, album prints each photo and each of its files as it would delete or keep them, and changes
             nothing.
-            """,
-        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.wait])
+            """)
 
-    static let dryRunOption = SharedOptions.dryRun.helped("print the photos and files that would be removed, and remove nothing")
-
-    var catalogue: String
-    var named: [String]
-    var dryRun: Bool
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        dryRun = try arguments.value(of: RmCommand.dryRunOption)
-        named = arguments.positionals
-    }
+    @Positionals("PHOTO...") var named: [String]
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.dryRun.helped("print the photos and files that would be removed, and remove nothing")) var dryRun: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
     func validate() throws {
         guard !named.isEmpty else { throw UsageError("rm needs at least one photo: its id or its path") }

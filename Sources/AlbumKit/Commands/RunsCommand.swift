@@ -12,18 +12,10 @@ struct RunsCommand: Command {
             the next command that writes to the catalogue marks it 'interrupted'. A skipped step is no row: a run
             counts them and records the counts when it ends (a SIGINT too). For a run that never ended, done and
             failed are counted from its rows and skipped shows '?' (null in --json): it was never counted.
-            """,
-        options: [SharedOptions.catalogue, jsonOption])
+            """)
 
-    static let jsonOption = SharedOptions.json.helped("a JSON array, one object per run, with counts per stage and status")
-
-    var catalogue: String
-    var json: Bool
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        json = try arguments.value(of: RunsCommand.jsonOption)
-    }
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.json.helped("a JSON array, one object per run, with counts per stage and status")) var json: Bool
 
     func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)

@@ -8,7 +8,6 @@ struct ShowCommand: Command {
     static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a photo: its metadata, renditions and full history.",
-        arguments: "PHOTO",
         discussion: """
             PHOTO is the path of the photo's original (anything holding a / or naming an existing file is a path,
             from the current folder), or its id or any unique start of it, as `album ls` shows them (8 characters
@@ -19,21 +18,13 @@ struct ShowCommand: Command {
             and what failed are recorded; a step that was skipped (up to date) is no row, only a count on its run
             (album runs), so nights that change nothing add nothing here. album caption records each call, changed
             or not (skipped), and steps an older album recorded may be skipped ones.
-            """,
-        options: [SharedOptions.catalogue, jsonOption])
+            """)
 
-    static let jsonOption = SharedOptions.json.helped("one JSON object: photo, renditions, history")
+    @Positionals("PHOTO") var given: [String]
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.json.helped("one JSON object: photo, renditions, history")) var json: Bool
 
-    var catalogue: String
-    var json: Bool
-    var given: [String]
     var photo: String { given[0] }
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        json = try arguments.value(of: ShowCommand.jsonOption)
-        given = arguments.positionals
-    }
 
     func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "show needs a photo: its id or its path" : "show takes one photo, got \(given.count)") }

@@ -25,18 +25,12 @@ struct VerifyCommand: Command {
             the lock and says so, and leaves runs recorded as running as they are.
 
             exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
-            """,
-        options: [SharedOptions.catalogue, jsonOption, SharedOptions.wait])
+            """)
 
-    static let jsonOption = SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message), states and unfinished (docs/json.md)")
-
-    var catalogue: String
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message), states and unfinished (docs/json.md)"))
     var json: Bool
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        json = try arguments.value(of: VerifyCommand.jsonOption)
-    }
+    @Option(SharedOptions.wait) var wait: LockWait?
 
     func run() throws -> ExitCode {
         let catalogue = try Catalogue.forVerifying(folder: self.catalogue)
