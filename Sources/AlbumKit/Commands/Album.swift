@@ -94,6 +94,8 @@ public enum Album {
             let arguments = try Arguments(parsing: rest, for: type)
             let command = try type.parse(arguments)
             try command.validate()
+            // Every command that records or compares a file hashes it; a libcrypto that cannot is exit 3 here, once.
+            try SHA256.requireWorking()
             // `--wait[=SECONDS]` is read here, once for every command that declares it, and reaches the lock.
             let wait = arguments.declared.contains(SharedOptions.wait.declaration) ? try arguments.value(of: SharedOptions.wait) : nil
             let status = try CatalogueLock.$wait.withValue(wait) { try command.run() }

@@ -112,7 +112,7 @@ struct RmCommand: Command {
         }
         if !rendition.path.hasPrefix(catalogue.folder + "/") {
             guard let bytes = try? FileBytes(path: rendition.path), bytes.count == rendition.bytes,
-                  bytes.sha256() == rendition.fileHash else {
+                  try bytes.sha256() == rendition.fileHash else {
                 return .kept("it changed since album exported it")
             }
         }
