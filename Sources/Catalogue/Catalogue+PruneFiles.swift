@@ -13,7 +13,7 @@ extension Catalogue {
         }
         if !rendition.path.hasPrefix(folder + "/") {
             guard let bytes = try? FileBytes(path: rendition.path), bytes.count == rendition.bytes,
-                  bytes.sha256() == rendition.fileHash else {
+                  try bytes.sha256() == rendition.fileHash else {
                 // Kept and no longer recorded: the user's file now, not a leftover for `gc JOBFILE` to delete.
                 if deleting { ExportTag.remove(from: rendition.path) }
                 return .kept("it changed since album exported it")

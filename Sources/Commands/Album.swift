@@ -10,23 +10,23 @@ import Catalogue
 public enum Album {
     /// The registry: every subcommand, once, in the order `album --help` lists them. Dispatch, `album help NAME`,
     /// "did you mean" and the top-level help are all made from this list, so a new command is its file plus a line here.
-    package static let commands: [any Command.Type] = [
+    static let commands: [any Command.Type] = [
         RunCommand.self, WatchCommand.self, ImportCommand.self, PlanCommand.self, LsCommand.self, ShowCommand.self, RunsCommand.self, ReportCommand.self,
         CaptionCommand.self, RelocateCommand.self, RmCommand.self, PruneCommand.self, VerifyCommand.self, GcCommand.self, CheckCommand.self, ParseCommand.self,
         ChunkCommand.self, MergeCommand.self, DistCommand.self, CompletionCommand.self,
     ]
 
     /// What album is, the first line of the top-level help and the manual page's NAME.
-    package static let abstract = "batch image processing for photo albums: import, filter, thumbnail, export, with a catalogue."
+    static let abstract = "batch image processing for photo albums: import, filter, thumbnail, export, with a catalogue."
 
     /// The options `album` itself takes, before any command, as the top-level help lists them.
-    package static let helpOption = SharedOptions.help.helped("show help (also 'album COMMAND --help')")
-    package static let versionOption: Option<Bool> = .flag("--version", aliases: ["-V"], help: "show album's, libvips' and SQLite's versions")
+    static let helpOption = SharedOptions.help.helped("show help (also 'album COMMAND --help')")
+    static let versionOption: Option<Bool> = .flag("--version", aliases: ["-V"], help: "show album's, libvips' and SQLite's versions")
     /// `album help --man`: the manual page (`ManPage`), in roff.
-    package static let manOption: Option<Bool> = .flag("--man", help: "with help: print the manual page, in roff (album help --man | man -l -)")
+    static let manOption: Option<Bool> = .flag("--man", help: "with help: print the manual page, in roff (album help --man | man -l -)")
 
     /// album's exit statuses, as the top-level help and the manual page list them (README.md's table says more).
-    package static let exitStatuses: [(codes: [ExitCode], meaning: String)] = [
+    static let exitStatuses: [(codes: [ExitCode], meaning: String)] = [
         ([.ok], "ok"),
         ([.failures], "some photos failed (verify: problems found; rm, gc: a file could not be deleted)"),
         ([.usage], "usage or job-file error"),
@@ -49,7 +49,7 @@ public enum Album {
 
     /// Runs `arguments` against `commands` instead of the registry (and without `main`'s process setup), its
     /// output checked as `main` checks it: how a test runs a command it declares itself (docs/commands.md).
-    package static func main(_ arguments: [String], commands: [any Command.Type]) -> Int32 {
+    static func main(_ arguments: [String], commands: [any Command.Type]) -> Int32 {
         var checked = false, onlyReads = false
         let status = dispatch(arguments, commands: commands, checked: &checked, onlyReads: &onlyReads)
         return checked ? status : checkingOutput(ExitCode(rawValue: status) ?? .environment, onlyReads: onlyReads).rawValue
@@ -58,7 +58,7 @@ public enum Album {
     /// `status`, or 3 when a write to stdout or stderr failed (said on stderr when stderr still works). A usage
     /// or environment error keeps its own status. For a command that `onlyReads`, a stdout whose reader went away
     /// (EPIPE) is no failure: it ends quietly, as `ls | head` does.
-    package static func checkingOutput(_ status: ExitCode, onlyReads: Bool = false) -> ExitCode {
+    static func checkingOutput(_ status: ExitCode, onlyReads: Bool = false) -> ExitCode {
         var failures = Console.Stream.allCases.compactMap(Console.failure(of:))
         if onlyReads { failures.removeAll { $0.stream == .standardOutput && $0.isBrokenPipe } }
         guard let first = failures.first else { return status }
@@ -90,20 +90,22 @@ public enum Album {
         let rest = Array(arguments.dropFirst())
         if Arguments.asksForHelp(rest) {
             onlyReads = true
-            Console.out(type.configuration.help)
+            Console.out(type.help)
             return 0
         }
         do {
-            let arguments = try Arguments(parsing: rest, for: type.configuration)
-            let command = try type.init(arguments)
+            let arguments = try Arguments(parsing: rest, for: type)
+            let command = try type.parse(arguments)
             try command.validate()
+            // Every command that records or compares a file hashes it; a libcrypto that cannot is exit 3 here, once.
+            try SHA256.requireWorking()
             // `--wait[=SECONDS]` is read here, once for every command that declares it, and reaches the lock.
             let wait = arguments.declared.contains(SharedOptions.wait.declaration) ? try arguments.value(of: SharedOptions.wait) : nil
             let status = try CatalogueLock.$wait.withValue(wait) { try command.run() }
             checked = type.checksItsOutput
             return status.rawValue
         } catch let error as UsageError {
-            Console.error("\(error.message)\nusage: \(type.configuration.usage)\nRun 'album \(type.configuration.name) --help' for more.")
+            Console.error("\(error.message)\nusage: \(type.usage)\nRun 'album \(type.configuration.name) --help' for more.")
             return ExitCode.usage.rawValue
         } catch let error as DiagnosticList {
             Console.err(error.rendered())
@@ -158,30 +160,30 @@ public enum Album {
             Console.error(unknownCommand(name, in: commands))
             return ExitCode.usage.rawValue
         }
-        Console.out(man ? ManPage(commands: [command]).text : command.configuration.help)
+        Console.out(man ? ManPage(commands: [command]).text : command.help)
         return 0
     }
 
-    package static var versionText: String {
+    static var versionText: String {
         "album \(Software.albumVersion)\nlibvips \(Vips.version)\nSQLite \(Database.libraryVersion)"
     }
 
     /// The registered command called `name`, if any.
-    package static func command(named name: String, in commands: [any Command.Type] = commands) -> (any Command.Type)? {
+    static func command(named name: String, in commands: [any Command.Type] = commands) -> (any Command.Type)? {
         commands.first { $0.configuration.name == name }
     }
 
     /// `unknown command 'rnu'; did you mean 'run'?`, and where to look.
-    package static func unknownCommand(_ name: String, in commands: [any Command.Type] = commands) -> String {
+    static func unknownCommand(_ name: String, in commands: [any Command.Type] = commands) -> String {
         var message = "unknown command '\(name)'"
         if let near = Suggest.nearest(to: name, in: commands.map { $0.configuration.name }) { message += "; did you mean '\(near)'?" }
         return message + "\nRun 'album --help' for the commands."
     }
 
-    package static var help: String { help(for: commands) }
+    static var help: String { help(for: commands) }
 
     /// The top-level help: one line per registered command, in the registry's order, from its configuration.
-    package static func help(for commands: [any Command.Type]) -> String {
+    static func help(for commands: [any Command.Type]) -> String {
         let width = commands.map { $0.configuration.name.count }.max() ?? 0
         let rows = commands.map { "  \($0.configuration.name.padding(toLength: max(width + 2, 10), withPad: " ", startingAt: 0))\($0.configuration.abstract)" }
         let statuses = exitStatuses.map { codes, meaning in

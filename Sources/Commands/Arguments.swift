@@ -9,30 +9,30 @@ import YAML
 /// value`, `--dry-run takes no value`.
 ///
 /// ```
-/// let arguments = try Arguments(parsing: ["--catalogue", "pics", "--dry-run"], for: GcCommand.configuration)
+/// let arguments = try Arguments(parsing: ["--catalogue", "pics", "--dry-run"], for: GcCommand.self)
 /// try arguments.value(of: SharedOptions.catalogue)  // "/cwd/pics"
-/// try arguments.value(of: GcCommand.dryRun)         // true
+/// try GcCommand.parse(arguments).dryRun             // true
 /// ```
-package struct Arguments: Sendable {
+struct Arguments: Sendable {
     /// The options the command declared, `--help` among them.
-    package let declared: [OptionDeclaration]
+    let declared: [OptionDeclaration]
     /// What was given for each declared option, by its long name, in order; a flag's occurrences are "".
     private var given: [String: [String]] = [:]
     /// The arguments that are not options, in order (everything after `--` among them).
-    package private(set) var positionals: [String] = []
+    private(set) var positionals: [String] = []
 
-    /// Parses `items` against `configuration`'s options.
+    /// Parses `items` against the options `command` declares.
     /// - Throws: `UsageError` for an unknown option, a missing value, a value given to a flag, or an argument
     ///   given to a command that takes none.
-    package init(parsing items: [String], for configuration: CommandConfiguration) throws {
-        try self.init(parsing: items, options: configuration.allOptions)
-        if configuration.arguments.isEmpty, let first = positionals.first {
-            throw UsageError("\(configuration.name) takes no arguments, got '\(first)'")
+    init(parsing items: [String], for command: any Command.Type) throws {
+        try self.init(parsing: items, options: command.allOptions)
+        if command.arguments.isEmpty, let first = positionals.first {
+            throw UsageError("\(command.configuration.name) takes no arguments, got '\(first)'")
         }
     }
 
     /// Parses `items` against `options`.
-    package init(parsing items: [String], options: [OptionDeclaration]) throws {
+    init(parsing items: [String], options: [OptionDeclaration]) throws {
         declared = options
         var items = items
         var index = 0
@@ -71,15 +71,16 @@ package struct Arguments: Sendable {
     }
 
     /// Whether `items` ask for help: `--help` or `-h` anywhere before `--`.
-    package static func asksForHelp(_ items: [String]) -> Bool {
+    static func asksForHelp(_ items: [String]) -> Bool {
         items.prefix(while: { $0 != "--" }).contains { SharedOptions.help.declaration.names.contains($0) }
     }
 
     /// The value of `option`: what was given, converted, or its default.
     /// - Throws: `UsageError` when the given text is not a value the option takes.
-    package func value<Value>(of option: Option<Value>) throws -> Value {
+    func value<Value>(of option: Option<Value>) throws -> Value {
         // An option read but not declared would never be parsed, and its default would hide the mistake: that is
-        // a bug in album's own declarations, and every command's declarations are read in CommandLineTests.
+        // a bug in album's own code. A command reads its stored wrappers, each declared, so only code that reads
+        // a shared option by hand (`Album`'s `--wait`) could make it.
         guard declared.contains(option.declaration) else {
             fatalError("\(option.declaration.name) is read but not among its command's declared options")
         }

@@ -2,36 +2,31 @@ import Core
 import Catalogue
 
 /// `album caption PHOTO TEXT`: sets a photo's caption, recorded in its history like any other step.
-package struct CaptionCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct CaptionCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "caption",
         abstract: "Set a photo's caption (recorded in its history).",
-        arguments: "PHOTO TEXT",
         discussion: """
             PHOTO is the path of the photo's original (anything holding a / or naming an existing file is a path),
             or its id or any unique start of it, as `album show` takes it. An empty TEXT ("") removes the caption.
             The change is a run of job 'caption' with one caption step, so `album show PHOTO` lists it and
             `album runs` counts it.
-            """,
-        options: [SharedOptions.catalogue, SharedOptions.wait])
+            """)
 
-    package var catalogue: String
-    package var given: [String]
-    package var photo: String { given[0] }
-    package var text: String { given[1] }
+    @Positionals("PHOTO TEXT") var given: [String]
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        given = arguments.positionals
-    }
+    var photo: String { given[0] }
+    var text: String { given[1] }
 
-    package func validate() throws {
+    func validate() throws {
         guard given.count == 2 else {
             throw UsageError("caption takes a photo (its id or its path) and the caption text (quote it), got \(given.count) argument\(given.count == 1 ? "" : "s")")
         }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
         let photo = try PhotoArgument.resolve(self.photo, in: catalogue)

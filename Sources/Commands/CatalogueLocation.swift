@@ -21,27 +21,27 @@ import JobFile
 /// // ALBUM_CATALOGUE=/photos/album, no --catalogue:
 /// try CatalogueLocation.resolve(given: nil).folder   // "/photos/album"
 /// ```
-package struct CatalogueLocation: Sendable, Equatable {
+struct CatalogueLocation: Sendable, Equatable {
     /// The catalogue folder, absolute.
-    package let folder: String
+    let folder: String
     /// Each place looked at, in order, with what it held: the lines of the message when no catalogue is there.
-    package let looked: [String]
+    let looked: [String]
     /// A line for stderr about how the catalogue was found, when it is not the way the docs give first: a job's
     /// catalogue found where album's default used to be.
-    package var notice: String? = nil
+    var notice: String? = nil
 
     private static func holdsCatalogue(_ folder: String) -> Bool {
         FileManager.default.fileExists(atPath: folder + "/" + Catalogue.databaseName)
     }
 
     /// The environment variable naming the catalogue.
-    package static let environmentVariable = "ALBUM_CATALOGUE"
+    static let environmentVariable = "ALBUM_CATALOGUE"
 
     /// The catalogue for a command: `given` is `--catalogue`'s value (nil when absent), `job` the job of `run` or
     /// `plan`, whose `catalogue:` comes second.
     /// - Throws: `UsageError` for an empty `--catalogue` or a config file whose `catalogue:` is not a path;
     ///   `DiagnosticList` for a config file that is not YAML.
-    package static func resolve(given: String?, job: Job? = nil,
+    static func resolve(given: String?, job: Job? = nil,
                         environment: [String: String] = ProcessInfo.processInfo.environment,
                         currentFolder: String = FileManager.default.currentDirectoryPath) throws -> CatalogueLocation {
         var looked: [String] = []
@@ -79,14 +79,14 @@ package struct CatalogueLocation: Sendable, Equatable {
     }
 
     /// The catalogue folder for running or planning `job`, its notice (if any) said on stderr.
-    package static func folder(given: String?, for job: Job) throws -> String {
+    static func folder(given: String?, for job: Job) throws -> String {
         let location = try resolve(given: given, job: job)
         if let notice = location.notice { Console.err(notice) }
         return location.folder
     }
 
     /// The config files, in the order they are read: `./album.yml`, then the user's.
-    package static func configFiles(environment: [String: String], currentFolder: String) -> [String] {
+    static func configFiles(environment: [String: String], currentFolder: String) -> [String] {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? Paths.absolute("~/.config")
         return [Paths.absolute("album.yml", relativeTo: currentFolder), base + "/album/config.yml"]
@@ -108,7 +108,7 @@ package struct CatalogueLocation: Sendable, Equatable {
 
     /// Throws when the folder holds no catalogue, naming every place looked at, in order.
     /// - Throws: `CatalogueError` "no catalogue at DIR. album looked, in order, at: …".
-    package func requireCatalogue() throws {
+    func requireCatalogue() throws {
         guard !FileManager.default.fileExists(atPath: folder + "/" + Catalogue.databaseName) else { return }
         throw missing
     }
@@ -117,7 +117,7 @@ package struct CatalogueLocation: Sendable, Equatable {
     /// `--catalogue`: the message `ls` gives, for every command. Any other error is returned as it is.
     /// A folder that holds a catalogue in its `.album` or `album` (`-c /photos` for `/photos/.album`) is named, as
     /// "did you mean".
-    package static func explained(_ error: CatalogueError) -> CatalogueError {
+    static func explained(_ error: CatalogueError) -> CatalogueError {
         guard let folder = error.missingFolder else { return error }
         var explained = error
         if let location = try? resolve(given: nil), location.folder == folder { explained = location.missing }

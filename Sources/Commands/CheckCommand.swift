@@ -3,29 +3,22 @@ import YAML
 import JobFile
 
 /// `album check JOB...`: validates job files; silent when they are valid.
-package struct CheckCommand: Command {
+struct CheckCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "check",
         abstract: "Check job files; print every error, or nothing when they are valid.",
-        arguments: "JOBFILE...",
-        discussion: "Exit status 0 when every file is valid, 2 when any has an error (each shown as file:line:col).",
-        options: [SharedOptions.set])
+        discussion: "Exit status 0 when every file is valid, 2 when any has an error (each shown as file:line:col).")
 
-    package var paths: [String]
-    package var variables: [String: String]
+    @Positionals("JOBFILE...") var paths: [String]
+    @Option(SharedOptions.set) var variables: [String: String]
 
-    package init(_ arguments: Arguments) throws {
-        variables = try arguments.value(of: SharedOptions.set)
-        paths = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard !paths.isEmpty else { throw UsageError("check needs at least one job file") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         var failed = false
         for path in paths {
             do {

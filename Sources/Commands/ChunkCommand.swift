@@ -6,11 +6,10 @@ import Cluster
 
 /// `album chunk RUNDIR [K]`: processes one chunk of a distributed run (docs/distributed.md); what Slurm's job array
 /// and Kubernetes' Indexed Job run on each node.
-package struct ChunkCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct ChunkCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "chunk",
         abstract: "Process one chunk of a distributed run (what each node of a Slurm or Kubernetes run does).",
-        arguments: "RUNDIR [K]",
         discussion: """
             K defaults to SLURM_ARRAY_TASK_ID, then JOB_COMPLETION_INDEX (Kubernetes' Indexed Job). The chunk runs
             the job over its share of photos with its own catalogue database, RUNDIR/chunk-K.db, under the lock
@@ -20,36 +19,37 @@ package struct ChunkCommand: Command {
             catalogue, run folder or import root missing or empty, as an unmounted share is; another album or
             libvips version), so that the engine runs it again, elsewhere if it can; 2 for a job-file error.
             Workers default to the cores the allocation has (SLURM_CPUS_PER_TASK, SLURM_CPUS_ON_NODE, the pod's CPU limit).
-            """,
-        options: [workersOption, RunCommand.logFormat, SharedOptions.verbose])
+            """)
 
-    package static let workersOption = SharedOptions.workers.helped("photos processed at once",
-                                                            defaultHelp: "the run's --workers, else the allocation's cores")
+    @Positionals("RUNDIR [K]") var given: [String]
+    @Option(SharedOptions.workers.helped("photos processed at once", defaultHelp: "the run's --workers, else the allocation's cores"))
+    var workers: Int?
+    @Option(RunCommand.logFormat) var logFormat: LogFormat?
+    @Option(SharedOptions.verbose) var verbose: Bool
 
-    package var given: [String]
-    package var folder: String { given.first ?? "" }
-    package var chunk: Int?
-    package var workers: Int?
-    package var output = RunOutput()
+    var folder: String { given.first ?? "" }
 
-    package init(_ arguments: Arguments) throws {
-        workers = try arguments.value(of: ChunkCommand.workersOption)
-        if let format = try arguments.value(of: RunCommand.logFormat) { output.logFormat = format }
-        output.verbose = try arguments.value(of: SharedOptions.verbose)
-        given = arguments.positionals
-        if given.count == 2 {
-            chunk = Int(given[1]).flatMap { $0 >= 0 ? $0 : nil }
-        } else {
-            let environment = ProcessInfo.processInfo.environment
-            for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
-                guard let text = environment[name] else { continue }
-                chunk = Int(text).flatMap { $0 >= 0 ? $0 : nil }
-                break
-            }
+    /// K: the second argument, else SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX; nil when the one found is no
+    /// chunk number (or none is there).
+    var chunk: Int? {
+        if given.count == 2 { return Int(given[1]).flatMap { $0 >= 0 ? $0 : nil } }
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
+            guard let text = environment[name] else { continue }
+            return Int(text).flatMap { $0 >= 0 ? $0 : nil }
         }
+        return nil
     }
 
-    package func validate() throws {
+    /// What the chunk prints, and where.
+    var output: RunOutput {
+        var output = RunOutput()
+        if let logFormat { output.logFormat = logFormat }
+        output.verbose = verbose
+        return output
+    }
+
+    func validate() throws {
         guard (1...2).contains(given.count) else {
             throw UsageError(given.isEmpty ? "chunk needs a run folder" : "chunk takes a run folder and a chunk number, got \(given.count) arguments")
         }
@@ -63,9 +63,9 @@ package struct ChunkCommand: Command {
         }
     }
 
-    package static let checksItsOutput = true
+    static let checksItsOutput = true
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         guard let chunk else { return .usage }
         let output = self.output
         let run = ChunkRun(folder: RunFolder(folder), chunk: chunk, workers: workers, observer: { output.reporters(for: $0) },

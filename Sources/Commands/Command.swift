@@ -1,16 +1,18 @@
 import Core
 
-/// One `album` subcommand, in swift-argument-parser's shape: a static configuration that declares its options,
-/// an initialiser that reads their values, `validate()`, then `run()`.
+/// One `album` subcommand, in swift-argument-parser's shape: a static configuration, its options and positional
+/// arguments as stored property wrappers (`@Option`, `@Flag`, `@Positionals`), each declared once, `validate()`,
+/// then `run()`.
 ///
 /// Adding a command is one file holding such a type, plus its line in `Album.commands`; its `--help`, its usage
-/// line, its parsing and its errors come from the declarations (docs/commands.md shows a whole one).
-package protocol Command: Sendable {
-    /// The subcommand's name, abstract, discussion, positional arguments and options.
+/// line, its parsing, its errors, its completion and its manual page come from the declarations
+/// (`Command+Declarations`; docs/commands.md shows a whole one). `Command.parse` makes the command with its values.
+protocol Command: Sendable, Decodable {
+    /// The subcommand's name, abstract and discussion.
     static var configuration: CommandConfiguration { get }
-    /// Reads the declared options' values (`arguments.value(of:)`) and the positionals.
-    /// - Throws: `UsageError` when a value is not one its option takes.
-    init(_ arguments: Arguments) throws
+    /// The command's declarations alone, its wrappers holding no value yet: what `Command+Declarations` reads.
+    /// Every stored property being a wrapper, the implicit `init()` is the one.
+    init()
     /// Checks what the values cannot check one by one: how many positionals, options needed together.
     /// - Throws: `UsageError` (exit 2).
     func validate() throws
@@ -26,7 +28,7 @@ package protocol Command: Sendable {
 }
 
 extension Command {
-    package static var checksItsOutput: Bool { false }
-    package static var onlyReads: Bool { false }
-    package func validate() throws {}
+    static var checksItsOutput: Bool { false }
+    static var onlyReads: Bool { false }
+    func validate() throws {}
 }

@@ -1,8 +1,8 @@
-/// The usage line and the `--help` page, made from the configuration alone.
-extension CommandConfiguration {
+/// The usage line and the `--help` page, made from the configuration and the declarations alone.
+extension Command {
     /// `album gc [--catalogue DIR] [--dry-run]`.
-    package var usage: String {
-        (["album", name] + (arguments.isEmpty ? [] : [arguments]) + options.map(\.usage)).joined(separator: " ")
+    static var usage: String {
+        (["album", configuration.name] + (arguments.isEmpty ? [] : [arguments]) + options.map(\.usage)).joined(separator: " ")
     }
 
     /// The whole `--help` page: abstract, usage, discussion, then one entry per option.
@@ -17,17 +17,19 @@ extension CommandConfiguration {
     ///   -n, --dry-run    print what would be deleted, and delete nothing
     ///   -h, --help       show this help
     /// ```
-    package var help: String {
-        var page = "\(abstract)\n\nusage: \(usage)\n"
-        if !discussion.isEmpty { page += "\n\(discussion)\n" }
+    static var help: String {
+        var page = "\(configuration.abstract)\n\nusage: \(usage)\n"
+        if !configuration.discussion.isEmpty { page += "\n\(configuration.discussion)\n" }
         return page + "\noptions:\n" + CommandConfiguration.optionLines(allOptions).joined(separator: "\n")
     }
+}
 
+extension CommandConfiguration {
     /// The widest name column before a name gets a line of its own.
-    package static let widestLabel = 24
+    static let widestLabel = 24
 
     /// Each option as `  LABEL  HELP`, the help column aligned and its further lines under its first.
-    package static func optionLines(_ options: [OptionDeclaration]) -> [String] {
+    static func optionLines(_ options: [OptionDeclaration]) -> [String] {
         let width = min(widestLabel, options.map(\.label.count).filter { $0 <= widestLabel }.max() ?? 0)
         let indent = String(repeating: " ", count: 2 + width + 2)
         return options.flatMap { option -> [String] in

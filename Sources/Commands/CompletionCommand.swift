@@ -1,13 +1,12 @@
 import Core
 
 /// `album completion bash|zsh|fish`: prints a completion script made from the command registry (`CompletionScript`).
-package struct CompletionCommand: Command {
+struct CompletionCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "completion",
         abstract: "Print a shell completion script for album (bash, zsh or fish).",
-        arguments: CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: "|"),
         discussion: """
             The script completes the commands, each command's options and their choices, and file or folder names
             for the arguments and options that take them. It is made from the commands' own declarations, so it
@@ -15,16 +14,11 @@ package struct CompletionCommand: Command {
               bash: source <(album completion bash)
               zsh:  source <(album completion zsh)   (after compinit)
               fish: album completion fish | source
-            """,
-        options: [])
+            """)
 
-    package var given: [String]
+    @Positionals(CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: "|")) var given: [String]
 
-    package init(_ arguments: Arguments) throws {
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         let shells = CompletionScript.Shell.allCases.map(\.rawValue)
         guard given.count == 1 else { throw UsageError("completion takes one shell: \(shells.joined(separator: ", "))") }
         guard CompletionScript.Shell(rawValue: given[0]) != nil else {
@@ -32,7 +26,7 @@ package struct CompletionCommand: Command {
         }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         Console.out(CompletionScript(shell: CompletionScript.Shell(rawValue: given[0])!).text)
         return .ok
     }

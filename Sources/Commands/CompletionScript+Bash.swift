@@ -1,7 +1,7 @@
 /// bash's script: one function for `complete -F`, a `case` per command on the word before the cursor (an option's
 /// value), then the command's options, then its positional arguments by how many came before the cursor.
 extension CompletionScript {
-    package var bash: String {
+    var bash: String {
         let commandWords = (entries.map(\.name) + topOptions.flatMap(\.names)).joined(separator: " ")
         var valueCases: [String] = []
         var positionalCases: [String] = []
@@ -66,7 +66,7 @@ extension CompletionScript {
     }
 
     /// The function call that offers `completion` for the word under the cursor.
-    package static func bashReply(_ completion: Completion) -> String {
+    static func bashReply(_ completion: Completion) -> String {
         switch completion {
         case .words(let words): "_album_words '\(words.joined(separator: " "))'"
         case .directories: "_album_dirs"

@@ -1,7 +1,7 @@
 /// zsh's script: `_describe` for the commands, then one `_arguments` per command with its options (aliases
 /// excluding each other, a repeating option marked `*`) and its positional arguments.
 extension CompletionScript {
-    package var zsh: String {
+    var zsh: String {
         let commands = entries.map { "                '\(CompletionScript.zshQuoted($0.name)):\(CompletionScript.zshQuoted($0.abstract))'" }
         let branches = entries.map { entry -> String in
             let specs = entry.options.map(CompletionScript.zshSpec) + CompletionScript.zshPositionals(entry.positionals)
@@ -47,7 +47,7 @@ extension CompletionScript {
     }
 
     /// One option's `_arguments` spec: `'(-n --dry-run)'{-n,--dry-run}'[explanation]'`, `'*--set=[…]:NAME=VALUE: '`.
-    package static func zshSpec(_ option: OptionDeclaration) -> String {
+    static func zshSpec(_ option: OptionDeclaration) -> String {
         let names = option.names
         var spec = "[\(zshExplanation(summary(option.help)))]"
         if let valueName = option.valueName {
@@ -60,14 +60,14 @@ extension CompletionScript {
 
     /// The positional specs: `':JOBFILE:_files'`, `'::K: '` for an optional one, `'*:PATH:_files'` for the last
     /// repeating one.
-    package static func zshPositionals(_ positionals: [Positional]) -> [String] {
+    static func zshPositionals(_ positionals: [Positional]) -> [String] {
         positionals.map { positional in
             let head = positional.repeats ? "*:" : positional.optional ? "::" : ":"
             return "'\(head)\(zshQuoted(positional.name)):\(zshAction(positional.completion))'"
         }
     }
 
-    package static func zshAction(_ completion: Completion) -> String {
+    static func zshAction(_ completion: Completion) -> String {
         switch completion {
         case .words(let words): "(\(words.map(zshQuoted).joined(separator: " ")))"
         case .directories: "_files -/"
@@ -77,12 +77,12 @@ extension CompletionScript {
     }
 
     /// `text` inside a single-quoted word.
-    package static func zshQuoted(_ text: String) -> String {
+    static func zshQuoted(_ text: String) -> String {
         text.replacingOccurrences(of: "'", with: "'\\''")
     }
 
     /// `text` as an option's explanation: brackets and colons escaped, then single-quoted.
-    package static func zshExplanation(_ text: String) -> String {
+    static func zshExplanation(_ text: String) -> String {
         var escaped = ""
         for character in text {
             if "\\[]:".contains(character) { escaped.append("\\") }

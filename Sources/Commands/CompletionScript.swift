@@ -8,12 +8,12 @@ import Foundation
 /// ```
 /// print(CompletionScript(shell: .bash).text)   // what `album completion bash` prints
 /// ```
-package struct CompletionScript: Sendable {
+struct CompletionScript: Sendable {
     /// The shells album writes completion for.
-    package enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
+    enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
 
     /// What to offer for a value: an option's or a positional argument's.
-    package enum Completion: Equatable, Sendable {
+    enum Completion: Equatable, Sendable {
         /// The words listed (a choice's cases: `thumbnail|export`).
         case words([String])
         /// Folder names (`DIR`, `RUNDIR`).
@@ -25,7 +25,7 @@ package struct CompletionScript: Sendable {
 
         /// What a value named `name` (a value name or a positional as the usage line shows it) takes: a choice's
         /// cases are lowercase words (`thumbnail|export`, `last-run`), placeholders are capitals.
-        package init(valueName name: String) {
+        init(valueName name: String) {
             if name.contains("|") || !name.contains(where: \.isUppercase) {
                 self = .words(name.split(separator: "|").map(String.init))
             } else if name.hasSuffix("DIR") {
@@ -39,16 +39,16 @@ package struct CompletionScript: Sendable {
     }
 
     /// One positional argument, from a word of the usage line's arguments (`JOBFILE`, `[K]`, `PATH...`).
-    package struct Positional: Sendable {
-        package var name: String
-        package var completion: Completion
+    struct Positional: Sendable {
+        var name: String
+        var completion: Completion
         /// Whether it may be given more than once (`PATH...`): the last one repeats.
-        package var repeats: Bool
+        var repeats: Bool
         /// Whether it may be left out (`[K]`).
-        package var optional = false
+        var optional = false
 
         /// The positionals in `arguments` (`"status|abandon RUNDIR"`), in order.
-        package static func parse(_ arguments: String) -> [Positional] {
+        static func parse(_ arguments: String) -> [Positional] {
             arguments.split(separator: " ").map { word in
                 var name = String(word)
                 let repeats = name.hasSuffix("...")
@@ -61,25 +61,25 @@ package struct CompletionScript: Sendable {
     }
 
     /// One command as completion sees it.
-    package struct Entry: Sendable {
-        package var name: String
-        package var abstract: String
-        package var options: [OptionDeclaration]
-        package var positionals: [Positional]
+    struct Entry: Sendable {
+        var name: String
+        var abstract: String
+        var options: [OptionDeclaration]
+        var positionals: [Positional]
     }
 
-    package var shell: Shell
+    var shell: Shell
     /// The commands, in the registry's order, then `help`, which `album` takes before any command.
-    package var entries: [Entry]
+    var entries: [Entry]
     /// The options `album` takes before any command (`--help`, `--version`).
-    package var topOptions: [OptionDeclaration]
+    var topOptions: [OptionDeclaration]
 
-    package init(shell: Shell, commands: [any Command.Type] = Album.commands) {
+    init(shell: Shell, commands: [any Command.Type] = Album.commands) {
         self.shell = shell
         let registered = commands.map { command in
             let configuration = command.configuration
-            return Entry(name: configuration.name, abstract: configuration.abstract, options: configuration.allOptions,
-                         positionals: Positional.parse(configuration.arguments))
+            return Entry(name: configuration.name, abstract: configuration.abstract, options: command.allOptions,
+                         positionals: Positional.parse(command.arguments))
         }
         let names = registered.map(\.name)
         let help = Entry(name: "help", abstract: "Show a command's help (help --man: the manual page).",
@@ -90,7 +90,7 @@ package struct CompletionScript: Sendable {
     }
 
     /// The whole script, without its last newline (`Console.out` adds it).
-    package var text: String {
+    var text: String {
         switch shell {
         case .bash: bash
         case .zsh: zsh
@@ -99,7 +99,7 @@ package struct CompletionScript: Sendable {
     }
 
     /// The first line of an option's help, as a one-line description.
-    package static func summary(_ help: String) -> String {
+    static func summary(_ help: String) -> String {
         String(help.split(separator: "\n", omittingEmptySubsequences: true).first ?? "")
     }
 }

@@ -2,38 +2,31 @@ import Core
 import Cluster
 
 /// `album dist status|abandon RUNDIR`: a distributed run's chunks, and giving one up (docs/distributed.md).
-package struct DistCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct DistCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "dist",
         abstract: "Show a distributed run's chunks (status), or give the run up (abandon).",
-        arguments: "status|abandon RUNDIR",
         discussion: """
             status: how many chunks are pending, running (a process holds the chunk's lock), done, or stopped (started,
             not finished, and nobody works on it: killed, or failed on its node; run it again with `album chunk RUNDIR
             K`), how many were retried, the photos per chunk, and the slowest chunks. Reads only.
             abandon: records the run as abandoned, so that gc, prune, rm, relocate and other runs work again, and
             deletes its chunk databases; cancel the engine's jobs first. Chunks already merged stay merged.
-            """,
-        options: [SharedOptions.json])
+            """)
 
-    package enum Action: String { case status, abandon }
+    enum Action: String { case status, abandon }
 
-    package var given: [String]
-    package var json: Bool
+    @Positionals("status|abandon RUNDIR") var given: [String]
+    @Option(SharedOptions.json) var json: Bool
 
-    package init(_ arguments: Arguments) throws {
-        json = try arguments.value(of: SharedOptions.json)
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard given.count == 2 else { throw UsageError("dist takes an action (status or abandon) and a run folder") }
         guard Action(rawValue: given[0]) != nil else {
             throw UsageError("unknown action '\(given[0])'; dist takes status or abandon")
         }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let folder = RunFolder(given[1])
         do {
             switch Action(rawValue: given[0])! {

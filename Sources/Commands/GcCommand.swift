@@ -5,11 +5,10 @@ import Catalogue
 import JobFile
 
 /// `album gc`: deletes files in the catalogue's own folders that no row needs.
-package struct GcCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct GcCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "gc",
         abstract: "Delete derived files no row refers to (never originals; exports only album's own leftovers).",
-        arguments: "[JOBFILE]",
         discussion: """
             Looks in the catalogue's thumbnails/, filtered/ and originals/ folders, without following or
             removing symbolic links, and deletes the regular files that no rendition or photo row refers to (left by `album rm`, by runs that
@@ -20,34 +19,22 @@ package struct GcCommand: Command {
             file and its row). Other files, recorded exports and the user's originals are never touched, nor a
             file whose export tag names another catalogue.
             Prints each file it deletes, with why; --json prints one object instead (docs/json.md, "gc").
-            """,
-        options: [catalogueOption, SharedOptions.set, dryRunOption, jsonOption, SharedOptions.wait])
+            """)
 
-    package static let catalogueOption = SharedOptions.jobCatalogue.helped(
-        "the catalogue folder", defaultHelp: "the job's catalogue:, else $\(CatalogueLocation.environmentVariable), else a config file's catalogue:, else ./album")
+    @Positionals("[JOBFILE]") var given: [String]
+    @Option(SharedOptions.jobCatalogue.helped(
+        "the catalogue folder", defaultHelp: "the job's catalogue:, else $\(CatalogueLocation.environmentVariable), else a config file's catalogue:, else ./album"))
+    var catalogue: String?
+    @Option(SharedOptions.set) var variables: [String: String]
+    @Option(SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")) var dryRun: Bool
+    @Option(SharedOptions.json.helped("one JSON object: each file (path, reason, bytes), the totals, dry_run")) var json: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package static let dryRunOption = SharedOptions.dryRun.helped("print what would be deleted, and delete nothing")
-    package static let jsonOption = SharedOptions.json.helped("one JSON object: each file (path, reason, bytes), the totals, dry_run")
-
-    package var catalogue: String?
-    package var given: [String]
-    package var variables: [String: String]
-    package var dryRun: Bool
-    package var json: Bool
-
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: GcCommand.catalogueOption)
-        variables = try arguments.value(of: SharedOptions.set)
-        dryRun = try arguments.value(of: GcCommand.dryRunOption)
-        json = try arguments.value(of: GcCommand.jsonOption)
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard given.count <= 1 else { throw UsageError("gc takes at most one job file") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         var folder: String, roots: [String] = []
         if let jobPath = given.first {
             let job = try JobLoader.load(path: jobPath, set: variables)

@@ -1,6 +1,7 @@
 import Foundation
 import System
 import Core
+import Catalogue
 import Stages
 import JobFile
 import Run
@@ -10,11 +11,10 @@ import Service
 ///
 /// A shortcut for a job whose only stage is `import: {from: [PATH...]}`: the same `ImportStage`, run through the same
 /// `JobRun` as `album run`, so an import from the command line and one from a job are the same.
-package struct ImportCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct ImportCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Import photos (files or folders) into a catalogue, without a job file.",
-        arguments: "PATH...",
         discussion: """
             Each PATH is a photo or a folder (searched recursively for the image extensions, as the import stage's
             defaults). A '-' among the paths reads more paths from standard input, one per line (one that does not
@@ -25,36 +25,23 @@ package struct ImportCommand: Command {
             gave no photos where the catalogue knows some from it (is it mounted? --allow-empty if it is meant to be
             empty), 2 usage error or a PATH that does not exist (no catalogue is created), 3 catalogue or
             environment error, or standard error could not be written.
-            """,
-        options: [catalogueOption, workersOption, SharedOptions.allowEmpty, SharedOptions.verbose, SharedOptions.wait])
+            """)
 
-    package static let catalogueOption = SharedOptions.catalogue.helped("the catalogue folder, created when missing")
-    package static let workersOption = SharedOptions.workers.helped("photos imported at once")
-
-    package static let checksItsOutput = true
+    static let checksItsOutput = true
 
     /// The paths as given, `-` among them.
-    package var given: [String]
-    /// The paths to import, absolute, with those read from standard input in place of `-`.
-    package var paths: [String]
-    /// The paths read from standard input, absolute: a missing one fails alone (`RunOptions.listedPaths`).
-    package var listed: Set<String> = []
-    package var catalogue: String
-    package var options = RunOptions()
-    package var verbose = false
+    @Positionals("PATH...") var given: [String]
+    @Option(SharedOptions.catalogue.helped("the catalogue folder, created when missing")) var catalogue: String
+    @Option(SharedOptions.workers.helped("photos imported at once")) var workers: Int?
+    @Option(SharedOptions.allowEmpty) var allowEmpty: Bool
+    @Option(SharedOptions.verbose) var verbose: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package init(_ arguments: Arguments) throws {
-        try self.init(arguments, standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
-    }
-
-    /// Reads the arguments; `standardInput` is read only when a path is `-`.
-    package init(_ arguments: Arguments, standardInput: () -> Data) throws {
-        catalogue = try arguments.value(of: ImportCommand.catalogueOption)
-        options.workers = try arguments.value(of: ImportCommand.workersOption)
-        verbose = try arguments.value(of: SharedOptions.verbose)
-        options.allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
-        given = arguments.positionals
+    /// The paths to import, absolute, with those read from standard input in place of `-` (read once, however
+    /// often `-` is given), and those read from standard input: a missing one fails alone (`RunOptions.listedPaths`).
+    func paths(standardInput: () -> Data) -> (paths: [String], listed: Set<String>) {
         var paths: [String] = []
+        var listed: Set<String> = []
         var readStandardInput = false
         for path in given {
             if path == "-" {
@@ -67,27 +54,30 @@ package struct ImportCommand: Command {
                 paths.append(path)
             }
         }
-        self.paths = paths.map { Paths.absolute($0) }
+        return (paths.map { Paths.absolute($0) }, listed)
     }
 
-    package func validate() throws {
+    func validate() throws {
         guard !given.isEmpty else { throw UsageError("import needs at least one photo or folder, or '-' to read paths from standard input") }
     }
 
     /// The paths in a list read from standard input: one per line, `\n` or `\r\n`, blank lines ignored. Nothing else
     /// is trimmed, since a file name may begin or end with a space. A line is bytes: one that is not UTF-8 keeps
     /// them (`NativePath`), so it names its own file.
-    package static func lines(_ data: Data) -> [String] {
+    static func lines(_ data: Data) -> [String] {
         data.split(separator: UInt8(ascii: "\n")).compactMap { line in
             let bytes = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
             return bytes.isEmpty ? nil : NativePath.string(Array(bytes))
         }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
+        let (paths, listed) = paths(standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
         var stage = ImportStage()
         stage.from = paths
-        var options = options
+        var options = RunOptions()
+        options.workers = workers
+        options.allowEmpty = allowEmpty
         options.listedPaths = listed
         let job = Job(name: "import", catalogue: catalogue, importStage: stage, path: nil, hash: nil)
         return try JobRun(job: job, options: options, output: RunOutput(verbose: verbose)).run()

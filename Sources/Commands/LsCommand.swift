@@ -5,76 +5,72 @@ import Media
 import JobFile
 
 /// `album ls`: the catalogue's photos, newest added first, as a table or JSON.
-package struct LsCommand: Command {
+struct LsCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "ls",
         abstract: "List the catalogue's photos, newest added first.",
         discussion: """
             The selectors are the job file's select: keys, ANDed. The count goes to stderr. -q prints the photos'
             full ids only, one a line, and no count; --json --renditions adds each photo's rendition files
             (absolute paths, sizes, hashes), a manifest for a website build (docs/json.md).
-            """,
-        options: [SharedOptions.catalogue, jsonOption, quiet, renditions, taken, added, filter, path, caption, camera, format, missing, failed, state])
+            """)
 
-    package static let jsonOption = SharedOptions.json.helped("a JSON array, one object per photo")
-    package static let quiet: Option<Bool> = .flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line")
-    package static let renditions: Option<Bool> = .flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)")
-    package static let taken: Option<DateRange?> = .value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
-                                                  default: nil, convert: { try LsCommand.range($0, "--taken") })
-    package static let added: Option<DateRange?> = .value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil,
-                                                  convert: { try LsCommand.range($0, "--added") })
-    package static let filter: Option<String?> = .text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")
-    package static let path: Option<String?> = .text("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder")
-    package static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
-    package static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
-    package static let format: Option<ImageFormat?> = .selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
-    package static let missing: Option<Selection.Missing?> = .selector("--missing", Selection.Missing.self,
-                                                               help: "photos with no thumbnail (or export) whose file is still there")
-    package static let failed: Option<Selection.Failed?> = .selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")
-    package static let state: Option<PhotoState?> = .choice("--state", PhotoState.self,
-                                                    help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")
+    @Option(SharedOptions.catalogueLocation) var location: CatalogueLocation
+    @Option(SharedOptions.json.helped("a JSON array, one object per photo")) var json: Bool
+    @Flag("--quiet", aliases: ["-q"], help: "the photos' ids only, one a line") var quiet: Bool
+    @Flag("--renditions", help: "with --json: each photo's rendition files (kind, path, size, hashes)") var withRenditions: Bool
+    @Option(.value("--taken", "RANGE", help: "capture day, month, year or range: 2008-04-20, 2008-04, 2008,\n2008-04-01..2008-04-30, 2008-03..2008-04, 2008-04-01.., ..2008-04-30",
+                   default: nil, convert: { try LsCommand.range($0, "--taken") }))
+    var taken: DateRange?
+    @Option(.value("--added", "RANGE", help: "import day, month, year or range, the same forms", default: nil,
+                   convert: { try LsCommand.range($0, "--added") }))
+    var added: DateRange?
+    @Option(.text("--filter", "NAME", help: "the applied preset (none, sepia, noir, vivid, or a job's own)")) var filter: String?
+    @Option(.value("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder",
+                   default: nil, convert: { written in
+                       if written.isEmpty { throw UsageError(JobBuilder.emptyPath("--path")) }
+                       return written
+                   }))
+    var path: String?
+    @Option(.text("--caption", "TEXT", help: "captions containing TEXT (any case)")) var caption: String?
+    @Option(.text("--camera", "TEXT", help: "cameras containing TEXT (any case)")) var camera: String?
+    @Option(.selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")) var format: ImageFormat?
+    @Option(.selector("--missing", Selection.Missing.self, help: "photos with no thumbnail (or export) whose file is still there"))
+    var missing: Selection.Missing?
+    @Option(.selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")) var failed: Selection.Failed?
+    @Option(.choice("--state", PhotoState.self, help: "photos in this state (docs/catalogue.md, \"A photo's life: states\")")) var state: PhotoState?
 
-    package var location: CatalogueLocation
-    package var json: Bool
-    package var quiet: Bool
-    package var withRenditions: Bool
-    package var selection = Selection()
-    package var state: PhotoState?
-
-    package init(_ arguments: Arguments) throws {
-        location = try arguments.value(of: SharedOptions.catalogueLocation)
-        json = try arguments.value(of: LsCommand.jsonOption)
-        quiet = try arguments.value(of: LsCommand.quiet)
-        withRenditions = try arguments.value(of: LsCommand.renditions)
-        selection.taken = try arguments.value(of: LsCommand.taken)
-        selection.added = try arguments.value(of: LsCommand.added)
-        selection.filter = try arguments.value(of: LsCommand.filter)
-        if let written = try arguments.value(of: LsCommand.path) {
-            if written.isEmpty { throw UsageError(JobBuilder.emptyPath("--path")) }
-            selection.path = Selection.pathPattern(written)
-            selection.pathSource = PatternSource(written: written, key: "--path")
+    /// The selectors as a job file's `select:` would give them.
+    var selection: Selection {
+        var selection = Selection()
+        selection.taken = taken
+        selection.added = added
+        selection.filter = filter
+        if let path {
+            selection.path = Selection.pathPattern(path)
+            selection.pathSource = PatternSource(written: path, key: "--path")
         }
-        selection.caption = try arguments.value(of: LsCommand.caption)
-        selection.camera = try arguments.value(of: LsCommand.camera)
-        selection.format = try arguments.value(of: LsCommand.format)?.rawValue
-        selection.missing = try arguments.value(of: LsCommand.missing)
-        selection.failed = try arguments.value(of: LsCommand.failed)
-        state = try arguments.value(of: LsCommand.state)
+        selection.caption = caption
+        selection.camera = camera
+        selection.format = format?.rawValue
+        selection.missing = missing
+        selection.failed = failed
+        return selection
     }
 
     /// A `--taken` or `--added` value; a malformed range is a usage error in the job file's words (`select.taken: …`).
-    @Sendable package static func range(_ text: String, _ name: String) throws -> DateRange {
+    @Sendable static func range(_ text: String, _ name: String) throws -> DateRange {
         do { return try DateRange(parsing: text) } catch let error as StageError { throw UsageError(JobBuilder.badRange(name, error)) }
     }
 
-    package func validate() throws {
+    func validate() throws {
         if quiet, json { throw UsageError("-q/--quiet prints ids and --json prints JSON: give one of them") }
         if withRenditions, !json { throw UsageError("--renditions goes with --json: album ls --json --renditions") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         try location.requireCatalogue()  // says every place it looked
         let catalogue = try Catalogue(folder: location.folder, readOnly: true)
         defer { catalogue.close() }

@@ -7,12 +7,12 @@ import Core
 /// ```
 /// album help --man | man -l -
 /// ```
-package struct ManPage: Sendable {
-    package var commands: [any Command.Type] = Album.commands
+struct ManPage: Sendable {
+    var commands: [any Command.Type] = Album.commands
 
     /// The page: NAME, SYNOPSIS, DESCRIPTION, OPTIONS, COMMANDS (one subsection per command: usage, abstract,
     /// discussion, options), EXIT STATUS, SEE ALSO.
-    package var text: String {
+    var text: String {
         var lines = [
             ".TH ALBUM 1 \"\" \"album \(Software.albumVersion)\" \"User Commands\"",
             // Left-aligned and unhyphenated: usage lines, option names and file names are read as typed.
@@ -42,14 +42,14 @@ package struct ManPage: Sendable {
         for command in commands {
             let configuration = command.configuration
             lines.append(".SS \"album \(configuration.name)\"")
-            lines.append(ManPage.usage(configuration))
+            lines.append(ManPage.usage(command))
             lines.append(".PP")
             lines += ManPage.paragraphs(configuration.abstract)
             if !configuration.discussion.isEmpty {
                 lines.append(".PP")
                 lines += ManPage.paragraphs(configuration.discussion)
             }
-            lines += configuration.allOptions.flatMap(ManPage.option)
+            lines += command.allOptions.flatMap(ManPage.option)
         }
         lines.append(".SH EXIT STATUS")
         for (codes, meaning) in Album.exitStatuses {
@@ -66,15 +66,15 @@ package struct ManPage: Sendable {
     }
 
     /// The usage line, bold name and italic placeholders, each option's brackets kept on one line (`\ `).
-    package static func usage(_ configuration: CommandConfiguration) -> String {
-        var words = ["\\fBalbum \(configuration.name)\\fR"]
-        if !configuration.arguments.isEmpty { words.append(escaped(configuration.arguments)) }
-        words += configuration.options.map { escaped($0.usage).replacingOccurrences(of: " ", with: "\\ ") }
+    static func usage(_ command: any Command.Type) -> String {
+        var words = ["\\fBalbum \(command.configuration.name)\\fR"]
+        if !command.arguments.isEmpty { words.append(escaped(command.arguments)) }
+        words += command.options.map { escaped($0.usage).replacingOccurrences(of: " ", with: "\\ ") }
         return words.joined(separator: " ")
     }
 
     /// `.TP`, the option's spellings in bold and its value in italics, then its help with the default.
-    package static func option(_ option: OptionDeclaration) -> [String] {
+    static func option(_ option: OptionDeclaration) -> [String] {
         let names = (option.aliases + [option.name]).map { "\\fB\(escaped($0))\\fR" }.joined(separator: ", ")
         let value = option.valueName.map { " \\fI\(escaped($0))\\fR" } ?? ""
         return [".TP", names + value] + paragraphs(option.helpWithDefault, breakingLines: true)
@@ -82,7 +82,7 @@ package struct ManPage: Sendable {
 
     /// Help text as roff text lines: blank lines become `.PP`, `code` becomes bold, and, with `breakingLines`,
     /// each line of the help starts a new output line as it does in `--help`.
-    package static func paragraphs(_ text: String, breakingLines: Bool = false) -> [String] {
+    static func paragraphs(_ text: String, breakingLines: Bool = false) -> [String] {
         var lines: [String] = []
         var bold = false
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -108,7 +108,7 @@ package struct ManPage: Sendable {
 
     /// `text` safe as a roff text line: backslashes as `\e`, dashes as `\-` (so options copy as typed), and a
     /// leading `.` or `'` (a request) protected with `\&`.
-    package static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out

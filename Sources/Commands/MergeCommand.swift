@@ -3,11 +3,10 @@ import Catalogue
 import Cluster
 
 /// `album merge RUNDIR`: carries a distributed run's finished chunks into the catalogue (docs/distributed.md).
-package struct MergeCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct MergeCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "merge",
         abstract: "Merge a distributed run's finished chunks into the catalogue.",
-        arguments: "RUNDIR",
         discussion: """
             Under the catalogue's writer lock, one transaction per chunk. Merging again is harmless: a chunk merged
             again replaces its own rows. Without --partial nothing is merged while a chunk has not finished (exit 3,
@@ -15,32 +14,20 @@ package struct MergeCommand: Command {
             every chunk is merged the run is closed, its chunk databases and snapshot are deleted, and gc, prune,
             rm, relocate and runs work again. Exit status: 0 merged, 1 merged with failed photos, 2 RUNDIR is not a
             distributed run folder (no run.json), 3 otherwise.
-            """,
-        options: [partialOption, waitOption, timeoutOption])
+            """)
 
-    package static let partialOption: Option<Bool> = .flag("--partial", help: "merge the chunks that finished, and leave the run open for the others")
-    package static let waitOption: Option<Bool> = .flag("--wait", help: "wait until every chunk has finished and the catalogue is free, then merge (a Kubernetes merge Job)")
-    package static let timeoutOption: Option<Int?> = .number("--timeout", "SECONDS", in: 1...Int(Int32.max),
-                                                     help: "with --wait: give up waiting after this long", defaultHelp: "no limit")
+    @Positionals("RUNDIR") var given: [String]
+    @Flag("--partial", help: "merge the chunks that finished, and leave the run open for the others") var partial: Bool
+    @Flag("--wait", help: "wait until every chunk has finished and the catalogue is free, then merge (a Kubernetes merge Job)") var wait: Bool
+    @Option(.number("--timeout", "SECONDS", in: 1...Int(Int32.max), help: "with --wait: give up waiting after this long", defaultHelp: "no limit"))
+    var timeout: Int?
 
-    package var given: [String]
-    package var partial: Bool
-    package var wait: Bool
-    package var timeout: Int?
-
-    package init(_ arguments: Arguments) throws {
-        partial = try arguments.value(of: MergeCommand.partialOption)
-        wait = try arguments.value(of: MergeCommand.waitOption)
-        timeout = try arguments.value(of: MergeCommand.timeoutOption)
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "merge needs a run folder" : "merge takes one run folder, got \(given.count)") }
         if timeout != nil, !wait { throw UsageError("--timeout goes with --wait") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let folder = RunFolder(given[0])
         let merge = DistributedMerge(folder: folder, partial: partial,
                                      waitSeconds: wait ? timeout.map(Double.init) ?? Double.greatestFiniteMagnitude : nil)

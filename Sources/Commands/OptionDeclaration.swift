@@ -6,34 +6,34 @@
 /// // help:  "  --catalogue DIR  the catalogue folder (default: ./album)"
 /// // usage: "[--catalogue DIR]"
 /// ```
-package struct OptionDeclaration: Sendable, Equatable {
+struct OptionDeclaration: Sendable, Equatable {
     /// The long name, with its dashes: `--catalogue`.
-    package var name: String
+    var name: String
     /// Other spellings album already accepts (`-n` for `--dry-run`).
-    package var aliases: [String] = []
+    var aliases: [String] = []
     /// The value's placeholder in usage and help (`DIR`); nil for a flag, which takes no value.
-    package var valueName: String?
+    var valueName: String?
     /// What the option does; further lines continue under the first.
-    package var help: String
+    var help: String
     /// The default, as the help shows it; nil when the help shows none.
-    package var defaultHelp: String?
+    var defaultHelp: String?
     /// Whether the option may be given more than once, every value kept in order.
-    package var repeats = false
+    var repeats = false
     /// Whether the value may be left out (`--progress` or `--progress=plain`): then it is given only after `=`,
     /// never as the next argument, as git's `--color[=WHEN]`.
-    package var valueIsOptional = false
+    var valueIsOptional = false
 
     /// Whether the option takes no value.
-    package var isFlag: Bool { valueName == nil }
+    var isFlag: Bool { valueName == nil }
 
     /// Every spelling that names the option.
-    package var names: [String] { [name] + aliases }
+    var names: [String] { [name] + aliases }
 
     /// The option as the usage line shows it: `[--catalogue DIR]`, `[--set NAME=VALUE]...`, `[--progress[=live|plain]]`.
-    package var usage: String { "[\(name)\(valueText)]" + (repeats ? "..." : "") }
+    var usage: String { "[\(name)\(valueText)]" + (repeats ? "..." : "") }
 
     /// The option's name column in the help: `-n, --dry-run`, `--catalogue DIR`.
-    package var label: String { (aliases + [name]).joined(separator: ", ") + valueText }
+    var label: String { (aliases + [name]).joined(separator: ", ") + valueText }
 
     /// The value after the name: ` DIR`, `[=live|plain]` for an optional one, nothing for a flag.
     private var valueText: String {
@@ -42,7 +42,7 @@ package struct OptionDeclaration: Sendable, Equatable {
     }
 
     /// The help text with its default: `the catalogue folder (default: ./album)`.
-    package var helpWithDefault: String {
+    var helpWithDefault: String {
         help + (defaultHelp.map { " (default: \($0))" } ?? "")
     }
 }

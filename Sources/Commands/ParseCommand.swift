@@ -4,40 +4,30 @@ import Core
 import YAML
 
 /// `album parse FILE`: any document in album's YAML subset as JSON, with no job schema applied.
-package struct ParseCommand: Command {
+struct ParseCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "parse",
         abstract: "Print a YAML-subset document as JSON (a debugging aid).",
-        arguments: "[FILE]",
         discussion: """
             Prints FILE; with no FILE, or '-', the document on stdin; with --batch each file named on stdin
             (album parse --batch < LIST). Keys become JSON
             strings; .inf and .nan become the strings ".inf", "-.inf" and ".nan". Exit 2 with the error for anything
             outside the subset.
-            """,
-        options: [pretty, batch])
+            """)
 
-    package static let pretty: Option<Bool> = .flag("--pretty", help: "indent the JSON")
-    package static let batch: Option<Bool> = .flag("--batch", help: """
+    @Positionals("[FILE]") var given: [String]
+    @Flag("--pretty", help: "indent the JSON") var pretty: Bool
+    @Flag("--batch", help: """
         read one path per line from stdin; print one line per path: "OK<tab>JSON" or
         "ERR<tab>line:col: message" (used by tools/yaml/yaml-differential.py)
-        """)
+        """) var batch: Bool
 
-    package var given: [String]
-    package var pretty: Bool
-    package var batch: Bool
     /// The file to print: nil with `--batch`, "-" for standard input (no FILE, or `-`).
-    package var path: String? { batch ? nil : given.first ?? "-" }
+    var path: String? { batch ? nil : given.first ?? "-" }
 
-    package init(_ arguments: Arguments) throws {
-        pretty = try arguments.value(of: ParseCommand.pretty)
-        batch = try arguments.value(of: ParseCommand.batch)
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         if batch {
             guard given.isEmpty else { throw UsageError("parse --batch reads its paths from stdin") }
         } else {
@@ -45,7 +35,7 @@ package struct ParseCommand: Command {
         }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         guard let path else {
             while let line = readLine() { Console.out(ParseCommand.batchLine(line)) }
             return .ok
@@ -63,7 +53,7 @@ package struct ParseCommand: Command {
     }
 
     /// One `--batch` answer.
-    package static func batchLine(_ path: String) -> String {
+    static func batchLine(_ path: String) -> String {
         do {
             let bytes = try FileBytes(path: path, maxBytes: YAMLParser.maxBytes)
             return "OK\t" + (try YAMLParser.parse(bytes.withBytes { Array($0) }, file: path)).jsonText(pretty: false)

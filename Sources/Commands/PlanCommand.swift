@@ -3,51 +3,34 @@ import JobFile
 import Plan
 
 /// `album plan JOBFILE`: what `album run` would do, stage by stage, without doing or writing anything.
-package struct PlanCommand: Command {
+struct PlanCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "plan",
         abstract: "Show what running a job would do, stage by stage, without doing it.",
-        arguments: "JOBFILE",
         discussion: """
             For each stage: how many photos are to do, already up to date, or left out by 'select:'. Nothing is
             read beyond file names, sizes and the catalogue, and nothing is written. 'album run JOBFILE --dry-run'
             prints the same.
-            """,
-        options: [catalogueOption, force, SharedOptions.set, SharedOptions.allowEmpty, SharedOptions.retryDamaged, verboseOption, jsonOption])
+            """)
 
-    package static let catalogueOption = SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")
-    package static let force = SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")
-    package static let verboseOption = SharedOptions.verbose.helped("one line per photo and stage")
-    package static let jsonOption = SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")
+    @Positionals("JOBFILE") var given: [String]
+    @Option(SharedOptions.jobCatalogue.helped("plan against this catalogue instead of the job's 'catalogue:'")) var catalogue: String?
+    @Option(SharedOptions.force.helped("plan as 'album run --force' would run: every selected step to do")) var force: Bool
+    @Option(SharedOptions.set) var variables: [String: String]
+    @Option(SharedOptions.allowEmpty) var allowEmpty: Bool
+    @Option(SharedOptions.retryDamaged) var retryDamaged: Bool
+    @Option(SharedOptions.verbose.helped("one line per photo and stage")) var verbose: Bool
+    @Option(SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")) var json: Bool
 
-    package var given: [String]
-    package var jobPath: String { given[0] }
-    package var catalogue: String?
-    package var force: Bool
-    package var verbose: Bool
-    package var json: Bool
-    package var variables: [String: String]
-    package var allowEmpty: Bool
-    package var retryDamaged: Bool
+    var jobPath: String { given[0] }
 
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: PlanCommand.catalogueOption)
-        force = try arguments.value(of: PlanCommand.force)
-        verbose = try arguments.value(of: PlanCommand.verboseOption)
-        json = try arguments.value(of: PlanCommand.jsonOption)
-        variables = try arguments.value(of: SharedOptions.set)
-        allowEmpty = try arguments.value(of: SharedOptions.allowEmpty)
-        retryDamaged = try arguments.value(of: SharedOptions.retryDamaged)
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "plan needs a job file" : "plan takes one job file") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
@@ -60,7 +43,7 @@ package struct PlanCommand: Command {
         return .ok
     }
 
-    package static func print(_ plan: Planner.Plan, verbose: Bool) {
+    static func print(_ plan: Planner.Plan, verbose: Bool) {
         Console.out("plan for job '\(plan.job.name.shown)', catalogue \(plan.job.catalogue.shown)")
         if let select = plan.job.select { Console.out("select: \(select.summary)") }
         Console.out("")

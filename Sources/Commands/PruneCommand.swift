@@ -5,8 +5,8 @@ import Catalogue
 
 /// `album prune`: brings the catalogue back to the truth: forgets missing photos and superseded versions, deletes
 /// renditions no current look or parameter set would produce, and thins the history when asked.
-package struct PruneCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct PruneCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "prune",
         abstract: "Forget missing photos and old versions, delete old looks' and old parameters' files.",
         discussion: """
@@ -18,41 +18,39 @@ package struct PruneCommand: Command {
             `album rm`'s rules: never an original, never a file another catalogue exported, never an export that
             changed since album wrote it. Missing photos under a folder that is itself gone or empty (an unmounted
             share, a moved library) are kept, and named, unless --forget-unreachable. docs/catalogue.md, "Pruning".
-            """,
-        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.json, keepMissing, forgetUnreachable, keepVersions, history, SharedOptions.wait])
+            """)
 
-    package static let dryRunOption = SharedOptions.dryRun.helped("print what would be forgotten and deleted, and change nothing")
-    package static let keepMissing: Option<Bool> = .flag("--keep-missing", help: "keep photos whose original is gone, marked as kept")
-    package static let forgetUnreachable: Option<Bool> = .flag(
-        "--forget-unreachable", help: "forget missing photos even where their folder is itself gone or empty (not mounted?)")
-    package static let keepVersions: Option<Int?> = .number("--keep-versions", in: 0...1_000_000,
-                                                    help: "keep the N newest superseded versions of each photo", defaultHelp: "0")
-    package static let history: Option<Int?> = .number("--history", "KEEP", in: 0...1_000_000,
-                                               help: "keep only the skipped step rows of each photo's last KEEP runs (done and failed rows always stay)",
-                                               defaultHelp: "keep all")
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.dryRun.helped("print what would be forgotten and deleted, and change nothing")) var dryRun: Bool
+    @Option(SharedOptions.json) var json: Bool
+    @Flag("--keep-missing", help: "keep photos whose original is gone, marked as kept") var keepMissing: Bool
+    @Flag("--forget-unreachable", help: "forget missing photos even where their folder is itself gone or empty (not mounted?)")
+    var forgetUnreachable: Bool
+    @Option(.number("--keep-versions", in: 0...1_000_000, help: "keep the N newest superseded versions of each photo", defaultHelp: "0"))
+    var keepVersions: Int?
+    @Option(.number("--history", "KEEP", in: 0...1_000_000,
+                    help: "keep only the skipped step rows of each photo's last KEEP runs (done and failed rows always stay)",
+                    defaultHelp: "keep all"))
+    var history: Int?
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package var catalogue: String
-    package var dryRun: Bool
-    package var json: Bool
-    package var options = PruneOptions()
-
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        dryRun = try arguments.value(of: PruneCommand.dryRunOption)
-        json = try arguments.value(of: SharedOptions.json)
-        options.keepMissing = try arguments.value(of: PruneCommand.keepMissing)
-        options.forgetUnreachable = try arguments.value(of: PruneCommand.forgetUnreachable)
-        options.keepVersions = try arguments.value(of: PruneCommand.keepVersions) ?? 0
-        options.history = try arguments.value(of: PruneCommand.history)
+    /// What to prune, from the options.
+    var options: PruneOptions {
+        var options = PruneOptions()
+        options.keepMissing = keepMissing
+        options.forgetUnreachable = forgetUnreachable
+        options.keepVersions = keepVersions ?? 0
+        options.history = history
+        return options
     }
 
-    package func validate() throws {
+    func validate() throws {
         if options.keepMissing, options.forgetUnreachable {
             throw UsageError("--keep-missing keeps every missing photo, and --forget-unreachable forgets some: give one of them")
         }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         // A dry run reads only: no lock, no pre-write check, no byte of the catalogue written.
         let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
                                : try Catalogue(folder: self.catalogue, create: false, writing: true)

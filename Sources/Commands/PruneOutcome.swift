@@ -4,13 +4,13 @@ import Catalogue
 
 /// What `album prune` did to the files, and how it says what it did: a line per photo and rendition forgotten on
 /// stdout (or one JSON object), notes and the summary on stderr.
-package struct PruneOutcome {
-    package var deleted: [Rendition] = []
-    package var bytes = 0
-    package var kept: [(path: String, why: String)] = []
-    package var failed: [(path: String, why: String)] = []
+struct PruneOutcome {
+    var deleted: [Rendition] = []
+    var bytes = 0
+    var kept: [(path: String, why: String)] = []
+    var failed: [(path: String, why: String)] = []
 
-    package mutating func note(_ result: PrunedFile, of rendition: Rendition) {
+    mutating func note(_ result: PrunedFile, of rendition: Rendition) {
         switch result {
         case .deleted(let size):
             deleted.append(rendition)
@@ -22,14 +22,14 @@ package struct PruneOutcome {
     }
 
     /// The folders inside `catalogue` that held deleted files, deepest first, not the area folders themselves.
-    package func folders(inside catalogue: String) -> [String] {
+    func folders(inside catalogue: String) -> [String] {
         let folders = Set(deleted.map { ($0.path as NSString).deletingLastPathComponent }.filter {
             $0.hasPrefix(catalogue + "/") && $0.dropFirst(catalogue.count + 1).contains("/")
         })
         return folders.sorted(by: >)
     }
 
-    package func printLines(_ plan: PrunePlan, dryRun: Bool) {
+    func printLines(_ plan: PrunePlan, dryRun: Bool) {
         for forgotten in plan.forgotten {
             Console.out("\(dryRun ? "would forget" : "forgot") \(forgotten.photo.id.prefix(8)) \(forgotten.photo.path.shown) (\(forgotten.state.rawValue))")
         }
@@ -39,7 +39,7 @@ package struct PruneOutcome {
         }
     }
 
-    package func printNotes(_ plan: PrunePlan, dryRun: Bool) {
+    func printNotes(_ plan: PrunePlan, dryRun: Bool) {
         for folder in plan.unreachable {
             let count = folder.photos.count
             Console.err("album: kept \(count) missing photo\(count == 1 ? "" : "s") under \(folder.folder), which is \(folder.why.rawValue): "
@@ -77,7 +77,7 @@ package struct PruneOutcome {
     }
 
     /// `--json`: the whole summary, shaped as docs/commands.md shows.
-    package static func json(_ plan: PrunePlan, _ outcome: PruneOutcome, dryRun: Bool) -> JSONValue {
+    static func json(_ plan: PrunePlan, _ outcome: PruneOutcome, dryRun: Bool) -> JSONValue {
         let files = { (list: [(path: String, why: String)]) in
             JSONValue.array(list.map { .object([("path", .string($0.path)), ("why", .string($0.why))]) })
         }

@@ -4,8 +4,8 @@ import Catalogue
 
 /// `album relocate --from OLD --to NEW`: rewrites the recorded paths of originals (and of exports outside the
 /// catalogue) that moved from under OLD to under NEW, as a run of job 'relocate'.
-package struct RelocateCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct RelocateCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "relocate",
         abstract: "Rewrite the paths of originals that moved (prefix OLD becomes NEW).",
         discussion: """
@@ -15,34 +15,22 @@ package struct RelocateCommand: Command {
             with its library needs no relocate: paths under the catalogue folder's parent are stored relative to it.
             The change is a run of job 'relocate', so `album runs` lists it. Exits 1 when some rewritten path has no
             file at its new place (it is still rewritten: check NEW, or relocate again).
-            """,
-        options: [SharedOptions.catalogue, from, to, dryRunOption, SharedOptions.json, SharedOptions.wait])
+            """)
 
-    package static let from: Option<String?> = .text("--from", "OLD", help: "the folder the originals were recorded under")
-    package static let to: Option<String?> = .text("--to", "NEW", help: "the folder they are under now")
-    package static let dryRunOption = SharedOptions.dryRun.helped("print what would be rewritten, and change nothing")
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(.text("--from", "OLD", help: "the folder the originals were recorded under")) var from: String?
+    @Option(.text("--to", "NEW", help: "the folder they are under now")) var to: String?
+    @Option(SharedOptions.dryRun.helped("print what would be rewritten, and change nothing")) var dryRun: Bool
+    @Option(SharedOptions.json) var json: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package var catalogue: String
-    package var from: String?
-    package var to: String?
-    package var dryRun: Bool
-    package var json: Bool
-
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        from = try arguments.value(of: RelocateCommand.from)
-        to = try arguments.value(of: RelocateCommand.to)
-        dryRun = try arguments.value(of: RelocateCommand.dryRunOption)
-        json = try arguments.value(of: SharedOptions.json)
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard let from, !from.isEmpty else { throw UsageError("relocate needs --from OLD, the folder the originals were recorded under") }
         guard let to, !to.isEmpty else { throw UsageError("relocate needs --to NEW, the folder they are under now") }
         if Paths.absolute(from) == Paths.absolute(to) { throw UsageError("--from and --to name the same folder, \(Paths.absolute(from))") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let old = Paths.absolute(from ?? ""), new = Paths.absolute(to ?? "")
         let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
                                : try Catalogue(folder: self.catalogue, create: false, writing: true)

@@ -6,8 +6,8 @@ import Catalogue
 import Report
 
 /// `album report`: one self-contained HTML page about a run, or a contact-sheet JPEG of its thumbnails.
-package struct ReportCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct ReportCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "report",
         abstract: "Write an HTML report of a run (or a contact sheet of its thumbnails).",
         discussion: """
@@ -16,34 +16,24 @@ package struct ReportCommand: Command {
             the run changed or failed (before and after wherever a filter was applied; the first 500), every failure
             with its reason, and the slowest photos. A job's 'report: FILE.html' writes it after every run. It needs
             --out, --contact-sheet or both.
-            """,
-        options: [runOption, SharedOptions.catalogue, outOption, contactSheetOption])
+            """)
 
-    package static let runOption: Option<Int64?> = .value("--run", "ID|last", help: "which run", default: nil, defaultHelp: "the last run of a job, not a caption or relocate") { run in
+    static let runOption: Option<Int64?> = .value("--run", "ID|last", help: "which run", default: nil, defaultHelp: "the last run of a job, not a caption or relocate") { run in
         guard run != "last" else { return nil }
         guard let id = Int64(run), id > 0 else { throw UsageError("--run takes a run id or 'last', got '\(run)'") }
         return id
     }
-    package static let outOption: Option<String?> = .text("--out", "FILE.html", aliases: ["-o"], help: "write the HTML page here")
-    package static let contactSheetOption: Option<String?> = .text("--contact-sheet", "FILE.jpg", help: "write a JPEG grid of the run's thumbnails here")
 
-    package var runID: Int64?
-    package var catalogue: String
-    package var out: String?
-    package var contactSheet: String?
+    @Option(ReportCommand.runOption) var runID: Int64?
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(.text("--out", "FILE.html", aliases: ["-o"], help: "write the HTML page here")) var out: String?
+    @Option(.text("--contact-sheet", "FILE.jpg", help: "write a JPEG grid of the run's thumbnails here")) var contactSheet: String?
 
-    package init(_ arguments: Arguments) throws {
-        runID = try arguments.value(of: ReportCommand.runOption)
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        out = try arguments.value(of: ReportCommand.outOption)
-        contactSheet = try arguments.value(of: ReportCommand.contactSheetOption)
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard out != nil || contactSheet != nil else { throw UsageError("report needs --out FILE.html or --contact-sheet FILE.jpg") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         try Vips.start()
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }

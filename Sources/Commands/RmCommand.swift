@@ -4,11 +4,10 @@ import Core
 import Catalogue
 
 /// `album rm PHOTO...`: forgets photos and deletes the files album derived from them; originals are never touched.
-package struct RmCommand: Command {
-    package static let configuration = CommandConfiguration(
+struct RmCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Forget photos and delete their derived files; originals are untouched.",
-        arguments: "PHOTO...",
         discussion: """
             Each PHOTO is the path of a photo's original (anything holding a / or naming an existing file is a
             path), or its id or any unique start of it, as `album show` takes it. album removes the photos' rows
@@ -18,26 +17,18 @@ package struct RmCommand: Command {
             alone; `album gc` deletes copies that no photo needs. Steps stay in the history without a photo. With
             --dry-run, album prints each photo and each of its files as it would delete or keep them, and changes
             nothing.
-            """,
-        options: [SharedOptions.catalogue, dryRunOption, SharedOptions.wait])
+            """)
 
-    package static let dryRunOption = SharedOptions.dryRun.helped("print the photos and files that would be removed, and remove nothing")
+    @Positionals("PHOTO...") var named: [String]
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.dryRun.helped("print the photos and files that would be removed, and remove nothing")) var dryRun: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package var catalogue: String
-    package var named: [String]
-    package var dryRun: Bool
-
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        dryRun = try arguments.value(of: RmCommand.dryRunOption)
-        named = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard !named.isEmpty else { throw UsageError("rm needs at least one photo: its id or its path") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
                                : try Catalogue(folder: self.catalogue, create: false, writing: true)
         defer { catalogue.close() }
@@ -93,11 +84,11 @@ package struct RmCommand: Command {
         return .ok
     }
 
-    package enum Outcome { case deleted, gone, kept(String), failed(String) }
+    enum Outcome { case deleted, gone, kept(String), failed(String) }
 
     /// Deletes one rendition's file, unless another photo's row still records it, its tag names another catalogue,
     /// or it is an export outside the catalogue that no longer holds what album wrote.
-    package static func delete(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
+    static func delete(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         if try catalogue.isRecorded(path: rendition.path) { return .kept("another photo's rendition") }
         let verdict = try verdict(rendition, catalogue: catalogue)
         if case .kept = verdict, !rendition.path.hasPrefix(catalogue.folder + "/"),
@@ -115,7 +106,7 @@ package struct RmCommand: Command {
     }
 
     /// What `delete` would do with the rendition's file, its rows aside: `.deleted` when it may go.
-    package static func verdict(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
+    static func verdict(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
         guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
         guard info.isRegular else { return .kept("not a regular file") }
         if let other = try Catalogue.otherOwner(of: rendition.path, in: catalogue) {
@@ -123,7 +114,7 @@ package struct RmCommand: Command {
         }
         if !rendition.path.hasPrefix(catalogue.folder + "/") {
             guard let bytes = try? FileBytes(path: rendition.path), bytes.count == rendition.bytes,
-                  bytes.sha256() == rendition.fileHash else {
+                  try bytes.sha256() == rendition.fileHash else {
                 return .kept("it changed since album exported it")
             }
         }

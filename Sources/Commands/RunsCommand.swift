@@ -2,10 +2,10 @@ import Core
 import Catalogue
 
 /// `album runs`: the catalogue's past runs, newest first, with their status, step counts and software.
-package struct RunsCommand: Command {
+struct RunsCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "runs",
         abstract: "List past runs, newest first, with their status and counts.",
         discussion: """
@@ -15,20 +15,12 @@ package struct RunsCommand: Command {
             the next command that writes to the catalogue marks it 'interrupted'. A skipped step is no row: a run
             counts them and records the counts when it ends (a SIGINT too). For a run that never ended, done and
             failed are counted from its rows and skipped shows '?' (null in --json): it was never counted.
-            """,
-        options: [SharedOptions.catalogue, jsonOption])
+            """)
 
-    package static let jsonOption = SharedOptions.json.helped("a JSON array, one object per run, with counts per stage and status")
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.json.helped("a JSON array, one object per run, with counts per stage and status")) var json: Bool
 
-    package var catalogue: String
-    package var json: Bool
-
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        json = try arguments.value(of: RunsCommand.jsonOption)
-    }
-
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
         let runs = try catalogue.runs()
@@ -61,7 +53,7 @@ package struct RunsCommand: Command {
     }
 
     /// Steps done, skipped and failed over every stage of a counts object (a `null`, not counted, adds nothing).
-    package static func totals(_ counts: JSONValue) -> [Int] {
+    static func totals(_ counts: JSONValue) -> [Int] {
         guard case .object(let stages) = counts else { return [0, 0, 0] }
         return StepRecord.Status.allCases.map { status in
             stages.reduce(0) { sum, stage in
@@ -71,7 +63,7 @@ package struct RunsCommand: Command {
         }
     }
 
-    package static func json(_ run: RunRecord, counts: JSONValue) -> JSONValue {
+    static func json(_ run: RunRecord, counts: JSONValue) -> JSONValue {
         .object([
             ("id", .int(Int(run.id))), ("job", .string(run.job)), ("job_path", .string(run.jobPath)),
             ("job_hash", .string(run.jobHash)), ("status", .string(run.status)), ("started", .string(Timestamp.utc(run.started))),

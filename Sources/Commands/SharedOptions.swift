@@ -4,19 +4,19 @@ import Catalogue
 /// The options several commands share, declared once (swift-argument-parser's `@OptionGroup`): the same name,
 /// value, checks and default wherever they appear. A command that means a little more by one says so with
 /// `helped(_:)`, which keeps everything but the help line.
-package enum SharedOptions {
+enum SharedOptions {
     /// `--help`, `-h`: every command answers it with the help made from its declarations.
-    package static let help: Option<Bool> = .flag("--help", aliases: ["-h"], help: "show this help")
+    static let help: Option<Bool> = .flag("--help", aliases: ["-h"], help: "show this help")
 
     /// `--catalogue DIR`, `-c DIR`: the catalogue folder, made absolute; when not given, `ALBUM_CATALOGUE`, the
     /// config files' `catalogue:`, then `./album` (`CatalogueLocation`).
-    package static let catalogue = Option<String>(declaration: catalogueDeclaration) { given in
+    static let catalogue = Option<String>(declaration: catalogueDeclaration) { given in
         try CatalogueLocation.resolve(given: given.last).folder
     }
 
     /// The same option read as where the catalogue was found, with every place looked at (`ls` says them when there
     /// is no catalogue there).
-    package static let catalogueLocation = Option<CatalogueLocation>(declaration: catalogueDeclaration) { given in
+    static let catalogueLocation = Option<CatalogueLocation>(declaration: catalogueDeclaration) { given in
         try CatalogueLocation.resolve(given: given.last)
     }
 
@@ -25,13 +25,13 @@ package enum SharedOptions {
         defaultHelp: "$\(CatalogueLocation.environmentVariable), else a config file's catalogue:, else ./album")
 
     /// `--catalogue DIR`, `-c DIR`, for a command that runs a job: overrides the job's `catalogue:`, nil when not given.
-    package static let jobCatalogue: Option<String?> = .value("--catalogue", "DIR", aliases: ["-c"], help: "use this catalogue folder instead of the job's 'catalogue:'",
+    static let jobCatalogue: Option<String?> = .value("--catalogue", "DIR", aliases: ["-c"], help: "use this catalogue folder instead of the job's 'catalogue:'",
                                                       default: nil, convert: folder)
 
     /// `--wait[=SECONDS]`, for a command that writes the catalogue: when another album holds the catalogue's lock,
     /// wait for it (up to SECONDS; no value: as long as it takes) instead of stopping at once (exit 3). The value
     /// is only ever after `=`, as `--progress[=plain]`'s.
-    package static let wait: Option<LockWait?> = .optionalValue("--wait", "SECONDS", alone: LockWait(seconds: nil),
+    static let wait: Option<LockWait?> = .optionalValue("--wait", "SECONDS", alone: LockWait(seconds: nil),
                                                         help: "when another album holds the catalogue, wait for it (up to SECONDS) instead of exiting 3") { text in
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
             throw UsageError("--wait takes a number of seconds (0 or more) after '=', got '\(text)'")
@@ -40,31 +40,31 @@ package enum SharedOptions {
     }
 
     /// `--json`: the command's answer as JSON on stdout instead of a table.
-    package static let json: Option<Bool> = .flag("--json", help: "JSON on stdout")
+    static let json: Option<Bool> = .flag("--json", help: "JSON on stdout")
 
     /// `--dry-run`, `-n`: say what would be done, and do nothing.
-    package static let dryRun: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be done, and do nothing")
+    static let dryRun: Option<Bool> = .flag("--dry-run", aliases: ["-n"], help: "print what would be done, and do nothing")
 
     /// `--force`: every selected step to do, even those already up to date.
-    package static let force: Option<Bool> = .flag("--force", help: "redo every selected step, even those already up to date")
+    static let force: Option<Bool> = .flag("--force", help: "redo every selected step, even those already up to date")
 
     /// `--verbose`, `-v`: every step, and libvips' warnings.
-    package static let verbose: Option<Bool> = .flag("--verbose", aliases: ["-v"], help: "print every step, and libvips' warnings")
+    static let verbose: Option<Bool> = .flag("--verbose", aliases: ["-v"], help: "print every step, and libvips' warnings")
 
     /// `--allow-empty`: an import folder that gives no photos, where the catalogue knows some from it, is meant to be
     /// empty (not an unmounted share): run, import or plan anyway.
-    package static let allowEmpty: Option<Bool> = .flag("--allow-empty", help: "go on when an import folder is empty where the catalogue knows photos from it")
+    static let allowEmpty: Option<Bool> = .flag("--allow-empty", help: "go on when an import folder is empty where the catalogue knows photos from it")
 
     /// `--retry-damaged`: take photos a run found damaged through the stages again (they are left alone otherwise
     /// until their bytes change); one that decodes now has its damage cleared.
-    package static let retryDamaged: Option<Bool> = .flag("--retry-damaged", help: "take damaged photos through the stages again (by default they wait for new bytes)")
+    static let retryDamaged: Option<Bool> = .flag("--retry-damaged", help: "take damaged photos through the stages again (by default they wait for new bytes)")
 
     /// `--workers N`, `-j N` (make's spelling): photos processed at once.
-    package static let workers: Option<Int?> = .number("--workers", aliases: ["-j"], in: 1...256, help: "photos processed at once",
+    static let workers: Option<Int?> = .number("--workers", aliases: ["-j"], in: 1...256, help: "photos processed at once",
                                                defaultHelp: "the number of cores")
 
     /// `--set NAME=VALUE`, repeatable: job variables, the last definition of a name winning.
-    package static let set = Option<[String: String]>(
+    static let set = Option<[String: String]>(
         declaration: OptionDeclaration(name: "--set", valueName: "NAME=VALUE", help: "define or override a job variable, used as ${NAME}",
                                        repeats: true)
     ) { given in
@@ -80,7 +80,7 @@ package enum SharedOptions {
 
     /// A `--catalogue` value: an absolute folder path. Empty is no folder at all (it would mean the working
     /// directory), so it is refused like a missing value.
-    @Sendable package static func folder(_ text: String) throws -> String {
+    @Sendable static func folder(_ text: String) throws -> String {
         guard !text.isEmpty else { throw UsageError("--catalogue needs a value") }
         return Paths.absolute(text)
     }

@@ -4,13 +4,12 @@ import Catalogue
 
 /// `album show PHOTO`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
 /// with the job and parameters of each.
-package struct ShowCommand: Command {
+struct ShowCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "show",
         abstract: "Show a photo: its metadata, renditions and full history.",
-        arguments: "PHOTO",
         discussion: """
             PHOTO is the path of the photo's original (anything holding a / or naming an existing file is a path,
             from the current folder), or its id or any unique start of it, as `album ls` shows them (8 characters
@@ -21,27 +20,19 @@ package struct ShowCommand: Command {
             and what failed are recorded; a step that was skipped (up to date) is no row, only a count on its run
             (album runs), so nights that change nothing add nothing here. album caption records each call, changed
             or not (skipped), and steps an older album recorded may be skipped ones.
-            """,
-        options: [SharedOptions.catalogue, jsonOption])
+            """)
 
-    package static let jsonOption = SharedOptions.json.helped("one JSON object: photo, renditions, history")
+    @Positionals("PHOTO") var given: [String]
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.json.helped("one JSON object: photo, renditions, history")) var json: Bool
 
-    package var catalogue: String
-    package var json: Bool
-    package var given: [String]
-    package var photo: String { given[0] }
+    var photo: String { given[0] }
 
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        json = try arguments.value(of: ShowCommand.jsonOption)
-        given = arguments.positionals
-    }
-
-    package func validate() throws {
+    func validate() throws {
         guard given.count == 1 else { throw UsageError(given.isEmpty ? "show needs a photo: its id or its path" : "show takes one photo, got \(given.count)") }
     }
 
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
         defer { catalogue.close() }
         let photo = try PhotoArgument.resolve(self.photo, in: catalogue)
@@ -103,7 +94,7 @@ package struct ShowCommand: Command {
         return .ok
     }
 
-    package static func json(_ entry: HistoryEntry) -> JSONValue {
+    static func json(_ entry: HistoryEntry) -> JSONValue {
         .object([
             ("time", .string(Timestamp.utc(entry.time))), ("run", .int(Int(entry.run))), ("job", .string(entry.job)),
             ("job_path", .string(entry.jobPath)), ("stage", .string(entry.stage)), ("status", .string(entry.status)),

@@ -7,8 +7,8 @@ import Run
 /// 2 damaged photos, not retried: album ls --state damaged
 /// 1 missing photo (its original is gone): album ls --state missing; album prune forgets it
 /// ```
-package enum StatesText {
-    package static func sentences(_ states: [PhotoState: Int]) -> [String] {
+enum StatesText {
+    static func sentences(_ states: [PhotoState: Int]) -> [String] {
         var lines: [String] = []
         if let n = states[.damaged], n > 0 {
             lines.append("\(n) damaged photo\(n == 1 ? "" : "s"), not retried: album ls --state damaged (album run --retry-damaged retries)")
@@ -25,7 +25,7 @@ package enum StatesText {
     }
 
     /// "2 damaged, 1 missing": the states' counts in a few words (`album runs`), or "-" when there are none.
-    package static func brief(_ states: [PhotoState: Int]) -> String {
+    static func brief(_ states: [PhotoState: Int]) -> String {
         let parts = RunSummary.countedStates.compactMap { state in
             states[state].flatMap { $0 > 0 ? "\($0) \(state.rawValue)" : nil }
         }

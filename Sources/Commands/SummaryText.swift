@@ -14,8 +14,8 @@ import Run
 ///   busy time: the stage's own work (its done and failed steps), summed over its 2 workers;
 ///   photos per busy s: its done steps over the busy time, one worker's pace in the stage
 /// ```
-package enum SummaryText {
-    package static func render(_ summary: RunSummary, job: Job) -> String {
+enum SummaryText {
+    static func render(_ summary: RunSummary, job: Job) -> String {
         var lines = [headline(summary, job: job), ""]
         lines.append("  stage        done  skipped  failed   busy time   photos per busy s")
         for stage in StageName.allCases {
@@ -60,19 +60,19 @@ package enum SummaryText {
 
     /// `album: run 3 of job 'demo' ok in 18.4 s (catalogue run 6)`: the job's own run number, how the run ended, its
     /// one duration, and the catalogue's id of the run (`album runs`, `album report --run`).
-    package static func headline(_ summary: RunSummary, job: Job) -> String {
+    static func headline(_ summary: RunSummary, job: Job) -> String {
         let number = summary.jobRun.map { "run \($0) of job '\(job.name.shown)'" } ?? "a run of job '\(job.name.shown)'"
         return "album: \(number) \(summary.status) in \(duration(summary.seconds)) (catalogue run \(summary.run))"
     }
 
     /// A run's duration said once: tenths of a second under a minute (`18.4 s`), then minutes (`2m05s`, `1h02m`).
-    package static func duration(_ seconds: Double) -> String {
+    static func duration(_ seconds: Double) -> String {
         seconds < 59.95 ? String(format: "%.1f s", max(seconds, 0)) : TextReporter.duration(seconds)
     }
 }
 
 extension String {
-    package func leftPadded(_ width: Int) -> String {
+    func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

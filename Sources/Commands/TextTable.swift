@@ -5,26 +5,26 @@
 /// table.append(["1", "ok"])
 /// Console.out(table.rendered)   // "id  status\n1   ok"
 /// ```
-package struct TextTable {
-    package var header: [String]
-    package var rows: [[String]] = []
+struct TextTable {
+    var header: [String]
+    var rows: [[String]] = []
     /// Columns whose cells are padded on the left (numbers).
-    package var rightAligned: Set<Int>
+    var rightAligned: Set<Int>
 
-    package init(_ header: [String], rightAligned: Set<Int> = []) {
+    init(_ header: [String], rightAligned: Set<Int> = []) {
         self.header = header
         self.rightAligned = rightAligned
     }
 
-    package mutating func append(_ row: [String]) { rows.append(row) }
+    mutating func append(_ row: [String]) { rows.append(row) }
 
     /// The table as text, the header first.
-    package var rendered: String { lines.joined(separator: "\n") }
+    var rendered: String { lines.joined(separator: "\n") }
 
     /// The header's line, then one line per row; the last column is never padded, so lines have no trailing spaces.
     /// Each cell is one line, `shown`: a name or a caption holding a line feed or ESC neither breaks the table nor
     /// reaches the terminal.
-    package var lines: [String] {
+    var lines: [String] {
         let all = ([header] + rows).map { $0.map(\.shown) }
         let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         return all.map { row in
@@ -38,7 +38,7 @@ package struct TextTable {
     }
 
     /// `text` cut to `limit` characters, ending with "…" when it was longer; newlines shown as spaces.
-    package static func clipped(_ text: String, to limit: Int) -> String {
+    static func clipped(_ text: String, to limit: Int) -> String {
         let flat = text.replacingOccurrences(of: "\n", with: " ")
         return flat.count <= limit ? flat : String(flat.prefix(limit - 1)) + "…"
     }

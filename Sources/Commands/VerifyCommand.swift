@@ -2,10 +2,10 @@ import Core
 import Catalogue
 
 /// `album verify`: checks the database and re-hashes every file the catalogue records.
-package struct VerifyCommand: Command {
+struct VerifyCommand: Command {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
-    package static let onlyReads = true
-    package static let configuration = CommandConfiguration(
+    static let onlyReads = true
+    static let configuration = CommandConfiguration(
         name: "verify",
         abstract: "Check the catalogue: database integrity, every recorded file and its hash.",
         discussion: """
@@ -28,20 +28,14 @@ package struct VerifyCommand: Command {
             the lock and says so, and leaves runs recorded as running as they are.
 
             exit status: 0 when all is sound, 1 when there are problems, 3 when the catalogue cannot be opened.
-            """,
-        options: [SharedOptions.catalogue, jsonOption, SharedOptions.wait])
+            """)
 
-    package static let jsonOption = SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message), states and unfinished (docs/json.md)")
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(SharedOptions.json.helped("one JSON object: sound, problems (kind, path, photo, message), states and unfinished (docs/json.md)"))
+    var json: Bool
+    @Option(SharedOptions.wait) var wait: LockWait?
 
-    package var catalogue: String
-    package var json: Bool
-
-    package init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        json = try arguments.value(of: VerifyCommand.jsonOption)
-    }
-
-    package func run() throws -> ExitCode {
+    func run() throws -> ExitCode {
         let catalogue = try Catalogue.forVerifying(folder: self.catalogue)
         defer { catalogue.close() }
         if catalogue.isReadOnly {

@@ -24,7 +24,7 @@ public enum JobLoader {
         let root = try YAMLParser.parse(data, file: path)
         var reader = SchemaReader(file: path, text: String(decoding: data, as: UTF8.self))
         var builder = JobBuilder(reader: reader, folder: (absolute as NSString).deletingLastPathComponent)
-        let job = builder.build(root: root, path: absolute, hash: bytes.sha256(), set: set, environment: environment)
+        let job = builder.build(root: root, path: absolute, hash: try bytes.sha256(), set: set, environment: environment)
         reader = builder.reader
         guard reader.diagnostics.isEmpty, let job else { throw DiagnosticList(reader.diagnostics) }
         return job

@@ -129,7 +129,7 @@ package enum ReportPreviews {
     /// changed, or does not decode (the caller falls back).
     package static func previewed(_ rendition: Rendition, geometry: ThumbnailGeometry) -> LookRenderer.PreviewPixels? {
         guard RenditionFile.isIntact(rendition), let bytes = try? FileBytes(path: rendition.path),
-              bytes.count == rendition.bytes, bytes.sha256() == rendition.fileHash else { return nil }
+              bytes.count == rendition.bytes, (try? bytes.sha256()) == rendition.fileHash else { return nil }
         return try? LookRenderer.preview(ofRendition: bytes, geometry: geometry)
     }
 }

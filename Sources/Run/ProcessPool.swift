@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import System
 
 /// Child processes run at most `limit` at a time, each started as soon as one ends: the local engine's chunks
 /// (`album run --distribute local`). The scheduler's folder holds it because it is concurrency, like the workers.
@@ -40,8 +41,8 @@ package final class ProcessPool: Sendable {
             if let environment { process.environment = environment }
             if let log = logs?[index] {
                 // A log that cannot be made leaves the chunk's output on album's own streams, where it is seen.
-                if FileManager.default.createFile(atPath: log, contents: nil),
-                   let handle = FileHandle(forWritingAtPath: log) {
+                if let descriptor = try? OutputFile.create(log) {
+                    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
                     process.standardOutput = handle
                     process.standardError = handle
                 }

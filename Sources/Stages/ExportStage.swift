@@ -110,10 +110,10 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         for _ in 0..<1000 {
             let owner = FileSystem.exists(path) ? ExportStage.owner(of: path, tag: tag, recorded: previous?.path == path) : nil
             if let owner, owner != .otherCatalogue, let bytes = try? FileBytes(path: path),
-               bytes.count == rendered.bytes.count, bytes.sha256() == SHA256.hex(rendered.bytes) {
+               bytes.count == rendered.bytes.count, try bytes.sha256() == SHA256.hex(rendered.bytes) {
                 // Nothing to write: record the file that is already there, as this photo's only (an edited
                 // original's earlier version no longer describes it).
-                let rendition = RenditionFile.describe(rendered, at: path, kind: .export, photo: photoID,
+                let rendition = try RenditionFile.describe(rendered, at: path, kind: .export, photo: photoID,
                                                        parametersHash: parametersHash, inputHash: input, context: context)
                 let superseded = previous.flatMap { $0.photo != photoID && $0.path == path ? $0 : nil }
                 try context.catalogue { catalogue in

@@ -33,7 +33,7 @@ extension ImportStage {
                         .skipped("unchanged since it was found as another name of \(known.path)", input: known.hash, output: known.hash))
             }
             let bytes = try FileBytes(path: path)
-            let hash = bytes.sha256()
+            let hash = try bytes.sha256()
             let format = try ImportStage.sniff(bytes)
             // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`).
             let (metadata, _) = try Attribution.attributed {

@@ -53,7 +53,7 @@ public struct PhotoWork: Sendable {
         } catch let error as FileBytesError {
             throw StageError("the original \(path) cannot be read (\(error.reason)); it may have been moved or deleted")
         }
-        guard bytes.count == photo.bytes, bytes.sha256() == photo.hash else {
+        guard bytes.count == photo.bytes, try bytes.sha256() == photo.hash else {
             throw StageError("the original \(path) has changed since it was imported; run an import of its folder to record the new version")
         }
         original = bytes

@@ -28,15 +28,15 @@ package enum RenditionFile {
         // export's name is the user's, its data synced before its rename.
         let fresh = kind != .export && !FileSystem.exists(path)
         try AtomicFile.write(rendered.bytes, to: path, tag: tag, mode: mode, syncs: context.pendingSyncs, freshName: fresh)
-        return describe(rendered, at: path, kind: kind, photo: photo, parametersHash: parametersHash,
+        return try describe(rendered, at: path, kind: kind, photo: photo, parametersHash: parametersHash,
                         inputHash: inputHash, context: context)
     }
 
     /// Describes bytes already at `path` (written now, or found there byte-identical) as a rendition to record.
     package static func describe(_ rendered: LookRenderer.Rendered, at path: String, kind: Rendition.Kind, photo: String,
-                         parametersHash: String, inputHash: String, context: StageContext) -> Rendition {
+                         parametersHash: String, inputHash: String, context: StageContext) throws -> Rendition {
         Rendition(photo: photo, kind: kind, parametersHash: parametersHash, inputHash: inputHash, path: path,
-                  fileHash: SHA256.hex(rendered.bytes), width: rendered.width, height: rendered.height,
+                  fileHash: try SHA256.hex(rendered.bytes), width: rendered.width, height: rendered.height,
                   bytes: rendered.bytes.count, run: context.run)
     }
 }

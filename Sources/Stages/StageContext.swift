@@ -108,7 +108,7 @@ public struct StageParameters: Sendable, Equatable {
     public init(stage: StageName, parameters: JSONValue, software: Software) {
         self.stage = stage
         text = parameters.text
-        hash = SHA256.hex(Array("\(stage.rawValue)\n\(text)\nalbum \(software.album)\nlibvips \(software.vips)".utf8))
+        hash = SHA256.ofOwnText("\(stage.rawValue)\n\(text)\nalbum \(software.album)\nlibvips \(software.vips)")
     }
 }
 

@@ -118,7 +118,7 @@ final class CILogTests: XCTestCase {
     // MARK: Progress
 
     func testProgressOptionTakesAnOptionalForm() throws {
-        let configuration = RunCommand.configuration
+        let configuration = RunCommand.self
         XCTAssertNil(try Arguments(parsing: ["job.yml"], for: configuration).value(of: RunCommand.progress))
         let alone = try Arguments(parsing: ["--progress", "job.yml"], for: configuration)
         XCTAssertEqual(try alone.value(of: RunCommand.progress), .live)

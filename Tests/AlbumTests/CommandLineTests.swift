@@ -44,12 +44,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(top.stdout, Album.help + "\n", "the binary prints the help made from the registry")
     }
 
-    /// Each command's declarations read with nothing given: an option that a command reads but does not declare
-    /// would stop the test here (`Arguments.value(of:)`), since the parser would never have seen it.
-    func testEveryCommandReadsOnlyTheOptionsItDeclares() throws {
+    /// Each command parsed with nothing given: a stored property that is no `@Option`, `@Flag` or `@Positionals`
+    /// would stop the test here (`ArgumentDecoder`). An option a command reads but does not declare does not compile.
+    func testEveryCommandIsMadeFromItsDeclarationsAlone() throws {
         for command in CommandLineTests.registry {
-            let arguments = try Arguments(parsing: [], for: command.configuration)
-            XCTAssertNoThrow(try command.init(arguments), command.configuration.name)
+            let arguments = try Arguments(parsing: [], for: command)
+            XCTAssertNoThrow(try command.parse(arguments), command.configuration.name)
         }
     }
 
@@ -58,21 +58,21 @@ final class CommandLineTests: XCTestCase {
             let configuration = command.configuration
             let help = try TestSupport.album([configuration.name, "--help"])
             XCTAssertEqual(help.status, 0, configuration.name)
-            XCTAssertEqual(help.stdout, configuration.help + "\n", "\(configuration.name): the help made from the declarations")
+            XCTAssertEqual(help.stdout, command.help + "\n", "\(configuration.name): the help made from the declarations")
             XCTAssertEqual(try TestSupport.album(["help", configuration.name]).stdout, help.stdout)
             XCTAssertEqual(try TestSupport.album([configuration.name, "-h"]).stdout, help.stdout)
             let usage = try XCTUnwrap(help.stdout.split(separator: "\n").first { $0.hasPrefix("usage: ") })
-            XCTAssertEqual(String(usage), "usage: " + configuration.usage)
+            XCTAssertEqual(String(usage), "usage: " + command.usage)
             XCTAssert(usage.hasPrefix("usage: album \(configuration.name)"), String(usage))
             let optionLines = help.stdout.components(separatedBy: "\noptions:\n").last ?? ""
-            for option in configuration.allOptions {
+            for option in command.allOptions {
                 if option.name != "--help" { XCTAssert(usage.contains(option.usage), "\(configuration.name): usage shows \(option.usage)") }
                 XCTAssert(optionLines.contains("  \(option.label)"), "\(configuration.name) --help lists \(option.label)")
                 let firstLine = String(option.helpWithDefault.split(separator: "\n")[0])
                 XCTAssert(optionLines.contains(firstLine), "\(configuration.name) --help explains \(option.name): \(firstLine)")
             }
             let listed = optionLines.split(separator: "\n").filter { $0.hasPrefix("  -") }
-            XCTAssertEqual(listed.count, configuration.allOptions.count, "\(configuration.name): every option once, no other\n\(optionLines)")
+            XCTAssertEqual(listed.count, command.allOptions.count, "\(configuration.name): every option once, no other\n\(optionLines)")
         }
     }
 
@@ -97,18 +97,18 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
             XCTAssert(result.stderr.contains("album: error: \(message)"), "\(arguments): \(result.stderr)")
             let name = arguments[0]
-            let configuration = try XCTUnwrap(Album.command(named: name)).configuration
-            XCTAssert(result.stderr.contains("\nusage: \(configuration.usage)\nRun 'album \(name) --help' for more."), result.stderr)
+            let command = try XCTUnwrap(Album.command(named: name))
+            XCTAssert(result.stderr.contains("\nusage: \(command.usage)\nRun 'album \(name) --help' for more."), result.stderr)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/album"), "no usage error touched a catalogue")
     }
 
     func testTheCatalogueOptionBehavesTheSameInEveryCommandThatTakesIt() throws {
-        let takers = Album.commands.filter { $0.configuration.options.contains { $0.name == "--catalogue" } }
+        let takers = Album.commands.filter { $0.options.contains { $0.name == "--catalogue" } }
         XCTAssertEqual(Set(takers.map { $0.configuration.name }), Set(CommandLineTests.catalogueCommands.keys))
         for command in takers {
             let name = command.configuration.name
-            let declared = try XCTUnwrap(command.configuration.options.first { $0.name == "--catalogue" })
+            let declared = try XCTUnwrap(command.options.first { $0.name == "--catalogue" })
             XCTAssertEqual(declared.valueName, "DIR", name)
             XCTAssertEqual(declared.aliases, ["-c"], name)
             let folder = try makeFolder()
@@ -145,11 +145,11 @@ final class CommandLineTests: XCTestCase {
         let countRow = Album.help(for: registry).split(separator: "\n").first { $0.hasPrefix("  count ") }
         XCTAssertEqual(countRow?.split(separator: " ", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces),
                        "Count the catalogue's photos.", Album.help(for: registry))
-        XCTAssertEqual(CountCommand.configuration.usage, "album count [--catalogue DIR] [--format FORMAT] [--json]")
-        XCTAssert(CountCommand.configuration.help.contains("\n  -c, --catalogue DIR  the catalogue folder (default: $ALBUM_CATALOGUE, else a config file's catalogue:, else ./album)\n"),
-                  CountCommand.configuration.help)
+        XCTAssertEqual(CountCommand.usage, "album count [--catalogue DIR] [--format FORMAT] [--json]")
+        XCTAssert(CountCommand.help.contains("\n  -c, --catalogue DIR  the catalogue folder (default: $ALBUM_CATALOGUE, else a config file's catalogue:, else ./album)\n"),
+                  CountCommand.help)
 
-        let parsed = try CountCommand(Arguments(parsing: ["--json", "--format=png", "--catalogue", folder + "/album"], for: CountCommand.configuration))
+        let parsed = try CountCommand.parse(["--json", "--format=png", "--catalogue", folder + "/album"])
         XCTAssertEqual(parsed.catalogue, folder + "/album")
         XCTAssertEqual(parsed.format, "png")
         XCTAssertTrue(parsed.json)
@@ -175,6 +175,6 @@ final class CommandLineTests: XCTestCase {
         let code = try XCTUnwrap(blocks.first { $0.hasPrefix("swift\n") && $0.contains("struct CountCommand") })
         let declaration = try XCTUnwrap(example.range(of: "struct CountCommand"))
         XCTAssert(code.hasSuffix(String(example[declaration.lowerBound...])), "docs/commands.md shows CountCommand.swift as it is")
-        XCTAssert(blocks.contains("\n" + CountCommand.configuration.help + "\n"), "docs/commands.md shows `album count --help` as it is")
+        XCTAssert(blocks.contains("\n" + CountCommand.help + "\n"), "docs/commands.md shows `album count --help` as it is")
     }
 }

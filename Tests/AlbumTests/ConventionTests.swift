@@ -30,7 +30,7 @@ final class ConventionTests: XCTestCase {
             let configuration = command.configuration
             let help = try TestSupport.album([configuration.name, "--help"])
             XCTAssertEqual(help.status, 0, configuration.name)
-            for option in configuration.allOptions {
+            for option in command.allOptions {
                 guard let short = ConventionTests.shortFlags[option.name] else { continue }
                 XCTAssertEqual(option.aliases, [short], "\(configuration.name) \(option.name)")
                 XCTAssert(help.stdout.contains("\n  \(short), \(option.name)"), "\(configuration.name) --help shows \(short):\n\(help.stdout)")
@@ -55,7 +55,7 @@ final class ConventionTests: XCTestCase {
     /// `-c DIR` is `--catalogue DIR` in every command that takes it: the same missing-value error, and the folder
     /// given is the one used (created by `run` and `import`, planned against by `plan`, and missing for the rest).
     func testShortCatalogueIsTheCatalogueInEveryCommand() throws {
-        let takers = Album.commands.filter { $0.configuration.options.contains { $0.name == "--catalogue" } }
+        let takers = Album.commands.filter { $0.options.contains { $0.name == "--catalogue" } }
         XCTAssertEqual(Set(takers.map { $0.configuration.name }), Set(CommandLineTests.catalogueCommands.keys))
         for command in takers {
             let name = command.configuration.name

@@ -75,7 +75,7 @@ final class FormatTests: XCTestCase {
 
     /// Renders `bytes` as a thumbnail and at full size, and returns the centre pixel of each.
     func centres(_ bytes: [UInt8], name: String) throws -> [[Int]] {
-        let file = FileBytes(bytes: bytes, path: name)
+        let file = try FileBytes(bytes: bytes, path: name)
         let geometry = ThumbnailGeometry(width: 32, height: 32, crop: .none, sizing: .down)
         let thumbnail = try LookRenderer.thumbnail(of: file, recipe: .original, geometry: geometry, failOn: .error)
         let full = try LookRenderer.fullSize(of: file, recipe: .original, maxSize: nil, failOn: .error)
@@ -166,7 +166,7 @@ final class FormatTests: XCTestCase {
     func testAlphaIsFlattenedOnWhiteForJPEGAndKeptForPNGWebPAndAVIF() throws {
         _ = TestSupport.started
         let bytes = try FormatFixture.quadrantsWithAlpha().encoded(as: .png, quality: 100, strip: false)
-        let file = FileBytes(bytes: bytes, path: "alpha.png")
+        let file = try FileBytes(bytes: bytes, path: "alpha.png")
         let geometry = ThumbnailGeometry(width: 160, height: 160, crop: .none, sizing: .both)
         for label in ["thumbnail", "export"] {
             for format in [OutputFormat.jpeg, .png, .webp, .avif, .tiff] {

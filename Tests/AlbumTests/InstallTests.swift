@@ -10,7 +10,7 @@ import XCTest
 final class InstallTests: XCTestCase {
     /// Every spelling of every option each registered command declares, `--help` and `-h` included.
     var declared: [(name: String, options: Set<String>)] {
-        Album.commands.map { ($0.configuration.name, Set($0.configuration.allOptions.flatMap(\.names))) }
+        Album.commands.map { ($0.configuration.name, Set($0.allOptions.flatMap(\.names))) }
     }
 
     /// `album completion SHELL`, written to a file in `folder`.
@@ -118,7 +118,7 @@ final class InstallTests: XCTestCase {
         for (command, section) in zip(Album.commands, sections.dropFirst()) {
             let configuration = command.configuration
             XCTAssert(section.hasPrefix("\"album \(configuration.name)\"\n"), String(section.prefix(40)))
-            for option in configuration.allOptions {
+            for option in command.allOptions {
                 XCTAssert(section.contains("\\fB\(ManPage.escaped(option.name))\\fR"), "\(configuration.name): \(option.name)")
             }
         }
@@ -128,7 +128,7 @@ final class InstallTests: XCTestCase {
         let rendered = try Tool.run(["sh", "-c", "groff -man -Tutf8 -P-cbou '\(path)'"])
         XCTAssertEqual(rendered.stderr, "")
         for command in Album.commands {
-            XCTAssert(rendered.stdout.contains(command.configuration.usage.prefix(30)), "rendered: \(command.configuration.name)'s usage")
+            XCTAssert(rendered.stdout.contains(command.usage.prefix(30)), "rendered: \(command.configuration.name)'s usage")
         }
         for (codes, _) in Album.exitStatuses {
             XCTAssert(rendered.stdout.contains(codes.map { String($0.rawValue) }.joined(separator: "/")))

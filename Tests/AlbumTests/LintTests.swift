@@ -84,4 +84,36 @@ final class LintTests: XCTestCase {
         XCTAssertEqual(caught.status, 1, caught.stdout)
         XCTAssert(caught.stdout.contains("calls getpid(…)"), caught.stdout)
     }
+
+    func testAFoundationFileWriteInALayerFailsTheLintNamingIt() throws {
+        let folder = try scratchCopy()
+        let file = "Sources/Run/ProcessPool.swift"
+        let line = try edit(file, in: folder, replacing: "                if let descriptor = try? OutputFile.create(log) {\n", with: """
+                                _ = FileManager.default.createFile(atPath: log, contents: nil)
+                                try? Data().write(to: URL(fileURLWithPath: log))
+                                if let descriptor = try? OutputFile.create(log) {
+
+                """)
+        let result = try lint(folder)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssert(result.stdout.contains("\(file):\(line): error: writes a file through Foundation (createFile): album's files go "
+                                         + "through System (AtomicFile, Directory, FileSystem, OutputFile)"), result.stdout)
+        XCTAssert(result.stdout.contains("\(file):\(line + 1): error: writes a file through Foundation (write(to:))"), result.stdout)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 2, "those two lines only: \(result.stdout)")
+    }
+
+    func testAPthreadCallInAnotherWrapperFailsTheLintNamingIt() throws {
+        let folder = try scratchCopy()
+        let file = "Sources/Vips/Wrapper/ProgramLock.swift"
+        let line = try edit(file, in: folder, replacing: "        guard active.load(ordering: .acquiring) else { return try body() }\n", with: """
+                    guard active.load(ordering: .acquiring) else { return try body() }
+                    _ = pthread_self()
+
+            """) + 1
+        let result = try lint(folder)
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssert(result.stdout.contains("\(file):\(line): error: calls pthread_self(…): the locks are System's "
+                                         + "(RecursiveLock, ReadWriteLock, CurrentThread)"), result.stdout)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 1, "that one line only: \(result.stdout)")
+    }
 }

@@ -66,7 +66,7 @@ final class StrictCommandLineTests: XCTestCase {
         let two = try TestSupport.album(["parse", "a.yml", "b.yml"], in: folder)
         XCTAssertEqual(two.status, 2)
         XCTAssert(two.stderr.contains("parse takes one file (or none, or '-', for standard input), got 2"), two.stderr)
-        XCTAssert(ParseCommand.configuration.usage.contains("[FILE]"))
+        XCTAssert(ParseCommand.usage.contains("[FILE]"))
     }
 
     func testMergeOfAFolderThatIsNoRunFolderIsAUsageError() throws {

@@ -10,7 +10,13 @@ album's layers (every folder of Sources/ but the four wrappers, WRAPPERS below)
   - calls a POSIX file, directory, lock, xattr, glob, signal or process function as a free function: `lstat(p, &s)`,
     `unlink(p)`, `fnmatch(…)`, `getpid()`, `stat()` (the C struct), … (see CALLS below);
   - uses `errno`, a C type (`sigset_t`, `pollfd`, `mode_t`) or a C constant (`O_RDONLY`, `S_IFREG`, `ENOENT`,
-    `SIGTERM`, `LOCK_EX`, `FNM_PATHNAME`, `STDERR_FILENO`, …).
+    `SIGTERM`, `LOCK_EX`, `FNM_PATHNAME`, `STDERR_FILENO`, …);
+  - writes a file through Foundation, around System's `AtomicFile`, `Directory`, `FileSystem` and `OutputFile`:
+    `FileManager`'s `createFile`, `createDirectory`, `removeItem`, `moveItem`, `copyItem`, … (any receiver),
+    `FileHandle(forWritingAtPath:)` and its kin, `data.write(to: url)` / `text.write(toFile:…)` (FOUNDATION_WRITES).
+
+and when a Swift file of another wrapper (Sources/Vips, Sources/SQLite, Sources/Exif) calls `pthread_*`: the
+locks and the thread's identity are System's (`RecursiveLock`, `ReadWriteLock`, `CurrentThread`).
 
 Comments and string literals are not code (string interpolations are). A call is a Swift method, not libc, when it
 is a member (`x.write(…)`, `Thread.sleep(…)`), a declaration (`func write(`, `case signal(`), a call of a function
@@ -50,7 +56,16 @@ HINTS = {
     "SystemError": "strerror strerror_r perror",
 }
 CALLS = {name: home for home, names in HINTS.items() for name in names.split()}
-CALL_PREFIXES = {"pthread_": "ProcessSignals or the Scheduler's Dispatch queues"}
+CALL_PREFIXES = {"pthread_": "ProcessSignals, RecursiveLock, ReadWriteLock, CurrentThread or the Scheduler's Dispatch queues"}
+
+# Foundation calls that write, create, move or delete files: each bypasses System's durable, checked writes.
+FOUNDATION_WRITES = re.compile(
+    r"\.\s*(createFile|createDirectory|removeItem|moveItem|copyItem|linkItem|createSymbolicLink|replaceItem|"
+    r"replaceItemAt|setAttributes|trashItem)\s*\(|"
+    r"(?<![\w.$])FileHandle\s*\(\s*(forWritingAtPath|forWritingTo|forUpdatingAtPath|forUpdating)\s*:|"
+    r"\.\s*write\s*\(\s*(to|toFile)\s*:(?!\s*&)")
+# The wrappers besides System, whose Swift may call their own C library but not pthread.
+OTHER_WRAPPERS = ["Sources/Vips", "Sources/SQLite", "Sources/Exif"]
 # Names C calls with no arguments (or C structs made empty): only these are flagged as `name()`.
 ZERO_ARGUMENT_CALLS = {"stat", "getpid", "getppid", "getuid", "geteuid", "getgid", "getegid", "fork", "sync",
                        "abort"}
@@ -246,6 +261,11 @@ def check(path, relative, c_modules):
                                                   "notFound, symbolicLinkLoop, …"))
     for m in CONSTANT.finditer(code):
         findings.append((line_of(m.start(1)), f"uses the C constant {m.group(1)}: go through System"))
+    for m in FOUNDATION_WRITES.finditer(code):
+        method, handle, write = m.groups()[:3]
+        call = method or (f"FileHandle({handle}:)" if handle else f"write({write}:)")
+        findings.append((line_of(m.start()), f"writes a file through Foundation ({call}): album's files go through System "
+                                             "(AtomicFile, Directory, FileSystem, OutputFile)"))
     return sorted(set(findings))
 
 
@@ -263,6 +283,14 @@ def layer_files(root):
             dirs.sort()
             for name in sorted(names):
                 yield folder, name
+
+
+def check_wrapper(path):
+    """(line, message) for every pthread call in a Swift file of a wrapper other than System."""
+    code = code_only(open(path, encoding="utf-8", errors="surrogateescape").read())
+    return [(code.count("\n", 0, m.start()) + 1, f"calls {m.group(1)}(…): the locks are System's "
+                                                 "(RecursiveLock, ReadWriteLock, CurrentThread)")
+            for m in re.finditer(r"(?<![\w.$])(pthread_\w+)\s*\(", code)]
 
 
 def main(argv):
@@ -287,6 +315,13 @@ def main(argv):
             for line, message in findings:
                 failed += 1
                 print(f"{relative}:{line}: error: {message}")
+    for wrapper in OTHER_WRAPPERS:
+        for folder, _, names in sorted(os.walk(os.path.join(root, wrapper))):
+            for name in sorted(n for n in names if n.endswith(".swift")):
+                path = os.path.join(folder, name)
+                for line, message in check_wrapper(path):
+                    failed += 1
+                    print(f"{os.path.relpath(path, root)}:{line}: error: {message}")
     print(f"lint: {files} files in album's layers, {failed} finding{'s' if failed != 1 else ''}", file=sys.stderr)
     return 1 if failed else 0
 

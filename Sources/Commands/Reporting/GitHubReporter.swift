@@ -14,31 +14,31 @@ import Catalogue
 /// ```
 /// ::error file=photos/bad.jpg,title=album import failed::not an image: it is an HTML page
 /// ```
-package struct GitHubReporter: RunObserver {
-    package let job: Job
+struct GitHubReporter: RunObserver {
+    let job: Job
     /// `GITHUB_WORKSPACE`, made absolute and folded; nil when unset or empty.
-    package let workspace: String?
+    let workspace: String?
     /// `GITHUB_STEP_SUMMARY`; nil when unset or empty.
-    package let summaryFile: String?
+    let summaryFile: String?
 
-    package init(job: Job, environment: [String: String]) {
+    init(job: Job, environment: [String: String]) {
         self.job = job
         workspace = environment["GITHUB_WORKSPACE"].flatMap { $0.isEmpty ? nil : Paths.absolute($0) }
         summaryFile = environment["GITHUB_STEP_SUMMARY"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    package func runStarted(run: Int64, job: String, photos: Int) {}
-    package func progress(_ progress: RunProgress) {}
-    package func stopping(_ reason: StopReason) { Console.out("::warning title=album::\(GitHubReporter.data(reason.explanation))") }
+    func runStarted(run: Int64, job: String, photos: Int) {}
+    func progress(_ progress: RunProgress) {}
+    func stopping(_ reason: StopReason) { Console.out("::warning title=album::\(GitHubReporter.data(reason.explanation))") }
 
-    package func step(_ step: StepRecord) {
+    func step(_ step: StepRecord) {
         guard step.status == .failed else { return }
         let file = GitHubReporter.property(shown(step.path))
         let title = GitHubReporter.property("album \(step.stage.rawValue) failed")
         Console.out("::error file=\(file),title=\(title)::\(GitHubReporter.data(step.error ?? "failed"))")
     }
 
-    package func runFinished(_ summary: RunSummary) {
+    func runFinished(_ summary: RunSummary) {
         guard let summaryFile else { return }
         let text = StepSummary.markdown(summary, job: job, path: shown)
         do {
@@ -49,20 +49,20 @@ package struct GitHubReporter: RunObserver {
     }
 
     /// `path` as GitHub names it: relative to the workspace when under it (`photos/a.jpg`), else as it is.
-    package func shown(_ path: String) -> String {
+    func shown(_ path: String) -> String {
         guard let workspace else { return path }
         let prefix = workspace.hasSuffix("/") ? workspace : workspace + "/"
         return path.hasPrefix(prefix) && path.count > prefix.count ? String(path.dropFirst(prefix.count)) : path
     }
 
     /// Escapes a message as GitHub's runner expects (`%`, CR, LF).
-    package static func data(_ text: String) -> String {
+    static func data(_ text: String) -> String {
         text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// Escapes a property value (also `:` and `,`).
-    package static func property(_ text: String) -> String {
+    static func property(_ text: String) -> String {
         data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

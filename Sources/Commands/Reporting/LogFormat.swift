@@ -14,19 +14,19 @@ public enum LogFormat: String, Sendable, CaseIterable {
 }
 
 /// Sends every event to several observers in turn.
-package struct Reporters: RunObserver {
-    package let all: [any RunObserver]
+struct Reporters: RunObserver {
+    let all: [any RunObserver]
 
-    package func runStarted(run: Int64, job: String, photos: Int) { for r in all { r.runStarted(run: run, job: job, photos: photos) } }
-    package func step(_ step: StepRecord) { for r in all { r.step(step) } }
-    package func progress(_ progress: RunProgress) { for r in all { r.progress(progress) } }
-    package func stopping(_ reason: StopReason) { for r in all { r.stopping(reason) } }
-    package func runFinished(_ summary: RunSummary) { for r in all { r.runFinished(summary) } }
+    func runStarted(run: Int64, job: String, photos: Int) { for r in all { r.runStarted(run: run, job: job, photos: photos) } }
+    func step(_ step: StepRecord) { for r in all { r.step(step) } }
+    func progress(_ progress: RunProgress) { for r in all { r.progress(progress) } }
+    func stopping(_ reason: StopReason) { for r in all { r.stopping(reason) } }
+    func runFinished(_ summary: RunSummary) { for r in all { r.runFinished(summary) } }
 }
 
 extension StopReason {
     /// A sentence for people.
-    package var explanation: String {
+    var explanation: String {
         switch self {
         case .signal(let number):
             "\(number == 15 ? "SIGTERM" : "SIGINT") received: finishing the photos in flight, starting no new ones (send it again to stop at once)"

@@ -13,5 +13,5 @@ public enum ProgressForm: String, Sendable, CaseIterable {
     case plain
 
     /// The time between two plain lines.
-    package static let plainSeconds = 10.0
+    static let plainSeconds = 10.0
 }

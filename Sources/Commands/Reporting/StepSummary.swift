@@ -20,14 +20,14 @@ import Run
 ///
 /// 9.9 s; catalogue /work/album
 /// ```
-package enum StepSummary {
+enum StepSummary {
     /// The most failures listed; the rest are counted. GitHub takes up to 1 MiB per step's summary.
-    package static let listedFailures = 50
+    static let listedFailures = 50
     /// The longest reason shown, in characters.
-    package static let reasonLength = 400
+    static let reasonLength = 400
 
     /// The summary of `summary`, each file named by `path` (relative to the workspace when under it).
-    package static func markdown(_ summary: RunSummary, job: Job, path: (String) -> String) -> String {
+    static func markdown(_ summary: RunSummary, job: Job, path: (String) -> String) -> String {
         let number = summary.jobRun.map { "run \($0) of job" } ?? "a run of job"
         var lines = ["### album: \(number) '\(cell(job.name))': \(summary.status) (catalogue run \(summary.run))", ""]
         if summary.counts.isEmpty {
@@ -60,7 +60,7 @@ package enum StepSummary {
 
     /// `text` as one table cell of literal text: Markdown's punctuation backslash-escaped (CommonMark allows it
     /// before any ASCII punctuation), line breaks as spaces, other control characters shown as `\x1B`.
-    package static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         TextReporter.visible(text.replacingOccurrences(of: "\r\n", with: " ")).escapingScalars { scalar in
             switch scalar {
             case "\n", "\r": " "

@@ -7,14 +7,14 @@ import Catalogue
 
 /// The run as people see it on stderr: its progress (a live line on a terminal, plain lines elsewhere with
 /// `--progress`), each failure as it happens (every step with `--verbose`), and the end-of-run summary.
-package final class TextReporter: RunObserver {
-    package struct Settings {
+final class TextReporter: RunObserver {
+    struct Settings {
         /// nil: no progress; `.live` only where stderr can draw it (`RunOutput` decides).
-        package var progress: ProgressForm?
-        package var verbose: Bool
-        package var summary: Bool
-        package var colour: Bool
-        package var job: Job
+        var progress: ProgressForm?
+        var verbose: Bool
+        var summary: Bool
+        var colour: Bool
+        var job: Job
     }
 
     private let settings: Settings
@@ -23,15 +23,15 @@ package final class TextReporter: RunObserver {
     /// When the last plain progress line was written (the run's seconds), nil before the first.
     private let lastPlain = Mutex<Double?>(nil)
 
-    package init(_ settings: Settings) { self.settings = settings }
+    init(_ settings: Settings) { self.settings = settings }
 
     // @unchecked is not needed: `settings` is immutable and the mutable state is behind Mutexes.
 
-    package func runStarted(run: Int64, job: String, photos: Int) {
+    func runStarted(run: Int64, job: String, photos: Int) {
         if settings.verbose { line("album: run \(run) of job '\(job.shown)': \(photos) photo\(photos == 1 ? "" : "s")") }
     }
 
-    package func step(_ step: StepRecord) {
+    func step(_ step: StepRecord) {
         guard settings.verbose || step.status == .failed else { return }
         let detail = step.error.map { ": \($0)" } ?? ""
         // One line, whatever the path and the error hold (`shown`): a line feed in a name starts no line of its own.
@@ -40,7 +40,7 @@ package final class TextReporter: RunObserver {
         line(text)
     }
 
-    package func progress(_ progress: RunProgress) {
+    func progress(_ progress: RunProgress) {
         switch settings.progress {
         case nil: return
         case .plain?:
@@ -63,14 +63,14 @@ package final class TextReporter: RunObserver {
     }
 
     /// `album: progress: 40/120 photos, 2 failed, 3.4/s, 12.3 s`: a whole line, for logs.
-    package static func plainLine(_ progress: RunProgress) -> String {
+    static func plainLine(_ progress: RunProgress) -> String {
         "album: progress: \(progress.done)/\(progress.total) photos, \(progress.failed) failed, "
             + "\(String(format: "%.1f", progress.photosPerSecond))/s, \(String(format: "%.1f", progress.seconds)) s"
     }
 
-    package func stopping(_ reason: StopReason) { line("album: \(reason.explanation)".shownKeepingLines) }
+    func stopping(_ reason: StopReason) { line("album: \(reason.explanation)".shownKeepingLines) }
 
-    package func runFinished(_ summary: RunSummary) {
+    func runFinished(_ summary: RunSummary) {
         clearStatus()
         if settings.summary { Console.err(TextReporter.visible(SummaryText.render(summary, job: settings.job))) }
     }
@@ -97,9 +97,9 @@ package final class TextReporter: RunObserver {
     /// `text` with its control characters shown as `\x1B`, `\r`…: a file name or an error message holding ESC or
     /// CR cannot move the cursor, recolour a terminal, or put a control sequence into a log. Line feeds and tabs stay
     /// (`String.shownKeepingLines`; a value quoted in a line is `shown` whole, line feeds too).
-    package static func visible(_ text: String) -> String { text.shownKeepingLines }
+    static func visible(_ text: String) -> String { text.shownKeepingLines }
 
-    package static func duration(_ seconds: Double) -> String {
+    static func duration(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
         return s >= 3600 ? "\(s / 3600)h\(String(format: "%02d", s % 3600 / 60))m" : s >= 60 ? "\(s / 60)m\(String(format: "%02d", s % 60))s" : "\(s)s"
     }

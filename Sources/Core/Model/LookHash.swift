@@ -14,6 +14,6 @@ public enum LookHash {
 
     /// The look's hash from the original's SHA-256 and the recipe's canonical JSON.
     public static func of(original: String, recipe: String) -> String {
-        recipe == originalRecipe ? original : SHA256.hex(Array((original + "\n" + recipe).utf8))
+        recipe == originalRecipe ? original : SHA256.ofOwnText(original + "\n" + recipe)
     }
 }

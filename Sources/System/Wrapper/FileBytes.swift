@@ -88,10 +88,11 @@ public final class FileBytes: @unchecked Sendable {
     }
 
     /// Bytes already in memory, labelled with a path for messages (for images made in memory).
-    public init(bytes: [UInt8], path: String) {
+    /// - Throws: `FileBytesError` ("not enough memory") when the copy cannot be allocated, as a file read does.
+    public init(bytes: [UInt8], path: String) throws {
         self.path = path
-        // Bytes already in memory are small (tests, report previews): a failed malloc ends the process here.
-        let storage = UnsafeMutableRawBufferPointer(start: malloc(max(bytes.count, 1))!, count: max(bytes.count, 1))
+        guard let base = malloc(max(bytes.count, 1)) else { throw FileBytesError(path: path, reason: "not enough memory") }
+        let storage = UnsafeMutableRawBufferPointer(start: base, count: max(bytes.count, 1))
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<bytes.count])
         if bytes.isEmpty { free(storage.baseAddress) }

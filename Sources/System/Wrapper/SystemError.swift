@@ -10,13 +10,17 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var operation: String
     /// The path it was given, when it was given one.
     public var path: String?
-    /// The `errno` it set.
+    /// The `errno` it set (or the nearest one, for a library that has its own errors: EIO for libcrypto's).
     public var code: Int32
+    /// The library's own words for the failure, when it says more than `errno` (libcrypto's error string); the
+    /// reason shown instead of strerror's.
+    public var detail: String?
 
-    public init(_ operation: String, path: String? = nil, code: Int32) {
+    public init(_ operation: String, path: String? = nil, code: Int32, detail: String? = nil) {
         self.operation = operation
         self.path = path
         self.code = code
+        self.detail = detail
     }
 
     /// The error of the call that just failed: `errno` read now, so make this the first thing after the call.
@@ -25,7 +29,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The system's words for the code: "No such file or directory".
-    public var reason: String { SystemError.reason(for: code) }
+    public var reason: String { detail ?? SystemError.reason(for: code) }
 
     /// The system's words for an `errno` value (`strerror`).
     public static func reason(for code: Int32) -> String { String(cString: strerror(code)) }

@@ -1,5 +1,6 @@
 internal import CVips
 import Synchronization
+import System
 
 /// Makes every libvips error and damage warning belong to exactly one photo, whatever the number of workers,
 /// libvips threads or CPU load.
@@ -35,7 +36,7 @@ public enum Attribution {
     /// - Throws: `body`'s error from the run alone: a `VipsError`'s text is then exactly this rendering's, followed by
     ///   the damage warnings the decoder raised before it failed.
     public static func attributed<T>(_ body: () throws -> T) throws -> (T, Alone?) {
-        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        let thread = CurrentThread.id
         if nested.withLock({ $0.contains(thread) }) { return (try body(), nil) }
         nested.withLock { _ = $0.insert(thread) }
         defer { nested.withLock { _ = $0.remove(thread) } }
@@ -44,11 +45,11 @@ public enum Attribution {
         let before = damageWarnings.load(ordering: .acquiring)
         let first = Result { try body() }
         let clean = damageWarnings.load(ordering: .acquiring) == before
-        gate.unlockShared()
+        gate.unlock()
         if clean, case .success(let value) = first { return (value, nil) }
 
         gate.lockExclusive()
-        defer { gate.unlockExclusive() }
+        defer { gate.unlock() }
         _ = Vips.takeErrorBuffer()
         alone.withLock { $0 = [] }
         defer { alone.withLock { $0 = nil } }
@@ -86,31 +87,10 @@ public enum Attribution {
         }
     }
 
-    private static let gate = ReadersWriterGate()
+    private static let gate = ReadWriteLock()
     private static let damageWarnings = Atomic<Int>(0)
     /// The warnings of the rendering that runs alone, or nil when none does.
     private static let alone = Mutex<[String]?>(nil)
     /// Threads inside an attributed rendering, so that nested calls do not take the gate again.
     private static let nested = Mutex<Set<UInt>>([])
-}
-
-/// A readers-writer lock that prefers writers (glibc's `PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP`): a rendering
-/// waiting to run alone is not starved by the other workers taking the gate again and again.
-final class ReadersWriterGate: @unchecked Sendable {
-    // Sendable: the pthread lock is the synchronisation itself; the pointer is allocated once and never moves.
-    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-
-    init() {
-        lock = .allocate(capacity: 1)
-        var attributes = pthread_rwlockattr_t()
-        pthread_rwlockattr_init(&attributes)
-        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
-        precondition(pthread_rwlock_init(lock, &attributes) == 0, "pthread_rwlock_init cannot fail with valid attributes")
-        pthread_rwlockattr_destroy(&attributes)
-    }
-
-    func lockShared() { precondition(pthread_rwlock_rdlock(lock) == 0, "rdlock: only EDEADLK, which nesting rules out") }
-    func unlockShared() { pthread_rwlock_unlock(lock) }
-    func lockExclusive() { precondition(pthread_rwlock_wrlock(lock) == 0, "wrlock: only EDEADLK, which nesting rules out") }
-    func unlockExclusive() { pthread_rwlock_unlock(lock) }
 }

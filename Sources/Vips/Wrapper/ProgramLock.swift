@@ -1,5 +1,6 @@
 internal import CVips
 import Synchronization
+import System
 
 /// Keeps liborc's code memory to one thread at a time, so that libvips' run-time SIMD code (ORC) can stay on with
 /// several workers.
@@ -29,9 +30,7 @@ enum ProgramLock {
     /// Runs `body`, one operation's construction, with the lock held while ORC is on.
     static func building<T>(_ body: () throws -> T) rethrows -> T {
         guard active.load(ordering: .acquiring) else { return try body() }
-        mutex.lock()
-        defer { mutex.unlock() }
-        return try body()
+        return try mutex.withLock(body)
     }
 
     /// Drops one reference to a libvips object with the lock held: the last one finalizes its pipeline, and with
@@ -40,23 +39,5 @@ enum ProgramLock {
         building { g_object_unref(gpointer(object)) }
     }
 
-    private static let mutex = RecursiveMutex()
-}
-
-/// A recursive pthread mutex, allocated once and never moved.
-final class RecursiveMutex: @unchecked Sendable {
-    // Sendable: the pthread mutex is the synchronisation itself.
-    private let pointer: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        pointer = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        precondition(pthread_mutex_init(pointer, &attributes) == 0, "pthread_mutex_init cannot fail with valid attributes")
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    func lock() { precondition(pthread_mutex_lock(pointer) == 0, "a recursive mutex cannot deadlock on its owner") }
-    func unlock() { pthread_mutex_unlock(pointer) }
+    private static let mutex = RecursiveLock()
 }

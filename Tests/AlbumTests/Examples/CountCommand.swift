@@ -9,20 +9,11 @@ struct CountCommand: Command {
     static let configuration = CommandConfiguration(
         name: "count",
         abstract: "Count the catalogue's photos.",
-        discussion: "Prints how many photos the catalogue holds, or how many are in FORMAT.",
-        options: [SharedOptions.catalogue, format, SharedOptions.json])
+        discussion: "Prints how many photos the catalogue holds, or how many are in FORMAT.")
 
-    static let format: Option<String?> = .text("--format", "FORMAT", help: "count only the photos in this format (jpeg, png, ...)")
-
-    var catalogue: String
-    var format: String?
-    var json: Bool
-
-    init(_ arguments: Arguments) throws {
-        catalogue = try arguments.value(of: SharedOptions.catalogue)
-        format = try arguments.value(of: CountCommand.format)
-        json = try arguments.value(of: SharedOptions.json)
-    }
+    @Option(SharedOptions.catalogue) var catalogue: String
+    @Option(.text("--format", "FORMAT", help: "count only the photos in this format (jpeg, png, ...)")) var format: String?
+    @Option(SharedOptions.json) var json: Bool
 
     func validate() throws {
         if format == "" { throw UsageError("--format needs a format, e.g. jpeg") }
