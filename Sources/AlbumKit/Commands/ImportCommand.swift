@@ -80,8 +80,7 @@ struct ImportCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        var stage = ImportStage()
-        stage.from = paths
+        let stage = StageRegistry.source(from: paths)
         var options = options
         options.listedPaths = listed
         let job = Job(name: "import", catalogue: catalogue, importStage: stage, path: nil, hash: nil)

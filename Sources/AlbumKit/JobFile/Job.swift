@@ -14,8 +14,8 @@ public struct Job: Sendable {
     public var workers: Int? = nil
     /// Which catalogue photos the stages after import work on; nil for all.
     public var select: Selection? = nil
-    /// The `import` stage, when the job has one (it always runs first).
-    public var importStage: ImportStage? = nil
+    /// The `import` stage, when the job has one (it always runs first): the registered `PhotoSource`.
+    public var importStage: (any PhotoSource)? = nil
     /// The stages after import, in the order each photo goes through them.
     public var stages: [any PhotoStage] = []
     /// Where to write the run's HTML report after every run (`report:`), absolute; nil for none.

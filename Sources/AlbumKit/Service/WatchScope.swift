@@ -5,13 +5,13 @@ import System
 /// folder, an export root below a root: `DerivedFiles`); files whose names pass `include` and `exclude`; and a root
 /// that is a file, by its folder's events.
 struct WatchScope {
-    let stage: ImportStage
+    let stage: any PhotoSource
     let derived: DerivedFiles
     /// The roots of `from` that are folders, and those that are not (watched through their folder).
     let folderRoots: Set<String>
     let fileRoots: Set<String>
 
-    init(stage: ImportStage, derived: DerivedFiles) {
+    init(stage: any PhotoSource, derived: DerivedFiles) {
         self.stage = stage
         self.derived = derived
         let folders = stage.from.filter { FileStatus.of($0)?.isDirectory == true }

@@ -64,7 +64,7 @@ public struct ImportStage: DeclaredOptions {
     ]
 
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
-    func accepts(name: String) -> Bool {
+    public func accepts(name: String) -> Bool {
         if name.hasPrefix(".") { return false }  // hidden files, and album's own temporary files
         guard included(name: name) else { return false }
         let lower = name.lowercased()

@@ -1,0 +1,18 @@
+import Vips
+
+extension ThumbnailStage: RegisteredStage {
+    public static let renditionKinds: [Rendition.Kind] = [.thumbnail]
+
+    /// Every thumbnail can derive from the photo's shared decode when it is large enough (`LookRenderer.sharedServes`).
+    public var sharedDecodeUse: SharedDecodeUse? { .any }
+    public var outputFormat: OutputFormat? { format }
+
+    /// `- thumbnail: {size: 240}`: the options its table declares.
+    static func read<File: StageFileReading>(_ node: Node, from file: inout File, after _: [any PhotoStage]) -> ThumbnailStage? {
+        guard let entries = file.reader.mapping(node, "thumbnail") else { return nil }
+        file.checkOptionKeys(entries, of: ThumbnailStage.self, in: "thumbnail")
+        var stage = ThumbnailStage()
+        file.readOptions(entries, into: &stage, in: "thumbnail")
+        return stage
+    }
+}
