@@ -71,7 +71,7 @@ final class CILogTests: XCTestCase {
         XCTAssert(lines.contains("| stage | done | skipped | failed |"), text)
         let rows = Dictionary(uniqueKeysWithValues: lines.compactMap { line -> (String, [Int])? in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == 4, let stage = StageName(rawValue: cells[0]) else { return nil }
+            guard cells.count == 4, let stage = StageRegistry.stepNames.first(where: { $0.rawValue == cells[0] }) else { return nil }
             let numbers = cells.dropFirst().compactMap { Int($0) }
             return numbers.count == 3 ? (stage.rawValue, numbers) : nil
         })

@@ -28,7 +28,7 @@ final class CommandLineHonestyTests: XCTestCase {
         var rows: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            for stage in StageName.jobStages where trimmed.hasPrefix(stage.rawValue + " ") {
+            for stage in StageRegistry.names where trimmed.hasPrefix(stage.rawValue + " ") {
                 rows[stage.rawValue] = String(trimmed.dropFirst(stage.rawValue.count)).trimmingCharacters(in: .whitespaces)
             }
         }

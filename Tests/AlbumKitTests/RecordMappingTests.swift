@@ -136,7 +136,7 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(history.map(\.milliseconds), [12.5, 0])
         XCTAssertEqual(history.last?.error, "already the caption")
         // Counted from the rows (for a run that recorded no counts): done and failed, and skipped not counted.
-        XCTAssertEqual(try catalogue.countedSteps(run: 1).text, #"{"import":{"done":0,"skipped":null,"failed":0},"#
+        XCTAssertEqual(try catalogue.countedSteps(run: 1, stages: StageRegistry.names).text, #"{"import":{"done":0,"skipped":null,"failed":0},"#
                        + #""filter":{"done":0,"skipped":null,"failed":0},"thumbnail":{"done":1,"skipped":null,"failed":0},"#
                        + #""export":{"done":0,"skipped":null,"failed":0},"caption":{"done":0,"skipped":null,"failed":0}}"#)
         XCTAssertEqual(try catalogue.stepCounts(run: 1), [.thumbnail: [.done: 1]], "the run's recorded counts")
@@ -164,8 +164,8 @@ final class RecordMappingTests: XCTestCase {
             XCTAssertEqual((error as? SQLiteError)?.message, "column taken holds NULL, expected text")
         }
         XCTAssertEqual(try catalogue.database.query("SELECT NULL AS taken") { try $0["taken"] as String? }, [nil])
-        XCTAssertThrowsError(try catalogue.database.query("SELECT 'flat' AS kind") { try $0["kind"] as Rendition.Kind }) { error in
-            XCTAssertEqual((error as? SQLiteError)?.message, "column kind holds text 'flat', expected one of filtered, thumbnail, export")
+        XCTAssertThrowsError(try catalogue.database.query("SELECT 'Flat' AS kind") { try $0["kind"] as Rendition.Kind }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.message, "column kind holds text 'Flat', expected a name: lowercase letters, digits and hyphens, starting with a letter")
         }
     }
 }

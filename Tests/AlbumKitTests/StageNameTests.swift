@@ -5,8 +5,8 @@ import XCTest
 /// no job.
 final class StageNameTests: XCTestCase {
     func testACaptionStepReadsBackAsACaptionAndNoJobMayListIt() throws {
-        XCTAssertEqual(StageName.jobStages, [.import, .filter, .thumbnail, .export])
-        XCTAssertEqual(StageName.allCases, StageName.jobStages + [.caption])
+        XCTAssertEqual(StageRegistry.names, [.import, .filter, .thumbnail, .export])
+        XCTAssertEqual(StageRegistry.stepNames, StageRegistry.names + [.caption])
 
         let folder = try TestSupport.temporaryFolder(self)
         let catalogue = try Catalogue(folder: folder, create: true, writing: true)

@@ -39,4 +39,6 @@ extension Rendition: TableRecord {
     }
 }
 
-extension Rendition.Kind: ColumnValue {}
+extension Rendition.Kind: CheckedText {
+    public static let expectedText = StageName.expectedText
+}

@@ -30,7 +30,7 @@ struct RunsCommand: Command {
         defer { catalogue.close() }
         let runs = try catalogue.runs()
         let counts = try runs.map { run in
-            try run.counts.flatMap(JSONValue.init(parsing:)) ?? catalogue.countedSteps(run: run.id)
+            try run.counts.flatMap(JSONValue.init(parsing:)) ?? catalogue.countedSteps(run: run.id, stages: StageRegistry.names)
         }
         if json {
             Console.out(JSONValue.array(zip(runs, counts).map(RunsCommand.json)).prettyText)

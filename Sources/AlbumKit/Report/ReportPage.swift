@@ -57,7 +57,7 @@ struct ReportPage {
 
     private func stagesTable() -> String {
         var rows = ""
-        for stage in StageName.allCases {
+        for stage in StageRegistry.stepNames {
             guard let counts = report.counts[stage] else { continue }
             // The stage's own pace: its done steps over the busy time (a quick failure is no pace, issue 29); skipped
             // steps are no rows.

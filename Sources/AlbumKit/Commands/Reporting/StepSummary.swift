@@ -31,7 +31,7 @@ enum StepSummary {
             lines.append("No photos.")
         } else {
             lines += ["| stage | done | skipped | failed |", "|:--|--:|--:|--:|"]
-            for stage in StageName.allCases {
+            for stage in StageRegistry.stepNames {
                 guard let counts = summary.counts[stage] else { continue }
                 let cells = [counts[.done] ?? 0, counts[.skipped] ?? 0, counts[.failed] ?? 0].map(String.init)
                 lines.append("| \(stage.rawValue) | " + cells.joined(separator: " | ") + " |")
