@@ -25,7 +25,7 @@ struct LsCommand: Command {
     static let path: Option<String?> = .text("--path", "GLOB", help: "a glob on the original's path, relative to the current folder; ** is any folders,\nand a glob with no / matches the file's name in any folder")
     static let caption: Option<String?> = .text("--caption", "TEXT", help: "captions containing TEXT (any case)")
     static let camera: Option<String?> = .text("--camera", "TEXT", help: "cameras containing TEXT (any case)")
-    static let format: Option<ImageFormat?> = .selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")
+    static let format: Option<ImageFormat?> = .selector("--format", ImageFormat.self, valueName: "FORMAT", help: ImageFormat.namesInWords)
     static let missing: Option<Selection.Missing?> = .selector("--missing", Selection.Missing.self,
                                                                help: "photos with no thumbnail (or export) whose file is still there")
     static let failed: Option<Selection.Failed?> = .selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")

@@ -36,7 +36,7 @@ extension ExportStage: RegisteredStage {
         // an error (JPEG bytes in a .png would open as garbage or not at all).
         let ext = (text as NSString).pathExtension
         let formatNode = entries.first(where: { $0.0 == "format" })?.2
-        if !ext.contains("{"), let named = OutputFormat(fileExtension: ext) {
+        if !ext.contains("{"), let named = ImageFormat.written(fileExtension: ext) {
             if let formatNode {
                 if let format = formatNode.stringValue.flatMap(OutputFormat.init(rawValue:)), format != named {
                     file.reader.error(formatNode, "export.format is \(format.rawValue) but export.to ends in '.\(ext)'; make them agree, or leave format out to follow the extension")

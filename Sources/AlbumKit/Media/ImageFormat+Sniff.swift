@@ -1,30 +1,30 @@
-/// Image formats recognised from their first bytes, never from a file's extension.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg, png, webp, heif, avif, tiff, gif, jxl
+import System
+import Vips
 
-    /// Sniffs the format from a file's first bytes (at least 32 are looked at when present).
+extension ImageFormat {
+    /// Sniffs the format from a file's first bytes (at least 32 are looked at when present), among `formats`.
     /// - Returns: the format, or a reason the bytes are not an image album reads.
-    public static func sniff(_ head: [UInt8]) -> Result<ImageFormat, SniffFailure> {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
-        }
+    public static func sniff(_ head: [UInt8], in formats: [ImageFormat] = registered) -> Result<ImageFormat, SniffFailure> {
         if head.isEmpty { return .failure(.empty) }
-        if starts([0xFF, 0xD8, 0xFF]) { return .success(.jpeg) }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .success(.png) }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .success(.webp) }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .success(.tiff) }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .success(.gif) }
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
-            return .success(.jxl)
-        }
-        if starts(Array("ftyp".utf8), at: 4), head.count >= 12 {
-            let brand = String(decoding: head[8..<12], as: UTF8.self)
-            if ["avif", "avis"].contains(brand) { return .success(.avif) }
-            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) { return .success(.heif) }
+        if let format = formats.first(where: { $0.matches(head) }) { return .success(format) }
+        if let brand = FormatSignature.isoBrand(of: head) {
             return .failure(.unsupported("an ISO media file of brand '\(brand)' (a video or another unsupported format)"))
         }
         if let known = knownOther(head) { return .failure(.unsupported(known)) }
         return .failure(.notAnImage(textHint(head)))
+    }
+
+    /// Sniffs a file's format from its first 64 bytes; throws `SniffFailure`.
+    public static func sniff(_ bytes: FileBytes, in formats: [ImageFormat] = registered) throws -> ImageFormat {
+        try sniff(bytes.prefix(64), in: formats).get()
+    }
+
+    /// Opens an original with its format's decoder (`ImageDecoder`). Bytes no row names (or a row with no decoder)
+    /// are left to libvips, which says why it cannot load them.
+    public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int = 1,
+                            in formats: [ImageFormat] = registered) throws -> Image {
+        let decoder = (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
+        return try decoder.open(bytes, sequential: sequential, failOn: failOn, shrink: shrink)
     }
 
     private static func knownOther(_ head: [UInt8]) -> String? {

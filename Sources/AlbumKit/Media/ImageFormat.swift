@@ -1,0 +1,90 @@
+import Vips
+
+/// One image format album knows: one row of the format table (`ImageFormat.registered`), the one place its name,
+/// file extensions, magic bytes, decoder, encoder and metadata are written.
+///
+/// Import's default `include` (every row's extensions), the sniffing of a file's first bytes (never its
+/// extension), how an original is decoded (`decoder`), and what an export or a thumbnail may write and the
+/// extension it takes (`encoder`) all come from the table:
+/// ```
+/// ImageFormat(name: "png", extensions: ["png"], signatures: [.bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])],
+///             decoder: VipsLoader(), encoder: .png, metadata: [.exif, .xmp, .icc])
+/// ```
+/// Adding a format is one row in `ImageFormat+Registered.swift`; a new kind of media brings its decoder in a
+/// file of its own (`ImageDecoder`). Worked example: `FormatTableTests.testANewFormatGetsEverythingFromItsRow`.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A metadata block a format can carry.
+    public enum Metadata: String, Sendable { case exif, xmp, icc }
+
+    /// The format's name: what `photos.format` records and `select: {format: …}` matches.
+    public let rawValue: String
+    /// The file extensions import considers by default, lowercase, without the dot; the first is the one album
+    /// writes.
+    public let extensions: [String]
+    /// The magic bytes that say a file is in this format (any one of them).
+    public let signatures: [FormatSignature]
+    /// How album decodes it; nil for a format album recognises but cannot decode.
+    public let decoder: (any ImageDecoder)?
+    /// The libvips saver that writes it; nil for a format album reads only.
+    public let encoder: OutputFormat?
+    /// The metadata blocks it carries.
+    public let metadata: Set<Metadata>
+
+    public init(name: String, extensions: [String], signatures: [FormatSignature], decoder: (any ImageDecoder)?,
+                encoder: OutputFormat?, metadata: Set<Metadata>) {
+        self.rawValue = name
+        self.extensions = extensions
+        self.signatures = signatures
+        self.decoder = decoder
+        self.encoder = encoder
+        self.metadata = metadata
+    }
+
+    /// The registered format called `rawValue`.
+    public init?(rawValue: String) {
+        guard let found = ImageFormat.registered.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
+    public static var allCases: [ImageFormat] { registered }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// Whether a file's first bytes say it is in this format.
+    public func matches(_ head: [UInt8]) -> Bool { signatures.contains { $0.matches(head) } }
+
+    /// The extension files written in this format take: its first.
+    public var fileExtension: String { extensions[0] }
+
+    /// Every extension of `formats`, in the table's order: import's default `include` (as `*.EXT`).
+    public static func extensions(of formats: [ImageFormat] = registered) -> [String] { formats.flatMap(\.extensions) }
+
+    /// The format album writes for files named `*.EXT` (any case): a row with that extension and an encoder.
+    public static func written(fileExtension ext: String, in formats: [ImageFormat] = registered) -> OutputFormat? {
+        formats.first { $0.encoder != nil && $0.extensions.contains(ext.lowercased()) }?.encoder
+    }
+
+    /// The registered formats' names in words, "jpeg, png, …, gif or jxl" (`album ls --format`'s help).
+    public static var namesInWords: String {
+        let names = registered.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }
+
+    /// The row that writes `format`.
+    public static func row(writing format: OutputFormat, in formats: [ImageFormat] = registered) -> ImageFormat? {
+        formats.first { $0.encoder == format }
+    }
+}
+
+extension OutputFormat {
+    /// The usual file extension, from the format table: `jpg`, `png`, `webp`, `avif`, `tif`.
+    public var fileExtension: String {
+        guard let row = ImageFormat.row(writing: self) else {
+            fatalError("no row of ImageFormat.registered writes \(rawValue)")  // a programmer's error: FormatTableTests checks every one
+        }
+        return row.fileExtension
+    }
+}
