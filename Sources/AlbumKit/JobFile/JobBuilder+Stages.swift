@@ -5,6 +5,9 @@ extension JobBuilder: StageFileReading {
     /// The stages a job file may list, in order: the registry's names (`StageRegistry`).
     static var stageNames: [String] { StageRegistry.names.map(\.rawValue) }
 
+    /// The names of the stages this builder reads, in order.
+    var stageNames: [String] { registry.map { $0.stage.rawValue } }
+
     /// Reads `stages:`, a list of one-key mappings (`- thumbnail: {size: 240x240}`), each by the reader of the stage
     /// the registry has under that name.
     mutating func readStages(_ node: Node, into job: inout Job) {
@@ -20,14 +23,14 @@ extension JobBuilder: StageFileReading {
                 continue
             }
             guard let entries = item.mappingValue, entries.count == 1, let name = entries[0].key.keyText else {
-                reader.error(item, "each stage is a mapping with one key, the stage's name (\(JobBuilder.stageList(or: true)))")
+                reader.error(item, "each stage is a mapping with one key, the stage's name (\(stageList(or: true)))")
                 continue
             }
             let keyNode = entries[0].key, options = entries[0].value
-            guard let registered = StageRegistry.stage(named: name) else {  // `caption` is `album caption`'s step, not a stage a job lists
+            guard let registered = StageRegistry.stage(named: name, in: registry) else {  // `caption` is `album caption`'s step, not a stage a job lists
                 var message = "unknown stage '\(name)'"
-                if let near = Suggest.nearest(to: name, in: JobBuilder.stageNames) { message += "; did you mean '\(near)'?" }
-                else { message += "; the stages are \(JobBuilder.stageList(or: false))" }
+                if let near = Suggest.nearest(to: name, in: stageNames) { message += "; did you mean '\(near)'?" }
+                else { message += "; the stages are \(stageList(or: false))" }
                 reader.error(keyNode, message)
                 continue
             }
@@ -46,7 +49,7 @@ extension JobBuilder: StageFileReading {
     }
 
     /// "import, filter, thumbnail or export" (`or: true`), "… and export": the registry's names in words.
-    static func stageList(or: Bool) -> String {
+    func stageList(or: Bool) -> String {
         let names = stageNames
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? (or ? " or " : " and ") : "") + (names.last ?? "")
     }

@@ -7,6 +7,8 @@ struct JobBuilder {
     let folder: String
     var variables: [String: String] = [:]
     var presets: [String: Preset] = [:]
+    /// The stages `stages:` may list: the registry's (a test adds one of its own).
+    var registry: [any RegisteredStage.Type] = StageRegistry.registered
 
     init(reader: SchemaReader, folder: String) {
         self.reader = reader

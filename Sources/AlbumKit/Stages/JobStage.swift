@@ -18,3 +18,21 @@ protocol RegisteredStage: JobStage {
     /// - Returns: the stage, or nil when the mapping could not be read at all.
     static func read<File: StageFileReading>(_ node: Node, from file: inout File, after earlier: [any PhotoStage]) -> Self?
 }
+
+extension RegisteredStage where Self: DeclaredOptions {
+    /// The reader of a stage whose options are all in its table: `stage` (every default) with the keys of the
+    /// mapping the table declares, each checked by its kind and range, any other key an error with "did you mean".
+    /// ```
+    /// static func read<File: StageFileReading>(_ node: Node, from file: inout File, after _: [any PhotoStage]) -> Self? {
+    ///     readDeclared(node, from: &file, into: ThumbnailStage())
+    /// }
+    /// ```
+    static func readDeclared<File: StageFileReading>(_ node: Node, from file: inout File, into stage: Self) -> Self? {
+        let name = Self.stage.rawValue
+        guard let entries = file.reader.mapping(node, name) else { return nil }
+        file.checkOptionKeys(entries, of: Self.self, in: name)
+        var stage = stage
+        file.readOptions(entries, into: &stage, in: name)
+        return stage
+    }
+}

@@ -20,9 +20,9 @@ enum StageRegistry {
     /// (`album caption`'s step, which no job lists).
     static var stepNames: [StageName] { names + [.caption] }
 
-    /// The registered stage called `name` (a job file's key); nil for any other name, `caption` among them.
-    static func stage(named name: String) -> (any RegisteredStage.Type)? {
-        registered.first { $0.stage.rawValue == name }
+    /// The stage of `stages` called `name` (a job file's key); nil for any other name, `caption` among them.
+    static func stage(named name: String, in stages: [any RegisteredStage.Type] = registered) -> (any RegisteredStage.Type)? {
+        stages.first { $0.stage.rawValue == name }
     }
 
     /// The registered stage after import called `name`, e.g. to read its recorded parameters back.

@@ -9,10 +9,6 @@ extension ThumbnailStage: RegisteredStage {
 
     /// `- thumbnail: {size: 240}`: the options its table declares.
     static func read<File: StageFileReading>(_ node: Node, from file: inout File, after _: [any PhotoStage]) -> ThumbnailStage? {
-        guard let entries = file.reader.mapping(node, "thumbnail") else { return nil }
-        file.checkOptionKeys(entries, of: ThumbnailStage.self, in: "thumbnail")
-        var stage = ThumbnailStage()
-        file.readOptions(entries, into: &stage, in: "thumbnail")
-        return stage
+        readDeclared(node, from: &file, into: ThumbnailStage())
     }
 }
