@@ -43,11 +43,12 @@ extension Catalogue {
         let look = photo.lookHash
         var old: [PrunePlan.OldRendition] = []
         var keptThumbnails = Set<String>()
+        // The kinds these rules know, in this order (a thumbnail kept is known before the exports made from it); a
+        // kind a newer stage writes is kept: what the runs cannot prove old is kept.
         for kind in [Rendition.Kind.filtered, .thumbnail, .export] {
             for rendition in renditions where rendition.kind == kind {
                 let why: String?
-                switch kind {
-                case .filtered:
+                if kind == .filtered {
                     if photo.filterRecipe == LookHash.originalRecipe {
                         why = "the photo has the original look now"
                     } else if let made = current.looks[rendition.parametersHash] {
@@ -59,7 +60,7 @@ extension Catalogue {
                     } else {
                         why = current.applies(.filter, hash: rendition.parametersHash) == false ? "parameters no job applies now" : nil
                     }
-                case .thumbnail, .export:
+                } else {
                     // A filtered photo's thumbnail of its original look is the report's "before" (ThumbnailStage).
                     let before = kind == .thumbnail && rendition.inputHash == photo.hash
                     if rendition.inputHash != look, !before, kind == .thumbnail || !keptThumbnails.contains(rendition.inputHash) {

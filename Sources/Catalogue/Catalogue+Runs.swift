@@ -62,10 +62,12 @@ extension Catalogue {
 
     /// A run's counts in the run-finished event's shape, `{"import":{"done":n,"skipped":null,"failed":n},…}`, for a
     /// run that recorded none (it never ended): done and failed counted from its rows, and skipped `null`, never
-    /// counted. Every job stage appears, as in recorded counts, then any other stage that has rows (`caption`).
-    public func countedSteps(run: Int64) throws -> JSONValue {
+    /// counted. Every one of `stages` (the job stages, `StageRegistry.names`) appears, as in recorded counts, then
+    /// any other stage that has rows (`caption`), by name.
+    public func countedSteps(run: Int64, stages: [StageName]) throws -> JSONValue {
         let counts = try rowCounts(run: run)
-        return .object(StageName.allCases.filter { StageName.jobStages.contains($0) || counts[$0] != nil }.map { stage in
+        let others = counts.keys.filter { !stages.contains($0) }.sorted { $0.rawValue < $1.rawValue }
+        return .object((stages + others).map { stage in
             (stage.rawValue, .object(StepRecord.Status.allCases.map { status in
                 (status.rawValue, status == .skipped ? .null : .int(counts[stage]?[status] ?? 0))
             }))

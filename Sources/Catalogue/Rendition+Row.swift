@@ -1,4 +1,5 @@
 import SQLite
+import Core
 
 /// A rendition is one row of `renditions` (its `id` is the table's own): each column read and written on one line.
 extension Rendition: TableRecord {
@@ -39,4 +40,6 @@ extension Rendition: TableRecord {
     }
 }
 
-extension Rendition.Kind: ColumnValue {}
+extension Rendition.Kind: CheckedText {
+    public static let expectedText = StageName.expectedText
+}

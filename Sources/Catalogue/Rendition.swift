@@ -1,6 +1,28 @@
+import Core
+
 /// A file album derived from a photo: a filtered full image, a thumbnail, or an export.
 public struct Rendition: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable { case filtered, thumbnail, export }
+    /// What a rendition is, as the `kind` column stores it: a name the stage that writes it declares
+    /// (`PhotoStage.renditionKinds`), so a new stage adds its own kind without a change here or in the schema.
+    /// Like a stage's name (`StageName.isName`): lowercase letters, digits and hyphens, starting with a letter.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+
+        /// nil for text that is not a name.
+        public init?(rawValue: String) {
+            guard StageName.isName(rawValue) else { return nil }
+            self.rawValue = rawValue
+        }
+
+        private init(known: String) { rawValue = known }
+
+        /// A filter stage's full-size image of a look (`keep: full-size`).
+        public static let filtered = Kind(known: "filtered")
+        public static let thumbnail = Kind(known: "thumbnail")
+        public static let export = Kind(known: "export")
+
+        public var description: String { rawValue }
+    }
 
     public var photo: String
     public var kind: Kind

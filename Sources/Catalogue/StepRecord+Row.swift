@@ -47,5 +47,7 @@ extension StepRecord: TableRecord {
     }
 }
 
-extension StageName: ColumnValue {}
+extension StageName: CheckedText {
+    public static let expectedText = "a name: lowercase letters, digits and hyphens, starting with a letter"
+}
 extension StepRecord.Status: ColumnValue {}

@@ -73,8 +73,7 @@ struct ImportCommand: Command {
 
     func run() throws -> ExitCode {
         let (paths, listed) = paths(standardInput: { FileHandle.standardInput.readDataToEndOfFile() })
-        var stage = ImportStage()
-        stage.from = paths
+        let stage = StageRegistry.source(from: paths)
         var options = RunOptions()
         options.workers = workers
         options.allowEmpty = allowEmpty

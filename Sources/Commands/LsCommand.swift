@@ -36,7 +36,7 @@ struct LsCommand: Command {
     var path: String?
     @Option(.text("--caption", "TEXT", help: "captions containing TEXT (any case)")) var caption: String?
     @Option(.text("--camera", "TEXT", help: "cameras containing TEXT (any case)")) var camera: String?
-    @Option(.selector("--format", ImageFormat.self, valueName: "FORMAT", help: "jpeg, png, webp, heif, avif, tiff, gif or jxl")) var format: ImageFormat?
+    @Option(.selector("--format", ImageFormat.self, valueName: "FORMAT", help: ImageFormat.namesInWords)) var format: ImageFormat?
     @Option(.selector("--missing", Selection.Missing.self, help: "photos with no thumbnail (or export) whose file is still there"))
     var missing: Selection.Missing?
     @Option(.selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")) var failed: Selection.Failed?

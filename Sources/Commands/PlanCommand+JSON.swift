@@ -1,6 +1,7 @@
 import Core
 import Run
 import Plan
+import Stages
 
 /// `album plan --json` and `album run --dry-run --log-format json`: the plan as one object, the fields of
 /// `PlanCommand.print`'s table and lines (docs/json.md, "plan").
@@ -8,7 +9,7 @@ extension PlanCommand {
     /// `{"job", "catalogue", "select", "stages": [{"stage", "to_do", "to_do_if_header_matches", "up_to_date", "left_out"}], "passed_over",
     /// "states", "entries"}`; `entries` (one per photo and stage) is filled only with `--verbose`.
     static func json(_ plan: Planner.Plan, verbose: Bool) -> JSONValue {
-        let stages = StageName.allCases.compactMap { stage in
+        let stages = StageRegistry.stepNames.compactMap { stage in
             plan.counts[stage].map { counts in
                 JSONValue.object([("stage", .string(stage.rawValue)), ("to_do", .int(counts.toDo)),
                                   ("to_do_if_header_matches", .int(counts.toDoIfHeaderMatches)),

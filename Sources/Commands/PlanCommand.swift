@@ -1,6 +1,7 @@
 import Core
 import JobFile
 import Plan
+import Stages
 
 /// `album plan JOBFILE`: what `album run` would do, stage by stage, without doing or writing anything.
 struct PlanCommand: Command {
@@ -48,7 +49,7 @@ struct PlanCommand: Command {
         if let select = plan.job.select { Console.out("select: \(select.summary)") }
         Console.out("")
         Console.out("  stage         to do  up to date  left out")
-        for stage in StageName.allCases {
+        for stage in StageRegistry.stepNames {
             guard let c = plan.counts[stage] else { continue }
             // Some to do only if a header the plan does not read matches `select:`: the run may do fewer.
             let toDo = c.toDoIfHeaderMatches > 0 ? "up to \(c.toDo)" : String(c.toDo)

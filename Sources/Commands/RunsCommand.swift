@@ -1,5 +1,6 @@
 import Core
 import Catalogue
+import Stages
 
 /// `album runs`: the catalogue's past runs, newest first, with their status, step counts and software.
 struct RunsCommand: Command {
@@ -25,7 +26,7 @@ struct RunsCommand: Command {
         defer { catalogue.close() }
         let runs = try catalogue.runs()
         let counts = try runs.map { run in
-            try run.counts.flatMap(JSONValue.init(parsing:)) ?? catalogue.countedSteps(run: run.id)
+            try run.counts.flatMap(JSONValue.init(parsing:)) ?? catalogue.countedSteps(run: run.id, stages: StageRegistry.names)
         }
         if json {
             Console.out(JSONValue.array(zip(runs, counts).map(RunsCommand.json)).prettyText)

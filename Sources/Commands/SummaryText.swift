@@ -2,6 +2,7 @@ import Foundation
 import Core
 import JobFile
 import Run
+import Stages
 
 /// The end-of-run summary on a terminal: a table per stage, the first failures, and where to look next.
 ///
@@ -18,7 +19,7 @@ enum SummaryText {
     static func render(_ summary: RunSummary, job: Job) -> String {
         var lines = [headline(summary, job: job), ""]
         lines.append("  stage        done  skipped  failed   busy time   photos per busy s")
-        for stage in StageName.allCases {
+        for stage in StageRegistry.stepNames {
             guard let counts = summary.counts[stage] else { continue }
             let cells = [counts[.done] ?? 0, counts[.skipped] ?? 0, counts[.failed] ?? 0].map(String.init)
             let rate = summary.photosPerBusySecond(stage).map { String(format: "%.1f", $0) } ?? "-"

@@ -5,7 +5,7 @@ extension Job {
     /// each export template (`PathTemplate.root`, the folder the export stage writes under), plus any file with
     /// album's export tag (`DerivedFiles`).
     public var derivedFiles: DerivedFiles {
-        DerivedFiles(catalogue: catalogue, exportRoots: stages.compactMap { ($0 as? ExportStage)?.to.root })
+        DerivedFiles(catalogue: catalogue, exportRoots: stages.compactMap(\.outputRoot))
     }
 
     /// Import's scan for this job, derived files left out: the one scan both `Scheduler.runAll` and `Planner` use.

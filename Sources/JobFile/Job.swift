@@ -17,8 +17,8 @@ public struct Job: Sendable {
     public var workers: Int? = nil
     /// Which catalogue photos the stages after import work on; nil for all.
     public var select: Selection? = nil
-    /// The `import` stage, when the job has one (it always runs first).
-    public var importStage: ImportStage? = nil
+    /// The `import` stage, when the job has one (it always runs first): the registered `PhotoSource`.
+    public var importStage: (any PhotoSource)? = nil
     /// The stages after import, in the order each photo goes through them.
     public var stages: [any PhotoStage] = []
     /// Where to write the run's HTML report after every run (`report:`), absolute; nil for none.
@@ -27,7 +27,7 @@ public struct Job: Sendable {
     public var path: String?
     public var hash: String?
 
-    public init(version: Int = 1, name: String, catalogue: String, catalogueIsDefault: Bool = false, workers: Int? = nil, select: Selection? = nil, importStage: ImportStage? = nil, stages: [any PhotoStage] = [], report: String? = nil, path: String? = nil, hash: String? = nil) {
+    public init(version: Int = 1, name: String, catalogue: String, catalogueIsDefault: Bool = false, workers: Int? = nil, select: Selection? = nil, importStage: (any PhotoSource)? = nil, stages: [any PhotoStage] = [], report: String? = nil, path: String? = nil, hash: String? = nil) {
         self.version = version
         self.name = name
         self.catalogue = catalogue

@@ -2,6 +2,7 @@ import Foundation
 import Core
 import YAML
 import Media
+import Stages
 
 /// Builds a `Job` from a parsed document, one key at a time, recording schema errors in `reader`.
 package struct JobBuilder {
@@ -10,6 +11,8 @@ package struct JobBuilder {
     package let folder: String
     package var variables: [String: String] = [:]
     package var presets: [String: Preset] = [:]
+    /// The stages `stages:` may list: the registry's (a test adds one of its own).
+    package var registry: [any RegisteredStage.Type] = StageRegistry.registered
 
     package init(reader: SchemaReader, folder: String) {
         self.reader = reader

@@ -1,63 +1,90 @@
-/// Image formats recognised from their first bytes, never from a file's extension.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg, png, webp, heif, avif, tiff, gif, jxl
+import Vips
 
-    /// Sniffs the format from a file's first bytes (at least 32 are looked at when present).
-    /// - Returns: the format, or a reason the bytes are not an image album reads.
-    public static func sniff(_ head: [UInt8]) -> Result<ImageFormat, SniffFailure> {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
-        }
-        if head.isEmpty { return .failure(.empty) }
-        if starts([0xFF, 0xD8, 0xFF]) { return .success(.jpeg) }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .success(.png) }
-        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .success(.webp) }
-        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .success(.tiff) }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .success(.gif) }
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
-            return .success(.jxl)
-        }
-        if starts(Array("ftyp".utf8), at: 4), head.count >= 12 {
-            let brand = String(decoding: head[8..<12], as: UTF8.self)
-            if ["avif", "avis"].contains(brand) { return .success(.avif) }
-            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) { return .success(.heif) }
-            return .failure(.unsupported("an ISO media file of brand '\(brand)' (a video or another unsupported format)"))
-        }
-        if let known = knownOther(head) { return .failure(.unsupported(known)) }
-        return .failure(.notAnImage(textHint(head)))
+/// One image format album knows: one row of the format table (`ImageFormat.registered`), the one place its name,
+/// file extensions, magic bytes, decoder, encoder and metadata are written.
+///
+/// Import's default `include` (every row's extensions), the sniffing of a file's first bytes (never its
+/// extension), how an original is decoded (`decoder`), and what an export or a thumbnail may write and the
+/// extension it takes (`encoder`) all come from the table:
+/// ```
+/// ImageFormat(name: "png", extensions: ["png"], signatures: [.bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])],
+///             decoder: VipsLoader(), encoder: .png, metadata: [.exif, .xmp, .icc])
+/// ```
+/// Adding a format is one row in `ImageFormat+Registered.swift`; a new kind of media brings its decoder in a
+/// file of its own (`ImageDecoder`). Worked example: `FormatTableTests.testANewFormatGetsEverythingFromItsRow`.
+public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// A metadata block a format can carry.
+    public enum Metadata: String, Sendable { case exif, xmp, icc }
+
+    /// The format's name: what `photos.format` records and `select: {format: …}` matches.
+    public let rawValue: String
+    /// The file extensions import considers by default, lowercase, without the dot; the first is the one album
+    /// writes.
+    public let extensions: [String]
+    /// The magic bytes that say a file is in this format (any one of them).
+    public let signatures: [FormatSignature]
+    /// How album decodes it; nil for a format album recognises but cannot decode.
+    public let decoder: (any ImageDecoder)?
+    /// The libvips saver that writes it; nil for a format album reads only.
+    public let encoder: OutputFormat?
+    /// The metadata blocks it carries.
+    public let metadata: Set<Metadata>
+
+    public init(name: String, extensions: [String], signatures: [FormatSignature], decoder: (any ImageDecoder)?,
+                encoder: OutputFormat?, metadata: Set<Metadata>) {
+        self.rawValue = name
+        self.extensions = extensions
+        self.signatures = signatures
+        self.decoder = decoder
+        self.encoder = encoder
+        self.metadata = metadata
     }
 
-    private static func knownOther(_ head: [UInt8]) -> String? {
-        let table: [([UInt8], String)] = [
-            (Array("%PDF".utf8), "a PDF document"), (Array("BM".utf8), "a BMP image"),
-            ([0x00, 0x00, 0x01, 0x00], "an ICO icon"), (Array("8BPS".utf8), "a Photoshop document"),
-            (Array("PK".utf8) + [3, 4], "a ZIP archive"), ([0x1F, 0x8B], "a gzip archive"),
-            ([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20], "a JPEG 2000 image"),
-            (Array("<svg".utf8), "an SVG drawing"),
-        ]
-        return table.first { head.starts(with: $0.0) }?.1
+    /// The registered format called `rawValue`.
+    public init?(rawValue: String) {
+        guard let found = ImageFormat.registered.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
     }
 
-    private static func textHint(_ head: [UInt8]) -> String {
-        let text = String(decoding: head.prefix(64), as: UTF8.self).lowercased()
-        if text.contains("<!doctype html") || text.contains("<html") { return "it is an HTML page" }
-        if text.contains("<?xml") { return "it is an XML document" }
-        let printable = head.prefix(64).allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) || $0 >= 0x80 }
-        return printable ? "it looks like text" : "its first bytes match no image format"
+    public static var allCases: [ImageFormat] { registered }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// Whether a file's first bytes say it is in this format.
+    public func matches(_ head: [UInt8]) -> Bool { signatures.contains { $0.matches(head) } }
+
+    /// The extension files written in this format take: its first.
+    public var fileExtension: String { extensions[0] }
+
+    /// Every extension of `formats`, in the table's order: import's default `include` (as `*.EXT`).
+    public static func extensions(of formats: [ImageFormat] = registered) -> [String] { formats.flatMap(\.extensions) }
+
+    /// The format album writes for files named `*.EXT` (any case): a row with that extension and an encoder.
+    public static func written(fileExtension ext: String, in formats: [ImageFormat] = registered) -> OutputFormat? {
+        formats.first { $0.encoder != nil && $0.extensions.contains(ext.lowercased()) }?.encoder
+    }
+
+    /// The registered formats' names in words, "jpeg, png, …, gif or jxl" (`album ls --format`'s help).
+    public static var namesInWords: String {
+        let names = registered.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }
+
+    /// The row that writes `format`.
+    public static func row(writing format: OutputFormat, in formats: [ImageFormat] = registered) -> ImageFormat? {
+        formats.first { $0.encoder == format }
     }
 }
 
-/// Why a file is not an image album reads.
-public enum SniffFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    case empty
-    case notAnImage(String)
-    case unsupported(String)
-
-    public var description: String {
-        switch self {
-        case .empty: "not an image: the file is empty (0 bytes)"
-        case .notAnImage(let hint): "not an image: \(hint)"
-        case .unsupported(let what): "unsupported format: \(what)"
+extension OutputFormat {
+    /// The usual file extension, from the format table: `jpg`, `png`, `webp`, `avif`, `tif`.
+    public var fileExtension: String {
+        guard let row = ImageFormat.row(writing: self) else {
+            fatalError("no row of ImageFormat.registered writes \(rawValue)")  // a programmer's error: FormatTableTests checks every one
         }
+        return row.fileExtension
     }
 }

@@ -12,7 +12,7 @@ extension LookRenderer {
     /// edge, so it is held outside the reservation.
     package static func sharedOriginal(of bytes: FileBytes, maxSize: Int, failOn: FailOn, reserve: Reserve) throws -> Image {
         try guarded(failOn: failOn, original: bytes) {
-            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            let header = try ImageFormat.open(bytes, sequential: true, failOn: failOn)
             var held: Image?
             try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
                 try checkData(of: bytes, header: header, failOn: failOn)

@@ -34,7 +34,7 @@ public enum LookRenderer {
                                         quality: Int, failOn: FailOn, reserve: Reserve = unreserved,
                                         withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
         try guarded(failOn: failOn, original: bytes) {
-            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            let header = try ImageFormat.open(bytes, sequential: true, failOn: failOn)
             var rendered: (look: Rendered, original: Rendered?)?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
             try reserve(reservation(for: header, wholeImage: false)) {
@@ -64,7 +64,7 @@ public enum LookRenderer {
     public static func renderFullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, format: OutputFormat, quality: Int,
                                       metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
         try guarded(failOn: failOn, original: bytes) {
-            let header = try Image.open(bytes, sequential: true, failOn: failOn)
+            let header = try ImageFormat.open(bytes, sequential: true, failOn: failOn)
             // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's.
             var rendered: Rendered?
             try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
@@ -146,7 +146,7 @@ public enum LookRenderer {
     /// relative intent), so a thumbnail and an export of the same photo have the same colours.
     public static func thumbnail(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, geometry: ThumbnailGeometry,
                                  failOn: FailOn) throws -> Image {
-        let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
+        let header = try header ?? ImageFormat.open(bytes, sequential: true, failOn: failOn)
         let small = header.isCMYK || header.loader?.hasPrefix("jpegload") == true
             ? try shrinkOnLoadThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
             : try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: false)
@@ -172,13 +172,13 @@ public enum LookRenderer {
             : min(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
         let shrink = header.loader?.hasPrefix("jpegload") == true
             ? (factor >= 16 ? 8 : factor >= 8 ? 4 : factor >= 4 ? 2 : 1) : 1
-        let image = try Image.open(bytes, sequential: true, failOn: failOn, jpegShrink: shrink)
+        let image = try ImageFormat.open(bytes, sequential: true, failOn: failOn, shrink: shrink)
         return try (header.isCMYK ? image.srgb8(colourManaged: true) : image).thumbnail(geometry: geometry)
     }
 
     /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).
     public static func fullSize(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
-        let header = try header ?? Image.open(bytes, sequential: true, failOn: failOn)
+        let header = try header ?? ImageFormat.open(bytes, sequential: true, failOn: failOn)
         // A JPEG bound for `maxSize` decodes smaller (DCT scaling), keeping at least twice the target for Lanczos3.
         let long = max(header.width, header.height)
         let shrink = maxSize.map { limit in
@@ -186,7 +186,7 @@ public enum LookRenderer {
         } ?? 1
         // Rotations and vertical flips read the image out of order, which a sequential load cannot do.
         let image = header.orientation == 1 && shrink == 1
-            ? header : try Image.open(bytes, sequential: header.orientation == 1, failOn: failOn, jpegShrink: shrink)
+            ? header : try ImageFormat.open(bytes, sequential: header.orientation == 1, failOn: failOn, shrink: shrink)
         var upright = try image.autorotated()
         // Reduced before the colour transform, as a thumbnail is: lcms then converts the pixels that are kept, not
         // every decoded one (a 5400×3600 photo bound for 1440 px decodes at full size: 19 MP through lcms before).

@@ -66,7 +66,7 @@ extension Planner {
             let selected = Planner.matches(job.select, work.photo, beforeImport: beforeImport)
             guard selected != false else { continue }
             guard photo.heldBack(foundByImport: true, retryDamaged: retryDamaged) == nil else { continue }
-            for stage in job.stages where stage is ExportStage {
+            for stage in job.stages where stage.writesEachPath {
                 let own = Planner.matches(stage.select, work.photo, beforeImport: beforeImport)
                 guard own != false else { continue }
                 let upToDate = try stage.plan(&work, context: context) && !force

@@ -45,6 +45,8 @@ public struct RenditionLook: Sendable {
                 guard rendition.inputHash == photo.hash,
                       let recipe = filterLooks[rendition.run]?[rendition.parametersHash] else { return nil }
                 return RenditionLook(rendition: rendition, look: LookHash.of(original: photo.hash, recipe: recipe))
+            default:
+                return nil  // a kind whose look these rules do not know: never a preview (only recorded facts say a look)
             }
         }
     }

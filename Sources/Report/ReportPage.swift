@@ -1,6 +1,7 @@
 import Foundation
 import Core
 import Run
+import Stages
 
 /// Renders a `RunReport` as one self-contained HTML page: styles inline, images as data URIs, no external request.
 /// Every text that comes from a file, a path or EXIF is escaped.
@@ -59,7 +60,7 @@ package struct ReportPage {
 
     private func stagesTable() -> String {
         var rows = ""
-        for stage in StageName.allCases {
+        for stage in StageRegistry.stepNames {
             guard let counts = report.counts[stage] else { continue }
             // The stage's own pace: its done steps over the busy time (a quick failure is no pace, issue 29); skipped
             // steps are no rows.

@@ -69,7 +69,7 @@ public struct RunSummary: Sendable {
 
     /// The per-stage counts as JSON: `{"import":{"done":n,"skipped":n,"failed":n},…}`.
     public var countsJSON: JSONValue {
-        .object(StageName.jobStages.map { stage in
+        .object(StageRegistry.names.map { stage in
             (stage.rawValue, .object(StepRecord.Status.allCases.map { ($0.rawValue, .int(counts[stage]?[$0] ?? 0)) }))
         })
     }

@@ -31,7 +31,7 @@ extension Scheduler {
             if let select = stage.select, !select.matches(work.photo) { continue }
             var stageContext = context
             stageContext.prepared = prepared
-            guard stage is ExportStage else {
+            guard stage.writesEachPath else {
                 guard (try? stage.plan(&work, context: stageContext)) == true else { return false }
                 continue
             }

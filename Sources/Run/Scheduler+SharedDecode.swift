@@ -6,9 +6,9 @@ extension Scheduler {
     /// larger than `SharedDecode.longEdgeCap`, and at least two outputs of the original in all (thumbnails and such
     /// exports). Answered once per photo from the job alone, before asking any stage.
     package var mayShareDecodes: Bool {
-        let exports = job.stages.compactMap { $0 as? ExportStage }
-            .filter { $0.from == .image && ($0.maxSize ?? .max) <= SharedDecode.longEdgeCap }
-        return !exports.isEmpty && exports.count + job.stages.filter({ $0 is ThumbnailStage }).count >= 2
+        let uses = job.stages.compactMap(\.sharedDecodeUse)
+        let bounded = uses.filter { if case .bounded(let size) = $0 { size <= SharedDecode.longEdgeCap } else { false } }
+        return !bounded.isEmpty && bounded.count + uses.filter({ $0 == .any }).count >= 2
     }
 
     /// The decode `work`'s outputs share in this run, or nil when one output or none will render from the original.
@@ -29,11 +29,12 @@ extension Scheduler {
             stageContext.prepared = prepared
             guard let upToDate = try? stage.plan(&probe, context: stageContext) else { return nil }
             if upToDate, !context.force { continue }
-            if stage is ThumbnailStage {
-                thumbnails += 1
-            } else if let export = stage as? ExportStage, export.from == .image, let maxSize = export.maxSize {
+            switch stage.sharedDecodeUse {
+            case .any: thumbnails += 1
+            case .bounded(let maxSize):
                 guard maxSize <= SharedDecode.longEdgeCap else { continue }
                 sizes.append(maxSize)
+            case nil: continue
             }
         }
         guard let largest = sizes.max(), sizes.count + thumbnails >= 2 else { return nil }

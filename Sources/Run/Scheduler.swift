@@ -106,7 +106,7 @@ public final class Scheduler: Sendable {
             let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found)
             if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
             let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
-            let aliases = job.stages.contains { $0 is ExportStage } ? found : []
+            let aliases = job.stages.contains(where: \.writesEachPath) ? found : []
             state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
             finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))
         }
@@ -194,7 +194,7 @@ public final class Scheduler: Sendable {
                                    catalogue: { body in try owner.sync(body) },
                                    catalogueCommitted: { body in try owner.syncCommitted(body) },
                                    withPixels: { pixels, body in try budget.withReservation(pixels, body) },
-                                   failOn: job.importStage?.failOn ?? ImportStage().failOn, force: options.force)
+                                   failOn: (job.importStage ?? StageRegistry.source(from: [])).failOn, force: options.force)
         context.catalogueID = catalogueID
         context.pendingSyncs = owner.syncs
         return snapshot.withLock { $0 }?.answering(context) ?? context

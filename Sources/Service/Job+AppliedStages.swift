@@ -14,7 +14,7 @@ extension Job {
         return (imported.map { [$0] } ?? []) + stages.map { stage in
             let name = type(of: stage).stage
             return AppliedStage(stage: name, parametersHash: StageParameters(stage: name, parameters: stage.parameters, software: software).hash,
-                                look: (stage as? FilterStage)?.preset.recipe.canonical.text, keep: (stage as? FilterStage)?.keep.rawValue)
+                                look: stage.appliedLook, keep: stage.appliedKeep)
         }
     }
 }

@@ -6,13 +6,13 @@ import Stages
 /// folder, an export root below a root: `DerivedFiles`); files whose names pass `include` and `exclude`; and a root
 /// that is a file, by its folder's events.
 package struct WatchScope {
-    package let stage: ImportStage
+    package let stage: any PhotoSource
     package let derived: DerivedFiles
     /// The roots of `from` that are folders, and those that are not (watched through their folder).
     package let folderRoots: Set<String>
     package let fileRoots: Set<String>
 
-    package init(stage: ImportStage, derived: DerivedFiles) {
+    package init(stage: any PhotoSource, derived: DerivedFiles) {
         self.stage = stage
         self.derived = derived
         let folders = stage.from.filter { FileStatus.of($0)?.isDirectory == true }

@@ -232,7 +232,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 return LookRenderer.Rendered(width: thumbnail.width, height: thumbnail.height, bytes: bytes.withBytes { Array($0) })
             }
             return try LookRenderer.guarded(failOn: .error) {
-                var image = try Image.open(bytes, sequential: true, failOn: .error)
+                var image = try ImageFormat.open(bytes, sequential: true, failOn: .error)
                 if let maxSize, max(image.width, image.height) > maxSize {
                     image = try image.resized(by: Double(maxSize) / Double(max(image.width, image.height)))
                 }

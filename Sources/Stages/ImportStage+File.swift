@@ -34,10 +34,13 @@ extension ImportStage {
             }
             let bytes = try FileBytes(path: path)
             let hash = try bytes.sha256()
-            let format = try ImportStage.sniff(bytes)
+            let format = try ImageFormat.sniff(bytes)
+            guard let decoder = format.decoder else {
+                throw SniffFailure.unsupported("\(format.rawValue), which album recognises but has no decoder for")
+            }
             // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`).
             let (metadata, _) = try Attribution.attributed {
-                let header = try Image.open(bytes, sequential: true, failOn: failOn)
+                let header = try decoder.open(bytes, sequential: true, failOn: failOn, shrink: 1)
                 try checkLimits(header)
                 return PhotoMetadata(image: header)
             }
@@ -137,13 +140,6 @@ extension ImportStage {
             try catalogue.forgetAliases(path: candidate.path)
             try catalogue.insert(photo)
             return .added(photo)
-        }
-    }
-
-    package static func sniff(_ bytes: FileBytes) throws -> ImageFormat {
-        switch ImageFormat.sniff(bytes.prefix(64)) {
-        case .success(let format): return format
-        case .failure(let failure): throw failure
         }
     }
 }

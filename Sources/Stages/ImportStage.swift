@@ -1,6 +1,7 @@
 import Foundation
 import System
 import Vips
+import Media
 
 /// `import`: finds photos in folders and records them in the catalogue, identified by the SHA-256 of their bytes.
 ///
@@ -17,8 +18,9 @@ public struct ImportStage: DeclaredOptions {
     public var from: [String] = []
     /// Descend into subfolders.
     public var recursive: Bool = true
-    /// Globs on file names; a file is considered when it matches one. Default: the image extensions.
-    public var include: [String] = ImportStage.imageExtensions.map { "*.\($0)" }
+    /// Globs on file names; a file is considered when it matches one. Default: the image extensions, every
+    /// extension of the format table (`ImageFormat.registered`).
+    public var include: [String] = ImageFormat.extensions().map { "*.\($0)" }
     /// Globs on file names to leave out.
     public var exclude: [String] = []
     /// Import at most this many files per run.
@@ -44,9 +46,6 @@ public struct ImportStage: DeclaredOptions {
     /// Metadata blobs larger than this are refused: a photo's EXIF, XMP or ICC is kilobytes, not tens of megabytes.
     public static let maxMetadataBytes = 16 << 20
 
-    /// Extensions considered by default, matched without regard to case. Content decides the format, not these.
-    public static let imageExtensions = ["jpg", "jpeg", "jpe", "png", "webp", "heic", "heif", "avif", "tif", "tiff", "gif", "jxl"]
-
     public init() {}
 
     /// Every option, declared once: the job file's keys, the parameters recorded with each import step, the docs.
@@ -64,7 +63,7 @@ public struct ImportStage: DeclaredOptions {
     ]
 
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
-    package func accepts(name: String) -> Bool {
+    public func accepts(name: String) -> Bool {
         if name.hasPrefix(".") { return false }  // hidden files, and album's own temporary files
         guard included(name: name) else { return false }
         let lower = name.lowercased()

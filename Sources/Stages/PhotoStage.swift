@@ -1,15 +1,16 @@
+import Vips
 import Core
+import Catalogue
 
 /// A stage that works on a photo already in the catalogue: filter, thumbnail or export.
 ///
 /// Stages are value types: options with every default written out, validated when the job is loaded, and
-/// one `run` that turns them into one libvips pipeline. Import is the exception that makes photos (`ImportStage`).
-public protocol PhotoStage: Sendable {
-    /// Which stage this is.
-    static var stage: StageName { get }
-    /// Every option with its value, defaults included: recorded as the step's parameters and hashed. A stage
-    /// gets it from its `options` table (`DeclaredOptions`).
-    var parameters: JSONValue { get }
+/// one `run` that turns them into one libvips pipeline. Import is the exception that makes photos (`PhotoSource`).
+/// What the scheduler, the planner and prune need to know of a stage it declares here (most have a default, in the
+/// extension below), so that no code outside the stage's own files names its type.
+public protocol PhotoStage: JobStage {
+    /// The kinds of rendition the stage writes (`Rendition.Kind`), none for a stage that records only.
+    static var renditionKinds: [Rendition.Kind] { get }
     /// The stage's own selection, narrowing the job's `select:` (nil: every photo the job selects).
     var select: Selection? { get set }
     /// Runs the stage on one photo, updating `work` for the stages after it.
@@ -17,4 +18,31 @@ public protocol PhotoStage: Sendable {
     /// Says whether `run` would skip the photo as up to date, without reading pixels or writing anything, and
     /// updates `work` as `run` would (its look, its thumbnail) for the stages after it.
     func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool
+    /// How an output of this stage may derive from the photo's one shared decode (`SharedDecode`); nil: never.
+    var sharedDecodeUse: SharedDecodeUse? { get }
+    /// Whether the stage writes a file for each name the photo is known by (`PhotoWork.exportPaths`), so that it runs
+    /// again, alone, for each alias a run finds (docs/catalogue.md, "Aliases").
+    var writesEachPath: Bool { get }
+    /// The folder it writes files under outside the catalogue (an export root), which import never takes from.
+    var outputRoot: String? { get }
+    /// The format of the files it writes, when it writes images in one format.
+    var outputFormat: OutputFormat? { get }
+    /// The look it gives a photo, as `runs.stages` records it (the recipe's canonical JSON), and what it keeps
+    /// besides (`AppliedStage.look`, `keep`); nil for a stage that gives none.
+    var appliedLook: String? { get }
+    var appliedKeep: String? { get }
+    /// The crop its recorded parameters (a step's `parameters`) say a rendition was framed with: nil when its
+    /// renditions show the whole photo, or the text is not its parameters.
+    static func framing(recorded parameters: String) -> ThumbnailGeometry?
+}
+
+extension PhotoStage {
+    public static var renditionKinds: [Rendition.Kind] { [] }
+    public var sharedDecodeUse: SharedDecodeUse? { nil }
+    public var writesEachPath: Bool { false }
+    public var outputRoot: String? { nil }
+    public var outputFormat: OutputFormat? { nil }
+    public var appliedLook: String? { nil }
+    public var appliedKeep: String? { nil }
+    public static func framing(recorded parameters: String) -> ThumbnailGeometry? { nil }
 }

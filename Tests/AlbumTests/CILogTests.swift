@@ -4,6 +4,7 @@ import XCTest
 @testable import JobFile
 @testable import Run
 @testable import Commands
+@testable import Stages
 
 /// What a CI log gets from a run, through the built binary: GitHub annotations relative to `GITHUB_WORKSPACE`, the
 /// job summary in `GITHUB_STEP_SUMMARY`, and progress with no control sequence on a stream that is not a terminal.
@@ -74,7 +75,7 @@ final class CILogTests: XCTestCase {
         XCTAssert(lines.contains("| stage | done | skipped | failed |"), text)
         let rows = Dictionary(uniqueKeysWithValues: lines.compactMap { line -> (String, [Int])? in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count == 4, let stage = StageName(rawValue: cells[0]) else { return nil }
+            guard cells.count == 4, let stage = StageRegistry.stepNames.first(where: { $0.rawValue == cells[0] }) else { return nil }
             let numbers = cells.dropFirst().compactMap { Int($0) }
             return numbers.count == 3 ? (stage.rawValue, numbers) : nil
         })

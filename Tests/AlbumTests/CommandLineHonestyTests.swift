@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Core
+@testable import Stages
 
 /// What the command line says matches what happens (issue 29): a plan that cannot know says "up to"; a reader of
 /// a read-only command's output that goes away ends it quietly; `--force`'s summary counts what it did.
@@ -28,7 +29,7 @@ final class CommandLineHonestyTests: XCTestCase {
         var rows: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            for stage in StageName.jobStages where trimmed.hasPrefix(stage.rawValue + " ") {
+            for stage in StageRegistry.names where trimmed.hasPrefix(stage.rawValue + " ") {
                 rows[stage.rawValue] = String(trimmed.dropFirst(stage.rawValue.count)).trimmingCharacters(in: .whitespaces)
             }
         }

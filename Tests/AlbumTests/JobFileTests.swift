@@ -91,7 +91,7 @@ final class JobFileTests: XCTestCase {
         XCTAssertEqual(job.name, "d")
         XCTAssertEqual(job.catalogue, folder + "/album")
         XCTAssertEqual(job.importStage?.from, [folder + "/p"])
-        XCTAssertEqual(job.importStage?.mode, .reference)
+        XCTAssertEqual((job.importStage as? ImportStage)?.mode, .reference)
         let filter = try XCTUnwrap(job.stages[0] as? FilterStage)
         XCTAssertEqual(filter.preset.recipe.canonical.text, #"[{"sepia":{"amount":0.85}}]"#, "the gallery app's sepia tone")
         let thumbnail = try XCTUnwrap(job.stages[1] as? ThumbnailStage)

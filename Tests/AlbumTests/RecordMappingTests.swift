@@ -2,6 +2,7 @@ import XCTest
 import SQLite
 @testable import Core
 @testable import Catalogue
+@testable import Stages
 
 /// Records read and written by column name: every column of every table is mapped, a catalogue written with
 /// positional SQL before the mapping by name (as album up to issue 15 wrote it) reads back field for field, and a
@@ -137,7 +138,7 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(history.map(\.milliseconds), [12.5, 0])
         XCTAssertEqual(history.last?.error, "already the caption")
         // Counted from the rows (for a run that recorded no counts): done and failed, and skipped not counted.
-        XCTAssertEqual(try catalogue.countedSteps(run: 1).text, #"{"import":{"done":0,"skipped":null,"failed":0},"#
+        XCTAssertEqual(try catalogue.countedSteps(run: 1, stages: StageRegistry.names).text, #"{"import":{"done":0,"skipped":null,"failed":0},"#
                        + #""filter":{"done":0,"skipped":null,"failed":0},"thumbnail":{"done":1,"skipped":null,"failed":0},"#
                        + #""export":{"done":0,"skipped":null,"failed":0},"caption":{"done":0,"skipped":null,"failed":0}}"#)
         XCTAssertEqual(try catalogue.stepCounts(run: 1), [.thumbnail: [.done: 1]], "the run's recorded counts")
@@ -165,8 +166,8 @@ final class RecordMappingTests: XCTestCase {
             XCTAssertEqual((error as? SQLiteError)?.message, "column taken holds NULL, expected text")
         }
         XCTAssertEqual(try catalogue.database.query("SELECT NULL AS taken") { try $0["taken"] as String? }, [nil])
-        XCTAssertThrowsError(try catalogue.database.query("SELECT 'flat' AS kind") { try $0["kind"] as Rendition.Kind }) { error in
-            XCTAssertEqual((error as? SQLiteError)?.message, "column kind holds text 'flat', expected one of filtered, thumbnail, export")
+        XCTAssertThrowsError(try catalogue.database.query("SELECT 'Flat' AS kind") { try $0["kind"] as Rendition.Kind }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.message, "column kind holds text 'Flat', expected a name: lowercase letters, digits and hyphens, starting with a letter")
         }
     }
 }

@@ -64,7 +64,7 @@ final class RelocationTests: XCTestCase {
         let plan = try album(planArguments)
         let rows = plan.stdout.split(separator: "\n").compactMap { line -> (String, Int)? in
             let fields = line.split(separator: " ")
-            guard fields.count == 4, StageName(rawValue: String(fields[0])) != nil, let toDo = Int(fields[1]) else { return nil }
+            guard fields.count == 4, StageRegistry.stepNames.map(\.rawValue).contains(String(fields[0])), let toDo = Int(fields[1]) else { return nil }
             return (String(fields[0]), toDo)
         }
         XCTAssertEqual(rows.map(\.0), ["import", "filter", "thumbnail", "export"], plan.stdout, file: file, line: line)
@@ -238,7 +238,7 @@ final class RelocationTests: XCTestCase {
         var counts: [String: Int] = [:]
         for line in plan.stdout.split(separator: "\n") {
             let fields = line.split(separator: " ")
-            if fields.count == 4, StageName(rawValue: String(fields[0])) != nil, let n = Int(fields[1]) { counts[String(fields[0])] = n }
+            if fields.count == 4, StageRegistry.stepNames.map(\.rawValue).contains(String(fields[0])), let n = Int(fields[1]) { counts[String(fields[0])] = n }
         }
         return counts
     }

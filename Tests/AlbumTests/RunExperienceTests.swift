@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import Core
 @testable import Catalogue
+@testable import Stages
 
 /// What people and CI see of a run: JSON events, annotations, signals and early stops, through the built binary.
 final class RunExperienceTests: XCTestCase {
@@ -54,7 +55,7 @@ final class RunExperienceTests: XCTestCase {
         defer { catalogue.close() }
         let run = try XCTUnwrap(catalogue.runs().first)
         let recorded = try catalogue.stepCounts(run: run.id)
-        for stage in StageName.jobStages {
+        for stage in StageRegistry.names {
             for status in StepRecord.Status.allCases {
                 XCTAssertEqual(stages[stage.rawValue]?[status.rawValue] ?? -1, recorded[stage]?[status] ?? 0, "\(stage) \(status)")
                 let streamed = steps.filter { $0["stage"] as? String == stage.rawValue && $0["status"] as? String == status.rawValue }.count

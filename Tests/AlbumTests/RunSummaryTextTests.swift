@@ -1,5 +1,6 @@
 import XCTest
 @testable import Core
+@testable import Stages
 
 /// Issue 19, "a summary that is true", and `run -q`, through the built binary: one duration, each stage's own busy
 /// time and pace, the job's own run number beside the catalogue's id, and `caption` never taken for "the last run".
@@ -18,7 +19,7 @@ final class RunSummaryTextTests: XCTestCase {
         var rows: [String: [String]] = [:]
         for line in stderr.split(separator: "\n") {
             let cells = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            guard cells.count == 7, StageName(rawValue: cells[0]) != nil, Int(cells[1]) != nil, cells[5] == "s" else { continue }
+            guard cells.count == 7, StageRegistry.stepNames.map(\.rawValue).contains(String(cells[0])), Int(cells[1]) != nil, cells[5] == "s" else { continue }
             rows[cells[0]] = [cells[1], cells[2], cells[3], cells[4], cells[6]]
         }
         return rows

@@ -2,13 +2,14 @@ import XCTest
 @testable import Core
 @testable import Catalogue
 @testable import JobFile
+@testable import Stages
 
 /// `StageName`: the four stages a job lists, and `album caption`'s step, which is recorded like them but listed by
 /// no job.
 final class StageNameTests: XCTestCase {
     func testACaptionStepReadsBackAsACaptionAndNoJobMayListIt() throws {
-        XCTAssertEqual(StageName.jobStages, [.import, .filter, .thumbnail, .export])
-        XCTAssertEqual(StageName.allCases, StageName.jobStages + [.caption])
+        XCTAssertEqual(StageRegistry.names, [.import, .filter, .thumbnail, .export])
+        XCTAssertEqual(StageRegistry.stepNames, StageRegistry.names + [.caption])
 
         let folder = try TestSupport.temporaryFolder(self)
         let catalogue = try Catalogue(folder: folder, create: true, writing: true)

@@ -54,7 +54,7 @@ final class StageOptionTests: XCTestCase {
     /// the moment it is declared.
     func testEveryOptionChangesTheParametersHash() throws {
         let folder = try TestSupport.temporaryFolder(self)
-        try checkEveryOption(ImportStage.self, .import, base: ["from": "/p"], in: folder) { $0.importStage }
+        try checkEveryOption(ImportStage.self, .import, base: ["from": "/p"], in: folder) { $0.importStage as? ImportStage }
         try checkEveryOption(FilterStage.self, .filter, base: ["preset": "none"], in: folder) { $0.stages.last as? FilterStage }
         try checkEveryOption(ThumbnailStage.self, .thumbnail, base: [:], in: folder) { $0.stages.last as? ThumbnailStage }
         try checkEveryOption(ExportStage.self, .export, base: ["to": #""/o/{name}""#], before: "  - thumbnail:\n", in: folder) {

@@ -1,6 +1,7 @@
 import Core
 import Run
 import Catalogue
+import Stages
 
 /// JSON Lines on stdout, one event per line: the schema is in docs/events.md.
 struct JSONReporter: RunObserver {
@@ -28,7 +29,7 @@ struct JSONReporter: RunObserver {
     }
 
     func runFinished(_ summary: RunSummary) {
-        let busy = StageName.jobStages.map { ($0.rawValue, JSONValue.double(((summary.stageSeconds[$0] ?? 0) * 1000).rounded() / 1000)) }
+        let busy = StageRegistry.names.map { ($0.rawValue, JSONValue.double(((summary.stageSeconds[$0] ?? 0) * 1000).rounded() / 1000)) }
         emit([("event", .string("run-finished")), ("run", .int(Int(summary.run))), ("job_run", summary.jobRun.map { .int($0) } ?? .null),
               ("status", .string(summary.status)),
               ("stages", summary.countsJSON), ("busy_seconds", .object(busy)), ("workers", .int(summary.workers)),

@@ -2,6 +2,7 @@ import Foundation
 import Core
 import JobFile
 import Run
+import Stages
 
 /// The run as a GitHub Actions job summary (`GITHUB_STEP_SUMMARY`): Markdown, appended after other steps' text.
 ///
@@ -34,7 +35,7 @@ enum StepSummary {
             lines.append("No photos.")
         } else {
             lines += ["| stage | done | skipped | failed |", "|:--|--:|--:|--:|"]
-            for stage in StageName.allCases {
+            for stage in StageRegistry.stepNames {
                 guard let counts = summary.counts[stage] else { continue }
                 let cells = [counts[.done] ?? 0, counts[.skipped] ?? 0, counts[.failed] ?? 0].map(String.init)
                 lines.append("| \(stage.rawValue) | " + cells.joined(separator: " | ") + " |")

@@ -65,3 +65,18 @@ extension ColumnValue where Self: RawRepresentable & CaseIterable, RawValue == S
         self = value
     }
 }
+
+/// A TEXT column whose type checks the text itself (`init?(rawValue:)`): an open set of names, such as the stage
+/// and rendition kinds a registry extends. A type conforms by saying what the text must be.
+public protocol CheckedText: ColumnValue, RawRepresentable where RawValue == String {
+    /// What the text must be, for the message when it is not: "a name: lowercase letters, digits and hyphens".
+    static var expectedText: String { get }
+}
+
+extension CheckedText {
+    public init(row: Row, index: Int32, name: String) throws {
+        let text = try String(row: row, index: index, name: name)
+        guard let value = Self(rawValue: text) else { throw row.mismatch(name, index: index, expected: Self.expectedText) }
+        self = value
+    }
+}

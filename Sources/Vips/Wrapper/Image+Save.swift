@@ -1,32 +1,9 @@
 internal import CVips
 
-/// The file formats album writes.
+/// The file formats album writes, by libvips saver (`encoded(as:)`). Their extensions, and which file names
+/// take which, are rows of AlbumKit's format table (`ImageFormat.registered`).
 public enum OutputFormat: String, Sendable, CaseIterable {
     case jpeg, png, webp, avif, tiff
-
-    /// The format a file extension names (any case, without the dot): `jpg`, `jpeg`, `jpe`, `png`, `webp`,
-    /// `avif`, `tif`, `tiff`; nil for anything else.
-    public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "jpg", "jpeg", "jpe": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "avif": self = .avif
-        case "tif", "tiff": self = .tiff
-        default: return nil
-        }
-    }
-
-    /// The usual file extension.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .webp: "webp"
-        case .avif: "avif"
-        case .tiff: "tif"
-        }
-    }
 }
 
 extension Image {
