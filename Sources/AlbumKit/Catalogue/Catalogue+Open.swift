@@ -8,8 +8,9 @@ import System
 /// write (`journal_mode`, migrations, the run rows): a damaged file is refused and left byte for byte as it was.
 /// The check is skipped when the file is provably unchanged since album's last clean close (`CatalogueStamp`).
 ///
-/// A reader that may write the folder and the file opens it read-write under `PRAGMA query_only`, so that its
-/// `-wal` and `-shm` files go away when it closes, as a writer's do. A reader that may not follows SQLite's rules for
+/// A reader never writes: not a migration (an older schema is refused with what to do, and the next writer migrates
+/// it), nor a checkpoint of a log with commits in it. A reader that may write the folder and the file opens it
+/// read-write under `PRAGMA query_only`, so that its `-wal` and `-shm` files go away when it closes, as a writer's do. A reader that may not follows SQLite's rules for
 /// read-only WAL databases (sqlite.org/wal.html, "Read-Only Databases"): with a `-wal` and a `-shm` file present it
 /// reads through them (a run may be writing); with no `-wal` file the database file is the whole catalogue, and it
 /// is opened `immutable=1`, which needs no `-shm` and creates no file. A `-wal` with content but no `-shm` cannot be
@@ -110,14 +111,11 @@ extension Catalogue {
             if refusingDamage, !unchangedSinceCleanClose(file: file, folder: folder), let problem = try damage(of: database) {
                 throw damaged(file, problem, reading: true)
             }
-            if canWrite {
-                try database.execute("PRAGMA query_only = ON")
-                if try Schema.version(database) < Schema.currentVersion {
-                    // The one write a reader may cause: the migration, done as a writer does it, under the lock.
-                    try Catalogue(folder: folder, create: false, writing: true).close()
-                }
-            }
-            try Schema.check(database, folder: folder)
+            // A reader never writes, not even a migration (the next writer migrates), nor a checkpoint on close: a log
+            // with commits in it (a writer that crashed, or is writing now) stays for the writer to checkpoint.
+            if size(of: file + "-wal") ?? 0 > 0 { try database.skipCheckpointOnClose() }
+            if canWrite { try database.execute("PRAGMA query_only = ON") }
+            try Schema.check(database, folder: folder, canWrite: canWrite)
             return Opened(database: database, readOnly: !canWrite)
         } catch {
             opened?.close()

@@ -3,7 +3,7 @@ import SQLite
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
     /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 6
+    static let currentVersion = 7
 
     /// Each migration takes the catalogue from version `index` to `index + 1`.
     static let migrations: [String] = [
@@ -184,6 +184,55 @@ enum Schema {
             PRIMARY KEY (run, chunk)
         );
         """,
+        // Version 7: a stage or a rendition kind is text that album's Swift types check (a row with a value they do not
+        // know fails to read, naming its table and column), not an SQL `CHECK`: a new stage or kind of rendition then
+        // needs no table rebuild. SQLite cannot drop a CHECK constraint, so `renditions` and `steps` are rebuilt one
+        // last time and their rows copied with their ids (sqlite.org/lang_altertable.html, "Making Other Kinds Of
+        // Table Schema Changes"); the columns keep their order, so `SELECT *` reads the same rows. `steps.status`
+        // and `distributed.state` keep their CHECKs: those are album's own closed sets, not the plug-ins'. Nothing
+        // references either table, so foreign keys stay on; the rows' own references are unchanged.
+        """
+        CREATE TABLE renditions_v7 (
+            id INTEGER PRIMARY KEY,
+            photo TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            params_hash TEXT NOT NULL,
+            input_hash TEXT NOT NULL,
+            path TEXT NOT NULL,
+            file_hash TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+            UNIQUE (photo, kind, path)
+        );
+        INSERT INTO renditions_v7 (id, photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes, run)
+            SELECT id, photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes, run FROM renditions;
+        DROP TABLE renditions;
+        ALTER TABLE renditions_v7 RENAME TO renditions;
+        CREATE INDEX renditions_lookup ON renditions(photo, kind, params_hash);
+
+        CREATE TABLE steps_v7 (
+            id INTEGER PRIMARY KEY,
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            photo TEXT REFERENCES photos(id) ON DELETE SET NULL,
+            path TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            params TEXT NOT NULL,
+            input_hash TEXT,
+            output_hash TEXT,
+            ms REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'skipped', 'failed')),
+            error TEXT,
+            at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        INSERT INTO steps_v7 (id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, at)
+            SELECT id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, at FROM steps;
+        DROP TABLE steps;
+        ALTER TABLE steps_v7 RENAME TO steps;
+        CREATE INDEX steps_run ON steps(run);
+        CREATE INDEX steps_photo ON steps(photo);
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`; 0 for a new file).
@@ -191,12 +240,16 @@ enum Schema {
         try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
     }
 
-    /// Checks, without writing, that this album can read `database` as it is: a reader that cannot write the
-    /// catalogue cannot migrate it either, and says who can.
-    static func check(_ database: Database, folder: String) throws {
+    /// Checks, without writing, that this album can read `database` as it is. A reader never migrates: an older
+    /// schema is refused with what to do, which is a command that writes (`album verify` changes nothing else), or,
+    /// when this user cannot write the catalogue (`canWrite` false), the same by a user who can.
+    static func check(_ database: Database, folder: String, canWrite: Bool = false) throws {
         let version = try Schema.version(database)
         if version > currentVersion {
             throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")
+        }
+        if version < currentVersion, canWrite {
+            throw CatalogueError("catalogue \(folder) has an older schema (version \(version); this album reads \(currentVersion)), and a command that only reads never migrates it: run `album verify --catalogue \(folder)` once (or any command that writes, such as album run) to migrate it, then try again")
         }
         if version < currentVersion {
             throw CatalogueError("catalogue \(folder) has an older schema (version \(version); this album reads \(currentVersion)), and this user cannot write it to migrate it: a writer must open it once (album verify or album run, by a user who can write the folder)")
