@@ -99,3 +99,35 @@ final class ReadersNeverWriteTests: XCTestCase {
         XCTAssert(ls.stdout.contains("p2.jpg"), ls.stdout)
     }
 }
+
+/// The reader type has no write method: the compiler refuses a write through a `CatalogueReader`, as long as every
+/// method that writes is declared on `Catalogue`. This holds that line in the sources: no `extension
+/// CatalogueReader` (nor the class itself) calls what writes.
+final class ReaderTypeTests: XCTestCase {
+    func testNoReaderMethodWrites() throws {
+        // Every Swift file under Sources/, wherever the catalogue's files live.
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources").path
+        let files = (FileManager.default.enumerator(atPath: sources)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
+        let writes = ["database.run(", "database.execute(", "insertRow(", "transaction {", "begin()", "commit()",
+                      "FileSystem.remove", "FileSystem.unlink", "AtomicFile"]
+        var readerBlocks = 0
+        for name in files.sorted() {
+            let text = try String(contentsOfFile: sources + "/" + name, encoding: .utf8)
+            var inReader = false
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if line.hasPrefix("extension CatalogueReader") || line.hasPrefix("public class CatalogueReader") {
+                    inReader = true
+                    readerBlocks += 1
+                } else if line.hasPrefix("}") {
+                    inReader = false
+                }
+                guard inReader, !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") else { continue }
+                for write in writes where line.contains(write) {
+                    XCTFail("\(name):\(number + 1): a CatalogueReader method writes (\(write)); declare it in an extension of Catalogue, the writer")
+                }
+            }
+        }
+        XCTAssertGreaterThan(readerBlocks, 10, "the reader's methods were found")
+    }
+}

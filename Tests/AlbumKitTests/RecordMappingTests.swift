@@ -45,7 +45,7 @@ final class RecordMappingTests: XCTestCase {
         defer { raw.close() }
         // A step's params must be a JSON object (`StepRecord.checkedParameters`).
         let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1, "params": #"{"p":5}"#]
-        func roundTrip<R: TableRecord>(_ type: R.Type, read: (Catalogue) throws -> [R]) throws {
+        func roundTrip<R: TableRecord>(_ type: R.Type, read: (CatalogueReader) throws -> [R]) throws {
             let columns = try raw.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(R.table)]) {
                 (try $0["name"] as String, try $0["type"] as String)
             }
@@ -55,7 +55,7 @@ final class RecordMappingTests: XCTestCase {
             }
             try raw.run("INSERT INTO \(R.table) (\(columns.map(\.0).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ",")))",
                         columns.map { written[$0.0]! })
-            let catalogue = try Catalogue(folder: folder, readOnly: true)
+            let catalogue = try CatalogueReader(folder: folder)
             defer { catalogue.close() }
             // Paths are read resolved against the catalogue folder (`CataloguePaths`): stored again, as `insertRow` does.
             var record = try XCTUnwrap(read(catalogue).first, R.table)
@@ -113,7 +113,7 @@ final class RecordMappingTests: XCTestCase {
             """, [.text(photo.id), "thumbnail", "ph", "aa11", "/c/thumbnails/6c/x.jpg", "th", 240, 150, 999, 1])
         old.close()
 
-        let catalogue = try Catalogue(folder: folder, readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder)
         defer { catalogue.close() }
         XCTAssertEqual(try catalogue.allPhotos(), [photo])
         XCTAssertEqual(try catalogue.renditions(photo: photo.id), [

@@ -26,7 +26,7 @@ struct RunsCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        let catalogue = try CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
         let runs = try catalogue.runs()
         let counts = try runs.map { run in

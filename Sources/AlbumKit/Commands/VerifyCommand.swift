@@ -39,13 +39,14 @@ struct VerifyCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue.forVerifying(folder: self.catalogue)
+        let catalogue = try CatalogueReader.forVerifying(folder: self.catalogue)
         defer { catalogue.close() }
         if catalogue.isReadOnly {
             Console.err("album: catalogue \(catalogue.folder) is read-only to this user: checked without its lock, and runs still recorded as running were not marked interrupted")
         }
-        let (problems, states) = try catalogue.verifyWithStates()
-        let unfinished = try catalogue.unfinishedRenditions()
+        let verifier = Verifier(catalogue)
+        let (problems, states) = try verifier.verifyWithStates()
+        let unfinished = try verifier.unfinishedRenditions()
         if json {
             Console.out(JSONValue.object([
                 ("catalogue", .string(catalogue.folder)), ("sound", .bool(problems.isEmpty)),

@@ -48,7 +48,7 @@ final class CatalogueSnapshot: Sendable {
     }
 
     /// Every photo, rendition and alias of `catalogue`; an empty snapshot when there is no catalogue yet.
-    convenience init(reading catalogue: Catalogue?) throws {
+    convenience init(reading catalogue: CatalogueReader?) throws {
         guard let catalogue else {
             self.init(photos: [], renditions: [])
             return

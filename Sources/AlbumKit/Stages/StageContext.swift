@@ -11,6 +11,9 @@ public struct StageContext: Sendable {
     /// Runs `body` on the catalogue's serial owner and waits for it. Stages read, and make the few writes that must
     /// be atomic with a read (import's duplicate check), through this; step rows are the scheduler's.
     public var catalogue: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void
+    /// Runs `body` on a reader of the catalogue: the planner's `CatalogueReader`, which has no write method. Nil
+    /// during a run: `read` then goes through `catalogue`, the run's writer on its serial owner, which reads too.
+    public var reading: (@Sendable (_ body: @Sendable (CatalogueReader) throws -> Void) throws -> Void)? = nil
     /// Like `catalogue`, but the write is committed before this returns.
     public var catalogueCommitted: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void = { _ in }
     /// Runs `body` with `pixels` decoded pixels reserved from the run's memory budget: every rendering that holds a
@@ -64,7 +67,19 @@ public struct StageContext: Sendable {
     }
 
     /// Reads a value from the catalogue on its serial owner.
-    public func read<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
+    public func read<T: Sendable>(_ body: @Sendable @escaping (CatalogueReader) throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        if let reading {
+            try reading { box.value = try body($0) }
+        } else {
+            try catalogue { box.value = try body($0) }
+        }
+        return box.value!
+    }
+
+    /// Reads and writes the catalogue on its serial owner in one call (import's duplicate check and its record),
+    /// and returns what `body` returns.
+    public func write<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
         let box = ResultBox<T>()
         try catalogue { box.value = try body($0) }
         return box.value!

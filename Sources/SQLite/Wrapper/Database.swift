@@ -90,6 +90,12 @@ public final class Database {
         sqlite3_busy_timeout(handle, Int32(milliseconds))
     }
 
+    /// Makes this connection refuse every write from now on (`PRAGMA query_only`: sqlite.org/pragma.html#pragma_query_only),
+    /// a read-write connection used to read, so that SQLite's `-wal` and `-shm` files go away when it closes.
+    public func setQueryOnly() throws {
+        try execute("PRAGMA query_only = ON")
+    }
+
     /// Runs one or more statements that take no arguments and return no rows of interest.
     public func execute(_ sql: String) throws {
         var errorText: UnsafeMutablePointer<CChar>?
