@@ -2,10 +2,37 @@ import SQLite
 
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 enum Schema {
-    /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    static let currentVersion = 7
+    /// The newest version this album writes: the fixed history's last, or a later `since` a column declares. An album
+    /// that finds a larger number refuses the catalogue.
+    static let currentVersion: Int = {
+        var version = migrations.count
+        for record in records {
+            for column in record.declaredColumns { version = max(version, column.since) }
+        }
+        return version
+    }()
 
-    /// Each migration takes the catalogue from version `index` to `index + 1`.
+    /// The records whose tables album writes, each declaring its columns once (`TableRecord.columns`).
+    static let records: [any TableRecord.Type] = [PhotoRecord.self, Rendition.self, RunRecord.self, StepRecord.self, PhotoAlias.self]
+
+    /// The SQL that takes a catalogue from `version - 1` to `version`: the fixed history's migration for the first
+    /// seven versions (written by hand, never changed), then an `ALTER TABLE … ADD COLUMN` for each column of
+    /// `records` declared `since` a later version, made from its declaration.
+    static func migration(to version: Int, records: [any TableRecord.Type] = Schema.records) -> String {
+        let fixed = version <= migrations.count ? migrations[version - 1] : ""
+        guard version > migrations.count else { return fixed }
+        var statements = fixed.isEmpty ? [] : [fixed]
+        for record in records {
+            let table = record.table
+            for column in record.declaredColumns where column.since == version {
+                statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.definition);")
+            }
+        }
+        return statements.joined(separator: "\n")
+    }
+
+    /// The fixed history: each migration takes the catalogue from version `index` to `index + 1`. A column added
+    /// later is declared with its `since` (`Column`) and needs no entry here (`migration(to:)`).
     static let migrations: [String] = [
         """
         CREATE TABLE photos (
@@ -272,8 +299,8 @@ enum Schema {
                 try database.execute("CREATE TEMP TABLE IF NOT EXISTS migration_folder (folder TEXT NOT NULL, parent TEXT)")
                 try database.run("INSERT INTO temp.migration_folder VALUES (?, ?)", [.text(paths.folder), .text(paths.parent)])
             }
-            for migration in migrations[version...] {
-                try database.execute(migration)
+            for target in (version + 1)...currentVersion {
+                try database.execute(migration(to: target))
             }
             try database.execute("PRAGMA user_version = \(currentVersion)")
         }

@@ -1,21 +1,26 @@
 import SQLite
 
-/// A step is one row of `steps` (`id` and `at` are the table's own): each column read and written on one line.
+/// A step is one row of `steps` (`id` and `at` are the table's own): each column declared once.
 extension StepRecord: TableRecord {
     static let table = "steps"
 
-    init(row: Row) throws {
-        run = try row["run"]
-        photo = try row["photo"]
-        path = try row["path"]
-        stage = try row["stage"]
-        parameters = try StepRecord.checkedParameters(try row["params"])
-        inputHash = try row["input_hash"]
-        outputHash = try row["output_hash"]
-        milliseconds = try row["ms"]
-        status = try row["status"]
-        error = try row["error"]
-    }
+    static let columns: [Column<StepRecord>] = [
+        .filled("id", "INTEGER PRIMARY KEY"),
+        .column("run", "INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE", \.run),
+        .column("photo", "TEXT REFERENCES photos(id) ON DELETE SET NULL", \.photo),
+        .column("path", "TEXT NOT NULL", \.path),
+        .column("stage", "TEXT NOT NULL", \.stage),
+        .column("params", "TEXT NOT NULL", \.parameters, reading: { row, name in try StepRecord.checkedParameters(try row[name]) }),
+        .column("input_hash", "TEXT", \.inputHash),
+        .column("output_hash", "TEXT", \.outputHash),
+        .column("ms", "REAL NOT NULL", \.milliseconds),
+        .column("status", "TEXT NOT NULL CHECK (status IN ('done', 'skipped', 'failed'))", \.status),
+        .column("error", "TEXT", \.error),
+        .filled("at", "TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", since: 2),
+    ]
+
+    static let blank = StepRecord(run: 0, photo: nil, path: "", stage: .import, parameters: "", inputHash: nil, outputHash: nil,
+                                  milliseconds: 0, status: .done, error: nil)
 
     /// A step's `params` as album wrote them, a JSON object (or `null`, which a failed step whose recipe could not
     /// be read records): any other text is damage, an error naming the table and the column, never parameters shown
@@ -29,22 +34,7 @@ extension StepRecord: TableRecord {
             throw SQLiteError.mismatch("table steps: column params holds text that is not a JSON object: '\(shown)'")
         }
     }
-
-    var values: [(column: String, value: Value)] {
-        [
-            ("run", .integer(run)),
-            ("photo", .text(photo)),
-            ("path", .text(path)),
-            ("stage", .text(stage.rawValue)),
-            ("params", .text(parameters)),
-            ("input_hash", .text(inputHash)),
-            ("output_hash", .text(outputHash)),
-            ("ms", .real(milliseconds)),
-            ("status", .text(status.rawValue)),
-            ("error", .text(error)),
-        ]
-    }
 }
 
-extension StageName: ColumnValue {}
-extension StepRecord.Status: ColumnValue {}
+extension StageName: ColumnValue, Field {}
+extension StepRecord.Status: ColumnValue, Field {}
