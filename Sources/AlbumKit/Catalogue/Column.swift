@@ -56,8 +56,8 @@ struct Column<Record>: Sendable {
     /// another one's table (`RecordMappingTests`' worked example of a new column) reuses its declarations.
     func lifted<Outer>(_ inner: WritableKeyPath<Outer, Record> & Sendable) -> Column<Outer> {
         var outerRead: (@Sendable (inout Outer, Row) throws -> Void)? = nil
-        if let read = self.read {
-            outerRead = { outer, row in try read(&outer[keyPath: inner], row) }
+        if let readInner = self.read {
+            outerRead = { outer, row in try readInner(&outer[keyPath: inner], row) }
         }
         var outerValue: (@Sendable (Outer) -> Value)? = nil
         if let value = self.value {
