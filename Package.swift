@@ -84,6 +84,9 @@ let package = Package(
         .target(name: "YAML", dependencies: ["Core"]),
         /// The catalogue: one SQLite database and its folders, records, schema, lock, paths, prune, verify and merge.
         .target(name: "Catalogue", dependencies: ["Core", "System", "SQLite"]),
+        /// The services above the catalogue's store: prune, verify, gc and the merge of a chunk, each a type that takes a
+        /// reader or a writer.
+        .target(name: "Maintenance", dependencies: ["Core", "Catalogue", "System", "SQLite"]),
         /// Pixels: formats, metadata, filter primitives and recipes, and the libvips pipelines that render a look.
         .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif"]),
         /// The stages a job chains (import, filter, thumbnail, export), their options, and what one photo carries
@@ -101,12 +104,12 @@ let package = Package(
         /// A whole run of a job: set up, checks before the first photo, the scheduler, the run row, the report.
         .target(name: "Service", dependencies: ["Core", "Catalogue", "Stages", "JobFile", "Run", "Report", "Plan", "System", "Vips", "SQLite"]),
         /// Runs split into chunks on Slurm or Kubernetes: plans, chunk catalogues, launches and merges.
-        .target(name: "Cluster", dependencies: ["Core", "Catalogue", "Stages", "JobFile", "Run", "Plan", "Service", "System"]),
+        .target(name: "Cluster", dependencies: ["Core", "Catalogue", "Maintenance", "Stages", "JobFile", "Run", "Plan", "Service", "System"]),
         /// The command line: every `album` command, its options, help, completions, man page and output.
         .target(
             name: "Commands",
-            dependencies: ["Core", "YAML", "Catalogue", "Media", "Stages", "JobFile", "Run", "Report", "Plan", "Service",
-                           "Cluster", "System", "Vips", "SQLite"]
+            dependencies: ["Core", "YAML", "Catalogue", "Maintenance", "Media", "Stages", "JobFile", "Run", "Report", "Plan",
+                           "Service", "Cluster", "System", "Vips", "SQLite"]
         ),
         /// The `album` command: hands its arguments to `Commands` and exits with the status it returns.
         .executableTarget(
@@ -121,8 +124,8 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumTests",
-            dependencies: ["Core", "YAML", "Catalogue", "Media", "Stages", "JobFile", "Run", "Report", "Plan", "Service",
-                           "Cluster", "Commands", "System", "Vips", "SQLite", "Exif"],
+            dependencies: ["Core", "YAML", "Catalogue", "Maintenance", "Media", "Stages", "JobFile", "Run", "Report", "Plan",
+                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),
     ]

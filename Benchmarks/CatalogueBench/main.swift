@@ -96,7 +96,7 @@ func round(_ options: Options, photos: [PhotoRecord]) throws -> (rows: Int, seco
 
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
-    let reader = try Catalogue(folder: options.catalogue, readOnly: true)
+    let reader = try CatalogueReader(folder: options.catalogue)
     let photos = try reader.allPhotos()
     reader.close()
     guard !photos.isEmpty else { throw BenchError("\(options.catalogue) has no photos to write steps for") }

@@ -1,7 +1,7 @@
 import SQLite
 import System
 
-extension Catalogue {
+extension CatalogueReader {
     /// Every alias of `photo`, oldest first.
     public func aliases(photo: String) throws -> [PhotoAlias] {
         try fetchAll(PhotoAlias.self, "WHERE photo = ? ORDER BY added, rowid", [.text(photo)])
@@ -16,7 +16,9 @@ extension Catalogue {
     public func aliases(path: String) throws -> [PhotoAlias] {
         try fetchAll(PhotoAlias.self, "WHERE path = ?", [.text(paths.stored(path))])
     }
+}
 
+extension Catalogue {
     /// Records a new alias.
     public func insert(_ alias: PhotoAlias) throws {
         try insertRow(alias)
@@ -49,13 +51,17 @@ extension Catalogue {
         photo.inode = alias.inode
         return photo
     }
+}
 
+extension CatalogueReader {
     /// The aliases whose file is gone from its path: their exports are no longer refreshed, and `album prune`
     /// forgets them (`forgetAliases(_:)`). A file that cannot be stat-ed for another reason (a permission) is not gone.
     public func missingAliases() throws -> [PhotoAlias] {
         try allAliases().filter(\.isMissing)
     }
+}
 
+extension Catalogue {
     /// Forgets `aliases` (their rows only: exports made for them stay, recorded as their photo's renditions). It
     /// opens no transaction of its own, so a caller may make it part of one (`album prune`'s); outside one, each
     /// row goes on its own.

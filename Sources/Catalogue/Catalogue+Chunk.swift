@@ -42,7 +42,7 @@ extension Catalogue {
             try database.execute("PRAGMA synchronous = FULL")
             try Schema.check(database, folder: folder)
             try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'")
-            return Catalogue(folder: folder, Opened(database: database, sound: true, checkedInFull: true))
+            return Catalogue(writing: folder, Opened(database: database, sound: true, checkedInFull: true))
         } catch {
             opened?.close()
             if let error = error as? SQLiteError {

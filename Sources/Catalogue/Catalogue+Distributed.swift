@@ -17,21 +17,6 @@ public struct DistributedRecord: Sendable, Equatable {
     public var ended: String?
 }
 
-/// What merging one chunk carried into the catalogue.
-public struct MergedChunk: Sendable, Equatable {
-    public var chunk: Int
-    /// The chunk's attempts (its runs), each now a run row under the parent.
-    public var attempts: [Int64]
-    /// Photos the chunk added or changed, renditions it recorded or replaced, and its step rows.
-    public var photos = 0
-    public var renditions = 0
-    public var steps = 0
-    /// The photos with a failed step in one of the chunk's attempts that no later attempt did.
-    public var failedPhotos = 0
-    /// Each export refused because another photo's file was at its path: "PATH: reason".
-    public var collisions: [String] = []
-}
-
 extension Catalogue {
     /// Records that run `run` is distributed: its parent row is marked `distributed`, so that no writer takes it for
     /// a run left `running`, and gc, prune, rm, relocate and other runs refuse until it is merged or abandoned.
@@ -42,7 +27,9 @@ extension Catalogue {
                              [.integer(run), .text(folder), .text(engine), .int(chunks), .text(created)])
         }
     }
+}
 
+extension CatalogueReader {
     /// The distributed run still open, if any (there is at most one: planning one refuses while another is open).
     public func openDistributedRun() throws -> DistributedRecord? {
         try distributedRuns("WHERE state = 'open' ORDER BY run DESC LIMIT 1").first
@@ -74,7 +61,9 @@ extension Catalogue {
             (try $0["chunk"] as Int, try $0["merged"] as String)
         })
     }
+}
 
+extension Catalogue {
     /// Ends distributed run `run`: `merged` (its parent row then says `ok`, or `failed` when a chunk recorded failed
     /// photos, and holds the chunks' summed counts) or `abandoned` (the parent row says `abandoned`).
     package func endDistributed(run: Int64, state: String, status: String, counts: String?, at time: String) throws {
@@ -101,126 +90,6 @@ extension Catalogue {
         }
     }
 
-    /// Carries chunk `chunk` of distributed run `parent` from its database `chunkFile` into the catalogue, in one
-    /// transaction, as a three-way merge against the run's snapshot `snapshotFile`, which both started from:
-    /// - the chunk's earlier merge is taken back first (its run rows, and with them their steps), so merging a chunk
-    ///   again replaces its rows and changes no count;
-    /// - each attempt of the chunk (a run row under the parent in the chunk's database) becomes a run row here, under
-    ///   the parent, with its host, versions and times; its steps follow it;
-    /// - a photo the chunk changed (a row that differs from the snapshot's) is updated; a photo it added is inserted
-    ///   unless another chunk added the same bytes first (the id is the bytes' hash: `PhotoRecord.id(forHash:)`),
-    ///   and then the chunk's path is recorded as another name of it, as one run would have;
-    /// - aliases and renditions the chunk added or changed are written over theirs (by photo and path; by photo,
-    ///   kind and path), and those it removed are removed.
-    /// - Throws: `CatalogueError` for a chunk database of another schema version.
-    package func mergeChunk(database chunkFile: String, snapshot snapshotFile: String, parent: Int64, chunk: Int,
-                    merged time: String) throws -> MergedChunk {
-        try database.run("ATTACH DATABASE ? AS chunk", [.text(chunkFile)])
-        defer { try? database.execute("DETACH DATABASE chunk") }
-        try database.run("ATTACH DATABASE ? AS snap", [.text(snapshotFile)])
-        defer { try? database.execute("DETACH DATABASE snap") }
-        let version = try database.query("PRAGMA chunk.user_version") { $0.int(0) ?? 0 }.first ?? 0
-        guard version == Schema.currentVersion else {
-            throw CatalogueError("chunk catalogue \(chunkFile) has schema version \(version); this album merges version \(Schema.currentVersion)")
-        }
-        return try transaction {
-            var result = MergedChunk(chunk: chunk, attempts: [])
-            let key: [Value] = [.integer(parent), .int(chunk)]
-            try database.run("DELETE FROM main.runs WHERE parent = ? AND chunk = ?", key)
-            try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_runs (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
-            try database.execute("DELETE FROM temp.merge_runs")
-            let runColumns = try columns(of: "runs").filter { $0 != "id" }.joined(separator: ", ")
-            for old in try database.query("SELECT id FROM chunk.runs WHERE parent = ? AND chunk = ? ORDER BY id", key, { try $0["id"] as Int64 }) {
-                try database.run("INSERT INTO main.runs (\(runColumns)) SELECT \(runColumns) FROM chunk.runs WHERE id = ?", [.integer(old)])
-                let new = database.lastInsertRowID
-                try database.run("INSERT INTO temp.merge_runs (old, new) VALUES (?, ?)", [.integer(old), .integer(new)])
-                result.attempts.append(new)
-            }
-
-            let photoColumns = try columns(of: "photos")
-            let photoList = photoColumns.joined(separator: ", ")
-            let updates = photoColumns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            try database.execute("""
-                INSERT INTO main.photos (\(photoList))
-                    SELECT \(photoList) FROM (SELECT * FROM chunk.photos EXCEPT SELECT * FROM snap.photos)
-                    WHERE id IN (SELECT id FROM snap.photos)
-                    ON CONFLICT (id) DO UPDATE SET \(updates)
-                """)
-            result.photos += try changes()
-            try database.execute("""
-                INSERT INTO main.photos (\(photoList))
-                    SELECT \(photoList) FROM chunk.photos WHERE id NOT IN (SELECT id FROM snap.photos)
-                    ON CONFLICT DO NOTHING
-                """)
-            result.photos += try changes()
-            // The same new bytes found by another chunk first, under another name: this chunk's name is an alias.
-            try database.execute("""
-                INSERT INTO main.aliases (photo, path, bytes, mtime_ns, inode, added)
-                    SELECT c.id, c.path, c.bytes, c.mtime_ns, c.inode, c.added
-                    FROM chunk.photos AS c JOIN main.photos AS m ON m.id = c.id
-                    WHERE c.id NOT IN (SELECT id FROM snap.photos) AND m.path != c.path
-                    ON CONFLICT DO NOTHING
-                """)
-
-            let aliasColumns = try columns(of: "aliases").joined(separator: ", ")
-            try database.execute("""
-                INSERT INTO main.aliases (\(aliasColumns))
-                    SELECT \(aliasColumns) FROM (SELECT * FROM chunk.aliases EXCEPT SELECT * FROM snap.aliases)
-                    WHERE photo IN (SELECT id FROM main.photos)
-                    ON CONFLICT (photo, path) DO UPDATE SET bytes = excluded.bytes, mtime_ns = excluded.mtime_ns,
-                        inode = excluded.inode, added = excluded.added
-                """)
-            try database.execute("""
-                DELETE FROM main.aliases WHERE (photo, path) IN
-                    (SELECT photo, path FROM snap.aliases EXCEPT SELECT photo, path FROM chunk.aliases)
-                """)
-
-            let renditionColumns = try columns(of: "renditions").filter { $0 != "id" && $0 != "run" }
-            let renditionList = renditionColumns.joined(separator: ", ")
-            let renditionUpdates = (renditionColumns + ["run"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            try database.execute("""
-                INSERT INTO main.renditions (\(renditionList), run)
-                    SELECT \(renditionList), COALESCE((SELECT new FROM temp.merge_runs WHERE old = c.run), c.run)
-                    FROM (SELECT * FROM chunk.renditions EXCEPT SELECT * FROM snap.renditions) AS c
-                    WHERE photo IN (SELECT id FROM main.photos)
-                    ON CONFLICT (photo, kind, path) DO UPDATE SET \(renditionUpdates)
-                """)
-            result.renditions += try changes()
-            try database.execute("""
-                DELETE FROM main.renditions WHERE (photo, kind, path) IN
-                    (SELECT photo, kind, path FROM snap.renditions EXCEPT SELECT photo, kind, path FROM chunk.renditions)
-                """)
-            result.renditions += try changes()
-
-            let stepColumns = try columns(of: "steps").filter { $0 != "id" && $0 != "run" && $0 != "photo" }
-            let stepList = stepColumns.joined(separator: ", ")
-            try database.execute("""
-                INSERT INTO main.steps (run, photo, \(stepList))
-                    SELECT m.new, CASE WHEN s.photo IN (SELECT id FROM main.photos) THEN s.photo END, \(stepColumns.map { "s." + $0 }.joined(separator: ", "))
-                    FROM chunk.steps AS s JOIN temp.merge_runs AS m ON m.old = s.run
-                """)
-            result.steps = try changes()
-
-            // A failure stands unless a later attempt of the chunk did that step: a damaged photo a rerun held back
-            // is still failed, a photo whose rerun succeeded is not.
-            let unresolved = """
-                FROM main.steps AS f WHERE f.run IN (SELECT new FROM temp.merge_runs) AND f.status = 'failed'
-                    AND NOT EXISTS (SELECT 1 FROM main.steps AS d WHERE d.run IN (SELECT new FROM temp.merge_runs)
-                        AND d.status = 'done' AND d.stage = f.stage AND d.id > f.id
-                        AND COALESCE(d.photo, d.path) = COALESCE(f.photo, f.path))
-                """
-            result.failedPhotos = try database.query("SELECT COUNT(DISTINCT COALESCE(f.photo, f.path)) " + unresolved) { $0.int(0) ?? 0 }.first ?? 0
-            result.collisions = try database.query("SELECT f.path, f.error " + unresolved + """
-                    AND f.stage = 'export' AND f.error LIKE '%already exists and album did not export it for this photo%'
-                """) { "\(try $0["path"] as String): \((try $0["error"] as String?) ?? "")" }
-            try database.run("""
-                INSERT INTO distributed_chunks (run, chunk, merged, photos, failed) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (run, chunk) DO UPDATE SET merged = excluded.merged, photos = excluded.photos, failed = excluded.failed
-                """, [.integer(parent), .int(chunk), .text(time), .int(result.photos), .int(result.failedPhotos)])
-            return result
-        }
-    }
-
     /// How many failed photos the merged chunks of distributed run `run` recorded.
     package func mergedChunkFailures(of run: Int64) throws -> Int {
         try database.query("SELECT COALESCE(SUM(failed), 0) FROM distributed_chunks WHERE run = ?", [.integer(run)]) { $0.int(0) ?? 0 }.first ?? 0
@@ -243,15 +112,5 @@ extension Catalogue {
         defer { database.close() }
         database.setBusyTimeout(milliseconds: 5_000)
         return try database.query("SELECT * FROM runs WHERE parent = ? ORDER BY id", [.integer(parent)]) { try RunRecord(row: $0) }
-    }
-
-    /// The rows the last statement changed.
-    private func changes() throws -> Int {
-        try database.query("SELECT changes()") { $0.int(0) ?? 0 }.first ?? 0
-    }
-
-    /// The columns of `table` in the main schema, in their order.
-    private func columns(of table: String) throws -> [String] {
-        try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)]) { try $0["name"] as String }
     }
 }

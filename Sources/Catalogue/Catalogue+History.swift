@@ -1,6 +1,6 @@
 import SQLite
 
-extension Catalogue {
+extension CatalogueReader {
     /// Every step recorded for `photo`, oldest first, with its run's job: what changed it and what failed (a skipped
     /// step is no row, only a count on its run).
     public func history(photo: String) throws -> [HistoryEntry] {

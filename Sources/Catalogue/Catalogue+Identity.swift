@@ -1,7 +1,7 @@
 import SQLite
 import System
 
-extension Catalogue {
+extension CatalogueReader {
     /// The catalogue's stable id: 32 hex digits made once by the schema migration that created the `identity` table
     /// (version 4), kept when the catalogue folder moves. Exports carry it in their tag (`ExportTag.catalogue`), so
     /// that a catalogue tells its own exports from another catalogue's. A copy of the folder (`cp -r`) is a second
@@ -16,7 +16,7 @@ extension Catalogue {
     /// The id of the other catalogue whose export tag the file at `path` carries, or nil when the file carries none,
     /// an older album's (no id: trusted here, where a row records the file), or `catalogue`'s own.
     /// `rm` and `gc` keep such a file; `verify` reports it.
-    package static func otherOwner(of path: String, in catalogue: Catalogue) throws -> String? {
+    package static func otherOwner(of path: String, in catalogue: CatalogueReader) throws -> String? {
         guard let owner = ExportTag.of(path)?.catalogue else { return nil }
         return owner == (try catalogue.identity()) ? nil : owner
     }

@@ -8,13 +8,14 @@ import System
 /// write (`journal_mode`, migrations, the run rows): a damaged file is refused and left byte for byte as it was.
 /// The check is skipped when the file is provably unchanged since album's last clean close (`CatalogueStamp`).
 ///
-/// A reader that may write the folder and the file opens it read-write under `PRAGMA query_only`, so that its
-/// `-wal` and `-shm` files go away when it closes, as a writer's do. A reader that may not follows SQLite's rules for
+/// A reader never writes: not a migration (an older schema is refused with what to do, and the next writer migrates
+/// it), nor a checkpoint of a log with commits in it. A reader that may write the folder and the file opens it
+/// read-write under `PRAGMA query_only`, so that its `-wal` and `-shm` files go away when it closes, as a writer's do. A reader that may not follows SQLite's rules for
 /// read-only WAL databases (sqlite.org/wal.html, "Read-Only Databases"): with a `-wal` and a `-shm` file present it
 /// reads through them (a run may be writing); with no `-wal` file the database file is the whole catalogue, and it
 /// is opened `immutable=1`, which needs no `-shm` and creates no file. A `-wal` with content but no `-shm` cannot be
 /// read without writing, and is refused with what to do.
-extension Catalogue {
+extension CatalogueReader {
     /// What opening found: the connection, the writer's lock, and the pre-write check's finding.
     package struct Opened {
         package var database: Database
@@ -33,7 +34,9 @@ extension Catalogue {
         let file = folder + "/" + databaseName
         return FileSystem.whyNotWritable(folder) == nil && FileSystem.whyNotWritable(file)?.notFound ?? true
     }
+}
 
+extension Catalogue {
     package static func openForWriting(folder: String, create: Bool, locking: Bool, keepDamaged: Bool) throws -> Opened {
         let file = folder + "/" + databaseName
         let manager = FileManager.default
@@ -94,7 +97,9 @@ extension Catalogue {
             throw described(error, file: file)
         }
     }
+}
 
+extension CatalogueReader {
     /// Opens the catalogue to read it. Unless `refusingDamage` is false (`album verify`, which reports damage), a
     /// file not provably unchanged since album's last clean close gets the writers' `PRAGMA quick_check` first: a
     /// damaged file is refused (exit 3), never read into a history cut short or rows silently missing.
@@ -110,14 +115,11 @@ extension Catalogue {
             if refusingDamage, !unchangedSinceCleanClose(file: file, folder: folder), let problem = try damage(of: database) {
                 throw damaged(file, problem, reading: true)
             }
-            if canWrite {
-                try database.execute("PRAGMA query_only = ON")
-                if try Schema.version(database) < Schema.currentVersion {
-                    // The one write a reader may cause: the migration, done as a writer does it, under the lock.
-                    try Catalogue(folder: folder, create: false, writing: true).close()
-                }
-            }
-            try Schema.check(database, folder: folder)
+            // A reader never writes, not even a migration (the next writer migrates), nor a checkpoint on close: a log
+            // with commits in it (a writer that crashed, or is writing now) stays for the writer to checkpoint.
+            if size(of: file + "-wal") ?? 0 > 0 { try database.skipCheckpointOnClose() }
+            if canWrite { try database.setQueryOnly() }
+            try Schema.check(database, folder: folder, canWrite: canWrite)
             return Opened(database: database, readOnly: !canWrite)
         } catch {
             opened?.close()
@@ -173,17 +175,17 @@ extension Catalogue {
         return CatalogueError("catalogue database \(file) \(what) \(will). Run `album verify --catalogue \(folder)` for details, then restore it from a backup or move it away")
     }
 
-    private static func described(_ error: Error, file: String) -> Error {
+    fileprivate static func described(_ error: Error, file: String) -> Error {
         guard let error = error as? SQLiteError else { return error }
         if error.isCorrupt { return damaged(file, error.message) }
         return CatalogueError("cannot open catalogue \(file): \(error.message)")
     }
 
-    private static func noCatalogue(_ folder: String) -> CatalogueError {
+    fileprivate static func noCatalogue(_ folder: String) -> CatalogueError {
         CatalogueError("no catalogue at \(folder): run a job or `album import` to create one, or pass --catalogue DIR", missingFolder: folder)
     }
 
-    private static func size(of path: String) -> Int? {
+    fileprivate static func size(of path: String) -> Int? {
         FileStatus.of(path)?.size
     }
 }

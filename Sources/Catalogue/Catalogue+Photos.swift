@@ -1,6 +1,6 @@
 import SQLite
 
-extension Catalogue {
+extension CatalogueReader {
     /// The photo whose original has this SHA-256, if any.
     public func photo(hash: String) throws -> PhotoRecord? {
         try fetchAll(PhotoRecord.self, "WHERE hash = ?", [.text(hash)]).first
@@ -48,7 +48,9 @@ extension Catalogue {
     public func allPhotos() throws -> [PhotoRecord] {
         try fetchAll(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")
     }
+}
 
+extension Catalogue {
     /// Adds a photo.
     public func insert(_ photo: PhotoRecord) throws {
         try insertRow(photo)
@@ -76,7 +78,19 @@ extension Catalogue {
     /// Files are the caller's: remove them after this returns, so no row ever points at a deleted file.
     public func remove(photos ids: [String]) throws {
         try transaction {
-            for id in ids { try database.run("DELETE FROM photos WHERE id = ?", [.text(id)]) }
+            for id in ids { try forgetRow(photo: id) }
         }
+    }
+
+    /// Deletes one photo's row, inside the caller's transaction (`album prune`'s): its renditions' and aliases' rows
+    /// go with it, and a version's `replaces` and its steps' `photo` that named it become NULL, as the schema says.
+    public func forgetRow(photo id: String) throws {
+        try database.run("DELETE FROM photos WHERE id = ?", [.text(id)])
+    }
+
+    /// Marks the photo as kept while its original is gone (`album prune --keep-missing`, `at` the time), or clears
+    /// the mark (`at` nil: its original is back).
+    public func setMissingKept(photo id: String, at time: String?) throws {
+        try database.run("UPDATE photos SET missing_kept = ? WHERE id = ?", [.text(time), .text(id)])
     }
 }

@@ -1,6 +1,6 @@
 import SQLite
 
-extension Catalogue {
+extension CatalogueReader {
     /// The records of `R.table` that `clause` (`WHERE …`, `ORDER BY …`) picks, read by column name.
     package func fetchAll<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
         let paths = self.paths
@@ -13,7 +13,9 @@ extension Catalogue {
 
     /// Where this catalogue's stored paths are resolved from: its folder as it is now.
     package var paths: CataloguePaths { CataloguePaths(folder: folder) }
+}
 
+extension Catalogue {
     /// Adds `record` to its table. With `replacingOn` (a unique key's columns), a row with the same key is updated
     /// to the record's other values instead.
     package func insertRow<R: TableRecord>(_ record: R, replacingOn key: [String] = []) throws {

@@ -1,7 +1,7 @@
 import SQLite
 import Core
 
-extension Catalogue {
+extension CatalogueReader {
     /// The recorded paths that lie under `old` (the folder itself or anything in it), each with the path it takes
     /// under `new`: photos' originals first, then their aliases, then renditions (exports recorded absolute; and a catalogue's own files,
     /// when it was moved while it still stored them absolute, before schema version 3 made them relative).
@@ -26,7 +26,9 @@ extension Catalogue {
         }
         return found
     }
+}
 
+extension Catalogue {
     /// Rewrites `moves` (from `relocations`) in one transaction, recorded as a run of job "relocate" (no job file)
     /// whose counts say how many paths it rewrote, as `album caption` records its change.
     /// - Returns: the run's id.

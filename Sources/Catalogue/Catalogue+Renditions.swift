@@ -1,6 +1,6 @@
 import SQLite
 
-extension Catalogue {
+extension CatalogueReader {
     /// Every rendition of `photo`.
     public func renditions(photo: String) throws -> [Rendition] {
         try fetchAll(Rendition.self, "WHERE photo = ? ORDER BY id", [.text(photo)])
@@ -25,10 +25,24 @@ extension Catalogue {
     }
 
     /// The ids of the photos with a rendition row for the file at `path` (`rm --dry-run`).
+    /// Every file a row names, for `album gc`: each rendition's path and each photo's original path (resolved), and
+    /// each photo's copy (`stored_path`, relative to the catalogue folder, as stored). Only those columns are read.
+    public func recordedPaths() throws -> (paths: [String], copies: [String]) {
+        var paths = try database.query("SELECT path FROM renditions", [], { self.paths.resolved(try $0["path"] as String) })
+        var copies: [String] = []
+        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { (try $0["path"] as String, try $0["stored_path"] as String?) }) {
+            paths.append(self.paths.resolved(path))
+            if let stored { copies.append(stored) }
+        }
+        return (paths, copies)
+    }
+
     package func photos(recording path: String) throws -> [String] {
         try database.query("SELECT DISTINCT photo FROM renditions WHERE path = ?", [.text(paths.stored(path))]) { $0.text(0) ?? "" }
     }
+}
 
+extension Catalogue {
     /// Forgets the rendition row of `photo`'s `kind` file at `path` (the file itself is the caller's).
     public func forgetRendition(photo: String, kind: Rendition.Kind, path: String) throws {
         try database.run("DELETE FROM renditions WHERE photo = ? AND kind = ? AND path = ?",

@@ -25,7 +25,9 @@ extension Catalogue {
     public func record(_ step: StepRecord) throws {
         try insertRow(step)
     }
+}
 
+extension CatalogueReader {
     /// Which run of its job run `id` is: 1 for the first run of a job of that name in this catalogue. Runs of job
     /// files count among themselves, one per distributed run (its parent row), and so do the writes of a command
     /// that records no job file (`album import`'s job 'import', `caption`, `relocate`); a chunk's attempts do not.

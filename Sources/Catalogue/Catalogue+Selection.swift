@@ -1,6 +1,6 @@
 import SQLite
 
-extension Catalogue {
+extension CatalogueReader {
     /// The newest run of a job (`album run` records its job file; `album caption` records none), if any: a
     /// distributed run counts as one, by its parent row, once it is no longer open (a chunk, whose database holds
     /// its own run still open, looks past it to the run before, as the planner did).

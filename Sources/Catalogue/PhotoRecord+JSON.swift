@@ -20,15 +20,8 @@ extension PhotoRecord {
         return .object(members)
     }
 
+    /// Its columns as `PhotoRecord.columns` place them in JSON.
     public var json: JSONValue {
-        .object([
-            ("id", .string(id)), ("path", .string(path)), ("hash", .string(hash)),
-            ("bytes", .int(bytes)), ("width", .int(width)), ("height", .int(height)),
-            ("format", .string(format)), ("taken", .string(taken)), ("added", .string(Timestamp.utc(added))),
-            ("caption", .string(caption)), ("filter", .string(filter)),
-            ("filter_recipe", JSONValue(parsing: filterRecipe) ?? .string(filterRecipe)),
-            ("camera", .string(camera)), ("orientation", .int(orientation)), ("has_gps", .bool(hasGPS)),
-            ("replaces", .string(replaces)), ("stored_path", .string(storedPath)),
-        ])
+        .object(columnJSON)
     }
 }

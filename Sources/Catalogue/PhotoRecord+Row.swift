@@ -1,58 +1,39 @@
 import SQLite
+import Core
 
-/// A photo is one row of `photos`: each column read and written on one line, in the schema's order.
+/// A photo is one row of `photos`: each column declared once, in the schema's order, with its place in the photo's
+/// JSON (`PhotoRecord+JSON`; the fast path's `mtime_ns` and `inode`, `damage` and `missing_kept` are not shown there).
 extension PhotoRecord: TableRecord {
     package static let table = "photos"
 
-    package init(row: Row) throws {
-        id = try row["id"]
-        hash = try row["hash"]
-        path = try row["path"]
-        bytes = try row["bytes"]
-        mtimeNanoseconds = try row["mtime_ns"]
-        inode = try row["inode"]
-        width = try row["width"]
-        height = try row["height"]
-        format = try row["format"]
-        taken = try row["taken"]
-        added = try row["added"]
-        caption = try row["caption"]
-        filter = try row["filter"]
-        filterRecipe = try row["filter_recipe"]
-        camera = try row["camera"]
-        orientation = try row["orientation"]
-        hasGPS = try row["has_gps"]
-        replaces = try row["replaces"]
-        storedPath = try row["stored_path"]
-        damage = try row["damage"]
-        missingKept = try row["missing_kept"]
-    }
+    package static let columns: [Column<PhotoRecord>] = [
+        .column("id", "TEXT PRIMARY KEY", \.id, json: 1),
+        .column("hash", "TEXT NOT NULL UNIQUE", \.hash, json: 3),
+        .column("path", "TEXT NOT NULL", \.path, json: 2),
+        .column("bytes", "INTEGER NOT NULL", \.bytes, json: 4),
+        .column("mtime_ns", "INTEGER NOT NULL", \.mtimeNanoseconds),
+        .column("inode", "INTEGER NOT NULL", \.inode),
+        .column("width", "INTEGER NOT NULL", \.width, json: 5),
+        .column("height", "INTEGER NOT NULL", \.height, json: 6),
+        .column("format", "TEXT NOT NULL", \.format, json: 7),
+        .column("taken", "TEXT", \.taken, json: 8),
+        .column("added", "TEXT NOT NULL", \.added, json: 9, encoded: { .string(Timestamp.utc($0)) }),
+        .column("caption", "TEXT", \.caption, json: 10),
+        .column("filter", "TEXT NOT NULL DEFAULT 'none'", \.filter, json: 11),
+        .column("filter_recipe", "TEXT NOT NULL DEFAULT '[]'", \.filterRecipe, json: 12,
+                encoded: { JSONValue(parsing: $0) ?? .string($0) }),  // the recipe as JSON, not as a string
+        .column("camera", "TEXT", \.camera, json: 13),
+        .column("orientation", "INTEGER NOT NULL DEFAULT 1", \.orientation, json: 14),
+        .column("has_gps", "INTEGER NOT NULL DEFAULT 0", \.hasGPS, json: 15),
+        .column("replaces", "TEXT REFERENCES photos(id) ON DELETE SET NULL", \.replaces, json: 16),
+        .column("stored_path", "TEXT", \.storedPath, json: 17),
+        .column("damage", "TEXT", \.damage, since: 5),
+        .column("missing_kept", "TEXT", \.missingKept, since: 5),
+    ]
 
-    package var values: [(column: String, value: Value)] {
-        [
-            ("id", .text(id)),
-            ("hash", .text(hash)),
-            ("path", .text(path)),
-            ("bytes", .int(bytes)),
-            ("mtime_ns", .int(mtimeNanoseconds)),
-            ("inode", .int(inode)),
-            ("width", .int(width)),
-            ("height", .int(height)),
-            ("format", .text(format)),
-            ("taken", .text(taken)),
-            ("added", .text(added)),
-            ("caption", .text(caption)),
-            ("filter", .text(filter)),
-            ("filter_recipe", .text(filterRecipe)),
-            ("camera", .text(camera)),
-            ("orientation", .int(orientation)),
-            ("has_gps", .int(hasGPS ? 1 : 0)),
-            ("replaces", .text(replaces)),
-            ("stored_path", .text(storedPath)),
-            ("damage", .text(damage)),
-            ("missing_kept", .text(missingKept)),
-        ]
-    }
+    package static let blank = PhotoRecord(id: "", hash: "", path: "", bytes: 0, mtimeNanoseconds: 0, inode: 0, width: 0, height: 0,
+                                   format: "", taken: nil, added: "", caption: nil, filter: "", filterRecipe: "", camera: nil,
+                                   orientation: 0, hasGPS: false, replaces: nil, storedPath: nil)
 
     /// The original's path is stored relative to the catalogue when it lies under the folder's parent.
     package mutating func mapPaths(_ transform: (String) -> String) {

@@ -5,12 +5,6 @@ import Core
 extension Rendition {
     /// `{"kind", "path", "file_hash", "width", "height", "bytes", "params_hash", "input_hash", "run"}`; `path` is absolute.
     public var json: JSONValue {
-        .object([
-            ("kind", .string(kind.rawValue)), ("path", .string(path)),
-            ("file_hash", .string(fileHash)), ("width", .int(width)),
-            ("height", .int(height)), ("bytes", .int(bytes)),
-            ("params_hash", .string(parametersHash)), ("input_hash", .string(inputHash)),
-            ("run", .int(Int(run))),
-        ])
+        .object(columnJSON)
     }
 }

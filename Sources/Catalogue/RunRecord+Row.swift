@@ -1,44 +1,28 @@
 import SQLite
 
-/// A run is one row of `runs`: each column read on one line, and written on one line except `id`, which SQLite
-/// assigns (`Catalogue.beginRun` returns it).
+/// A run is one row of `runs`: each column declared once, in the schema's order (`id` is the table's to fill, and
+/// read back).
 extension RunRecord: TableRecord {
     package static let table = "runs"
 
-    package init(row: Row) throws {
-        id = try row["id"]
-        job = try row["job"]
-        jobPath = try row["job_path"]
-        jobHash = try row["job_hash"]
-        started = try row["started"]
-        finished = try row["finished"]
-        status = try row["status"]
-        counts = try row["counts"]
-        albumVersion = try row["album_version"]
-        vipsVersion = try row["vips_version"]
-        sqliteVersion = try row["sqlite_version"]
-        host = try row["host"]
-        stages = try row["stages"]
-        parent = try row["parent"]
-        chunk = try row["chunk"]
-    }
+    package static let columns: [Column<RunRecord>] = [
+        .column("id", "INTEGER PRIMARY KEY", \.id, written: false),
+        .column("job", "TEXT NOT NULL", \.job),
+        .column("job_path", "TEXT", \.jobPath),
+        .column("job_hash", "TEXT", \.jobHash),
+        .column("started", "TEXT NOT NULL", \.started),
+        .column("finished", "TEXT", \.finished),
+        .column("status", "TEXT NOT NULL DEFAULT 'running'", \.status),
+        .column("counts", "TEXT", \.counts),
+        .column("album_version", "TEXT NOT NULL", \.albumVersion),
+        .column("vips_version", "TEXT NOT NULL", \.vipsVersion),
+        .column("sqlite_version", "TEXT NOT NULL", \.sqliteVersion),
+        .column("host", "TEXT NOT NULL", \.host),
+        .column("stages", "TEXT", \.stages, since: 5),
+        .column("parent", "INTEGER REFERENCES runs(id) ON DELETE CASCADE", \.parent, since: 6),
+        .column("chunk", "INTEGER", \.chunk, since: 6),
+    ]
 
-    package var values: [(column: String, value: Value)] {
-        [
-            ("job", .text(job)),
-            ("job_path", .text(jobPath)),
-            ("job_hash", .text(jobHash)),
-            ("started", .text(started)),
-            ("finished", .text(finished)),
-            ("status", .text(status)),
-            ("counts", .text(counts)),
-            ("album_version", .text(albumVersion)),
-            ("vips_version", .text(vipsVersion)),
-            ("sqlite_version", .text(sqliteVersion)),
-            ("host", .text(host)),
-            ("stages", .text(stages)),
-            ("parent", parent.map { .integer($0) } ?? .null),
-            ("chunk", .int(chunk)),
-        ]
-    }
+    package static let blank = RunRecord(id: 0, job: "", jobPath: nil, jobHash: nil, started: "", finished: nil, status: "", counts: nil,
+                                 albumVersion: "", vipsVersion: "", sqliteVersion: "", host: "")
 }

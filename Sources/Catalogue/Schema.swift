@@ -2,10 +2,37 @@ import SQLite
 
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 package enum Schema {
-    /// The newest version this album writes. An album that finds a larger number refuses the catalogue.
-    package static let currentVersion = 6
+    /// The newest version this album writes: the fixed history's last, or a later `since` a column declares. An album
+    /// that finds a larger number refuses the catalogue.
+    package static let currentVersion: Int = {
+        var version = migrations.count
+        for record in records {
+            for column in record.declaredColumns { version = max(version, column.since) }
+        }
+        return version
+    }()
 
-    /// Each migration takes the catalogue from version `index` to `index + 1`.
+    /// The records whose tables album writes, each declaring its columns once (`TableRecord.columns`).
+    package static let records: [any TableRecord.Type] = [PhotoRecord.self, Rendition.self, RunRecord.self, StepRecord.self, PhotoAlias.self]
+
+    /// The SQL that takes a catalogue from `version - 1` to `version`: the fixed history's migration for the first
+    /// seven versions (written by hand, never changed), then an `ALTER TABLE … ADD COLUMN` for each column of
+    /// `records` declared `since` a later version, made from its declaration.
+    package static func migration(to version: Int, records: [any TableRecord.Type] = Schema.records) -> String {
+        let fixed = version <= migrations.count ? migrations[version - 1] : ""
+        guard version > migrations.count else { return fixed }
+        var statements = fixed.isEmpty ? [] : [fixed]
+        for record in records {
+            let table = record.table
+            for column in record.declaredColumns where column.since == version {
+                statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.definition);")
+            }
+        }
+        return statements.joined(separator: "\n")
+    }
+
+    /// The fixed history: each migration takes the catalogue from version `index` to `index + 1`. A column added
+    /// later is declared with its `since` (`Column`) and needs no entry here (`migration(to:)`).
     package static let migrations: [String] = [
         """
         CREATE TABLE photos (
@@ -184,6 +211,55 @@ package enum Schema {
             PRIMARY KEY (run, chunk)
         );
         """,
+        // Version 7: a stage or a rendition kind is text that album's Swift types check (a row with a value they do not
+        // know fails to read, naming its table and column), not an SQL `CHECK`: a new stage or kind of rendition then
+        // needs no table rebuild. SQLite cannot drop a CHECK constraint, so `renditions` and `steps` are rebuilt one
+        // last time and their rows copied with their ids (sqlite.org/lang_altertable.html, "Making Other Kinds Of
+        // Table Schema Changes"); the columns keep their order, so `SELECT *` reads the same rows. `steps.status`
+        // and `distributed.state` keep their CHECKs: those are album's own closed sets, not the plug-ins'. Nothing
+        // references either table, so foreign keys stay on; the rows' own references are unchanged.
+        """
+        CREATE TABLE renditions_v7 (
+            id INTEGER PRIMARY KEY,
+            photo TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            params_hash TEXT NOT NULL,
+            input_hash TEXT NOT NULL,
+            path TEXT NOT NULL,
+            file_hash TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+            UNIQUE (photo, kind, path)
+        );
+        INSERT INTO renditions_v7 (id, photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes, run)
+            SELECT id, photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes, run FROM renditions;
+        DROP TABLE renditions;
+        ALTER TABLE renditions_v7 RENAME TO renditions;
+        CREATE INDEX renditions_lookup ON renditions(photo, kind, params_hash);
+
+        CREATE TABLE steps_v7 (
+            id INTEGER PRIMARY KEY,
+            run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            photo TEXT REFERENCES photos(id) ON DELETE SET NULL,
+            path TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            params TEXT NOT NULL,
+            input_hash TEXT,
+            output_hash TEXT,
+            ms REAL NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'skipped', 'failed')),
+            error TEXT,
+            at TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        INSERT INTO steps_v7 (id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, at)
+            SELECT id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, at FROM steps;
+        DROP TABLE steps;
+        ALTER TABLE steps_v7 RENAME TO steps;
+        CREATE INDEX steps_run ON steps(run);
+        CREATE INDEX steps_photo ON steps(photo);
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`; 0 for a new file).
@@ -191,12 +267,16 @@ package enum Schema {
         try database.query("PRAGMA user_version") { $0.int(0) ?? 0 }.first ?? 0
     }
 
-    /// Checks, without writing, that this album can read `database` as it is: a reader that cannot write the
-    /// catalogue cannot migrate it either, and says who can.
-    package static func check(_ database: Database, folder: String) throws {
+    /// Checks, without writing, that this album can read `database` as it is. A reader never migrates: an older
+    /// schema is refused with what to do, which is a command that writes (`album verify` changes nothing else), or,
+    /// when this user cannot write the catalogue (`canWrite` false), the same by a user who can.
+    package static func check(_ database: Database, folder: String, canWrite: Bool = false) throws {
         let version = try Schema.version(database)
         if version > currentVersion {
             throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")
+        }
+        if version < currentVersion, canWrite {
+            throw CatalogueError("catalogue \(folder) has an older schema (version \(version); this album reads \(currentVersion)), and a command that only reads never migrates it: run `album verify --catalogue \(folder)` once (or any command that writes, such as album run) to migrate it, then try again")
         }
         if version < currentVersion {
             throw CatalogueError("catalogue \(folder) has an older schema (version \(version); this album reads \(currentVersion)), and this user cannot write it to migrate it: a writer must open it once (album verify or album run, by a user who can write the folder)")
@@ -219,8 +299,8 @@ package enum Schema {
                 try database.execute("CREATE TEMP TABLE IF NOT EXISTS migration_folder (folder TEXT NOT NULL, parent TEXT)")
                 try database.run("INSERT INTO temp.migration_folder VALUES (?, ?)", [.text(paths.folder), .text(paths.parent)])
             }
-            for migration in migrations[version...] {
-                try database.execute(migration)
+            for target in (version + 1)...currentVersion {
+                try database.execute(migration(to: target))
             }
             try database.execute("PRAGMA user_version = \(currentVersion)")
         }

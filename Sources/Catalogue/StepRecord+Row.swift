@@ -1,22 +1,27 @@
 import SQLite
 import Core
 
-/// A step is one row of `steps` (`id` and `at` are the table's own): each column read and written on one line.
+/// A step is one row of `steps` (`id` and `at` are the table's own): each column declared once.
 extension StepRecord: TableRecord {
     package static let table = "steps"
 
-    package init(row: Row) throws {
-        run = try row["run"]
-        photo = try row["photo"]
-        path = try row["path"]
-        stage = try row["stage"]
-        parameters = try StepRecord.checkedParameters(try row["params"])
-        inputHash = try row["input_hash"]
-        outputHash = try row["output_hash"]
-        milliseconds = try row["ms"]
-        status = try row["status"]
-        error = try row["error"]
-    }
+    package static let columns: [Column<StepRecord>] = [
+        .filled("id", "INTEGER PRIMARY KEY"),
+        .column("run", "INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE", \.run),
+        .column("photo", "TEXT REFERENCES photos(id) ON DELETE SET NULL", \.photo),
+        .column("path", "TEXT NOT NULL", \.path),
+        .column("stage", "TEXT NOT NULL", \.stage),
+        .column("params", "TEXT NOT NULL", \.parameters, reading: { row, name in try StepRecord.checkedParameters(try row[name]) }),
+        .column("input_hash", "TEXT", \.inputHash),
+        .column("output_hash", "TEXT", \.outputHash),
+        .column("ms", "REAL NOT NULL", \.milliseconds),
+        .column("status", "TEXT NOT NULL CHECK (status IN ('done', 'skipped', 'failed'))", \.status),
+        .column("error", "TEXT", \.error),
+        .filled("at", "TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))", since: 2),
+    ]
+
+    package static let blank = StepRecord(run: 0, photo: nil, path: "", stage: .import, parameters: "", inputHash: nil, outputHash: nil,
+                                  milliseconds: 0, status: .done, error: nil)
 
     /// A step's `params` as album wrote them, a JSON object (or `null`, which a failed step whose recipe could not
     /// be read records): any other text is damage, an error naming the table and the column, never parameters shown
@@ -30,24 +35,9 @@ extension StepRecord: TableRecord {
             throw SQLiteError.mismatch("table steps: column params holds text that is not a JSON object: '\(shown)'")
         }
     }
-
-    package var values: [(column: String, value: Value)] {
-        [
-            ("run", .integer(run)),
-            ("photo", .text(photo)),
-            ("path", .text(path)),
-            ("stage", .text(stage.rawValue)),
-            ("params", .text(parameters)),
-            ("input_hash", .text(inputHash)),
-            ("output_hash", .text(outputHash)),
-            ("ms", .real(milliseconds)),
-            ("status", .text(status.rawValue)),
-            ("error", .text(error)),
-        ]
-    }
 }
 
-extension StageName: CheckedText {
+extension StageName: CheckedText, Field {
     public static let expectedText = "a name: lowercase letters, digits and hyphens, starting with a letter"
 }
-extension StepRecord.Status: ColumnValue {}
+extension StepRecord.Status: ColumnValue, Field {}

@@ -1,18 +1,22 @@
 import SQLite
+import Core
 
-/// A catalogue record that is one row of one table, mapped by column name.
+/// A catalogue record that is one row of one table, mapped by column name from one declaration per column.
 ///
-/// The record's `+Row` file holds `init(row:)` (what a `SELECT *` of the table reads) and `values` (what an
-/// `INSERT` binds) side by side, one line per column each, so a new column is one line in each and no query
-/// lists the columns again (`Catalogue.select` and `insertRow` build the SQL from them). docs/catalogue.md, "Adding a
-/// column", says what else a column takes.
-package protocol TableRecord {
+/// The record's `+Row` file declares its `columns` (`Column`: name, SQL definition, the property, the schema version
+/// that added it, its place in the JSON), and `blank`, the record before any column is read. `init(row:)` (what a
+/// `SELECT *` of the table reads), `values` (what an `INSERT` binds), `columnJSON` and the table's definition all
+/// come from those, so a new column is one line and no query lists the columns again (`Catalogue.fetchAll` and
+/// `insertRow` build the SQL from them). docs/catalogue.md, "Adding a column", says what else a column takes.
+package protocol TableRecord: Sendable {
     /// The table that holds these records.
     static var table: String { get }
-    /// Reads a record from a row that has the table's columns (`SELECT *`); throws when one is missing or mistyped.
-    init(row: Row) throws
-    /// The columns the record writes, each with its value; the table fills the others itself (`id`, `at`).
-    var values: [(column: String, value: Value)] { get }
+    /// Every column of the table, in the table's order, each declared once.
+    static var columns: [Column<Self>] { get }
+    /// The table's constraints over several columns (`PRIMARY KEY (photo, path)`), after the columns.
+    static var constraints: [String] { get }
+    /// The record with placeholder values, before `init(row:)` reads each column into it.
+    static var blank: Self { get }
     /// Applies `transform` to each path the record stores relative to the catalogue (`CataloguePaths`): resolved
     /// after a read, made relative before a write. Records without such a path keep the default, which does nothing.
     mutating func mapPaths(_ transform: (String) -> String)
@@ -20,4 +24,34 @@ package protocol TableRecord {
 
 extension TableRecord {
     package mutating func mapPaths(_ transform: (String) -> String) {}
+
+    package static var constraints: [String] { [] }
+
+    /// Reads a record from a row that has the table's columns (`SELECT *`); throws when one is missing or mistyped.
+    package init(row: Row) throws {
+        self = Self.blank
+        for column in Self.columns {
+            try column.read?(&self, row)
+        }
+    }
+
+    /// The columns the record writes, each with its value; the table fills the others itself (`id`, `at`).
+    package var values: [(column: String, value: Value)] {
+        Self.columns.compactMap { column in column.value.map { (column.name, $0(self)) } }
+    }
+
+    /// The record's columns shown in JSON, in their declared places.
+    package var columnJSON: [(String, JSONValue)] {
+        Self.columns.filter { $0.json != nil }.sorted { $0.jsonPosition! < $1.jsonPosition! }.map { ($0.name, $0.json!(self)) }
+    }
+
+    /// Each column's name, definition and version, for `Schema` (which cannot name `Column<Self>` of every record).
+    package static var declaredColumns: [(name: String, definition: String, since: Int)] {
+        columns.map { ($0.name, $0.definition, $0.since) }
+    }
+
+    /// The table as its columns declare it, for a test to compare with the migrated table (`CREATE TABLE … (…)`).
+    package static var declaredDefinition: String {
+        "CREATE TABLE \(table) (" + (columns.map { "\($0.name) \($0.definition)" } + constraints).joined(separator: ", ") + ")"
+    }
 }

@@ -2,9 +2,10 @@ import Foundation
 import System
 import Core
 import Catalogue
+import Maintenance
 
 /// `album merge RUNDIR [--partial]`: carries finished chunks into the catalogue, under its writer lock, one
-/// transaction per chunk (`Catalogue.mergeChunk`), and ends the distributed run once every chunk is in.
+/// transaction per chunk (`ChunkMerger`), and ends the distributed run once every chunk is in.
 ///
 /// Merging is idempotent: a chunk merged again replaces its rows, so a merge job that ran twice, or a chunk that
 /// ran again after its merge, changes no count. A chunk made by another album or libvips version than the planner's
@@ -67,8 +68,8 @@ public struct DistributedMerge {
                 outcome.refused.append((chunk, reason))
                 continue
             }
-            outcome.merged.append(try catalogue.mergeChunk(database: database, snapshot: folder.snapshot, parent: plan.run,
-                                                           chunk: chunk, merged: Timestamp.now()))
+            outcome.merged.append(try ChunkMerger(catalogue).merge(database: database, snapshot: folder.snapshot, parent: plan.run,
+                                                                  chunk: chunk, merged: Timestamp.now()))
         }
         if outcome.unfinished.isEmpty, outcome.refused.isEmpty {
             let counts = try catalogue.chunkCounts(of: plan.run).compactMap(JSONValue.init(parsing:))

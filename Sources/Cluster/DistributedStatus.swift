@@ -34,7 +34,7 @@ public struct DistributedStatus {
     public static func read(_ folder: RunFolder) throws -> DistributedStatus {
         let plan = try DistributedPlan.read(folder)
         var state = "open", merged: [Int: String] = [:]
-        if let catalogue = try? Catalogue(folder: plan.catalogue, readOnly: true) {
+        if let catalogue = try? CatalogueReader(folder: plan.catalogue) {
             defer { catalogue.close() }
             if let record = try catalogue.distributedRun(plan.run) { state = record.state }
             merged = (try? catalogue.mergedChunks(of: plan.run)) ?? [:]

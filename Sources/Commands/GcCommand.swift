@@ -3,6 +3,7 @@ import System
 import Core
 import Catalogue
 import JobFile
+import Maintenance
 
 /// `album gc`: deletes files in the catalogue's own folders that no row needs.
 struct GcCommand: Command {
@@ -49,7 +50,8 @@ struct GcCommand: Command {
         var removed = 0, bytes = 0, failed = false
         var folders = Set<String>()
         var files: [JSONValue] = [], kept: [JSONValue] = [], failures: [JSONValue] = []
-        for file in try catalogue.garbage() + catalogue.exportGarbage(roots: roots) {
+        let collector = GarbageCollector(catalogue)
+        for file in try collector.garbage() + collector.exportGarbage(roots: roots) {
             let inExports = file.relativePath.hasPrefix("/")
             let path = inExports ? file.relativePath : catalogue.folder + "/" + file.relativePath
             if let other = try Catalogue.otherOwner(of: path, in: catalogue) {

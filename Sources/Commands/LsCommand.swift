@@ -72,7 +72,7 @@ struct LsCommand: Command {
 
     func run() throws -> ExitCode {
         try location.requireCatalogue()  // says every place it looked
-        let catalogue = try Catalogue(folder: location.folder, readOnly: true)
+        let catalogue = try CatalogueReader(folder: location.folder)
         defer { catalogue.close() }
         let selection = try self.selection.resolved(in: catalogue)
         let all = try catalogue.allPhotos()

@@ -13,7 +13,7 @@ import Catalogue
 enum PhotoArgument {
     /// The one photo `argument` names.
     /// - Throws: `UsageError` (exit 2) when it names no photo, or more than one.
-    static func resolve(_ argument: String, in catalogue: Catalogue) throws -> PhotoRecord {
+    static func resolve(_ argument: String, in catalogue: CatalogueReader) throws -> PhotoRecord {
         if argument.contains("/") || FileSystem.exists(argument) {
             return try resolve(path: Paths.absolute(argument), in: catalogue)
         }
@@ -22,7 +22,7 @@ enum PhotoArgument {
 
     /// The photo whose original is at `path` (absolute, normalised as import records it): the newest photo imported
     /// from it (its earlier versions, superseded, are named by id), or the photo it is another name of (an alias).
-    static func resolve(path: String, in catalogue: Catalogue) throws -> PhotoRecord {
+    static func resolve(path: String, in catalogue: CatalogueReader) throws -> PhotoRecord {
         var found = try catalogue.latestPhoto(path: path).map { [$0] } ?? []
         for alias in try catalogue.aliases(path: path) where !found.contains(where: { $0.id == alias.photo }) {
             if let photo = try catalogue.photo(id: alias.photo) { found.append(photo) }
@@ -40,7 +40,7 @@ enum PhotoArgument {
     }
 
     /// The one photo whose id starts with `prefix`.
-    static func resolve(idPrefix prefix: String, in catalogue: Catalogue) throws -> PhotoRecord {
+    static func resolve(idPrefix prefix: String, in catalogue: CatalogueReader) throws -> PhotoRecord {
         guard !prefix.isEmpty else { throw UsageError("a photo id cannot be empty; `album ls` shows them") }
         let found = try catalogue.photos(idPrefix: prefix, limit: 4)
         switch found.count {

@@ -2,6 +2,7 @@ import Foundation
 import System
 import Core
 import Catalogue
+import Maintenance
 
 /// `album prune`: brings the catalogue back to the truth: forgets missing photos and superseded versions, deletes
 /// renditions no current look or parameter set would produce, and thins the history when asked.
@@ -52,15 +53,16 @@ struct PruneCommand: Command {
 
     func run() throws -> ExitCode {
         // A dry run reads only: no lock, no pre-write check, no byte of the catalogue written.
-        let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
-                               : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let writer = dryRun ? nil : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let catalogue = try writer ?? CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
-        if !dryRun { try catalogue.requireNoOpenDistributedRun("album prune") }
-        let plan = try catalogue.prunePlan(options)
-        if !dryRun { try catalogue.apply(plan, options: options) }
+        try writer?.requireNoOpenDistributedRun("album prune")
+        let pruner = Pruner(catalogue)
+        let plan = try pruner.plan(options)
+        if let writer { try Pruner.apply(plan, options: options, to: writer) }
         var outcome = PruneOutcome()
         for rendition in plan.files {
-            let result = try catalogue.prune(fileOf: rendition, remaining: plan.remainingPaths, deleting: !dryRun)
+            let result = try pruner.prune(fileOf: rendition, remaining: plan.remainingPaths, deleting: !dryRun)
             outcome.note(result, of: rendition)
         }
         if !dryRun {

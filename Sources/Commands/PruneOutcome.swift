@@ -1,6 +1,7 @@
 import Foundation
 import Core
 import Catalogue
+import Maintenance
 
 /// What `album prune` did to the files, and how it says what it did: a line per photo and rendition forgotten on
 /// stdout (or one JSON object), notes and the summary on stderr.

@@ -32,12 +32,12 @@ struct RelocateCommand: Command {
 
     func run() throws -> ExitCode {
         let old = Paths.absolute(from ?? ""), new = Paths.absolute(to ?? "")
-        let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
-                               : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let writer = dryRun ? nil : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let catalogue = try writer ?? CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
-        if !dryRun { try catalogue.requireNoOpenDistributedRun("album relocate") }
+        try writer?.requireNoOpenDistributedRun("album relocate")
         let moves = try catalogue.relocations(from: old, to: new)
-        let run = dryRun || moves.isEmpty ? nil : try catalogue.relocate(moves, software: Software.current)
+        let run = moves.isEmpty ? nil : try writer?.relocate(moves, software: Software.current)
         let missing = moves.filter { !FileSystem.exists($0.to) }
         if json {
             Console.out(JSONValue.object([

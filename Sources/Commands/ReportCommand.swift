@@ -35,7 +35,7 @@ struct ReportCommand: Command {
 
     func run() throws -> ExitCode {
         try Vips.start()
-        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        let catalogue = try CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
         let report = try RunReport.load(from: catalogue, run: runID)
         if let out {

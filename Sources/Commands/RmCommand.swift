@@ -29,8 +29,8 @@ struct RmCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = dryRun ? try Catalogue(folder: self.catalogue, readOnly: true)
-                               : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let writer = dryRun ? nil : try Catalogue(folder: self.catalogue, create: false, writing: true)
+        let catalogue = try writer ?? CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
         try catalogue.requireNoOpenDistributedRun("album rm")
         var photos: [PhotoRecord] = []
@@ -39,13 +39,13 @@ struct RmCommand: Command {
             if !photos.contains(where: { $0.id == photo.id }) { photos.append(photo) }
         }
         let renditions = try photos.map { try catalogue.renditions(photo: $0.id) }
-        if dryRun { return try RmCommand.preview(photos, renditions, catalogue: catalogue) }
-        try catalogue.remove(photos: photos.map(\.id))
+        guard let writer else { return try RmCommand.preview(photos, renditions, catalogue: catalogue) }
+        try writer.remove(photos: photos.map(\.id))
         var failed = false
         for (photo, renditions) in zip(photos, renditions) {
             var deleted = 0
             for rendition in renditions {
-                switch try RmCommand.delete(rendition, catalogue: catalogue) {
+                switch try RmCommand.delete(rendition, catalogue: writer) {
                 case .deleted: deleted += 1
                 case .gone: break
                 case .kept(let reason):
@@ -62,7 +62,7 @@ struct RmCommand: Command {
 
     /// `rm --dry-run`: each photo that would be removed, then each of its files, as deleted or kept and why.
     /// The rows being removed are still there, so "another photo's rendition" counts only the other photos' rows.
-    private static func preview(_ photos: [PhotoRecord], _ renditions: [[Rendition]], catalogue: Catalogue) throws -> ExitCode {
+    private static func preview(_ photos: [PhotoRecord], _ renditions: [[Rendition]], catalogue: CatalogueReader) throws -> ExitCode {
         let removed = Set(photos.map(\.id))
         for (photo, renditions) in zip(photos, renditions) {
             var lines: [String] = []
@@ -106,7 +106,7 @@ struct RmCommand: Command {
     }
 
     /// What `delete` would do with the rendition's file, its rows aside: `.deleted` when it may go.
-    static func verdict(_ rendition: Rendition, catalogue: Catalogue) throws -> Outcome {
+    static func verdict(_ rendition: Rendition, catalogue: CatalogueReader) throws -> Outcome {
         guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
         guard info.isRegular else { return .kept("not a regular file") }
         if let other = try Catalogue.otherOwner(of: rendition.path, in: catalogue) {

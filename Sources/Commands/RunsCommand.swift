@@ -22,7 +22,7 @@ struct RunsCommand: Command {
     @Option(SharedOptions.json.helped("a JSON array, one object per run, with counts per stage and status")) var json: Bool
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        let catalogue = try CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
         let runs = try catalogue.runs()
         let counts = try runs.map { run in

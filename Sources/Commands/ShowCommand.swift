@@ -33,7 +33,7 @@ struct ShowCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        let catalogue = try CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
         let photo = try PhotoArgument.resolve(self.photo, in: catalogue)
         let renditions = try catalogue.renditions(photo: photo.id)

@@ -1,5 +1,6 @@
 import Core
 import Catalogue
+import Maintenance
 
 /// `album verify`: checks the database and re-hashes every file the catalogue records.
 struct VerifyCommand: Command {
@@ -36,13 +37,14 @@ struct VerifyCommand: Command {
     @Option(SharedOptions.wait) var wait: LockWait?
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue.forVerifying(folder: self.catalogue)
+        let catalogue = try CatalogueReader.forVerifying(folder: self.catalogue)
         defer { catalogue.close() }
         if catalogue.isReadOnly {
             Console.err("album: catalogue \(catalogue.folder) is read-only to this user: checked without its lock, and runs still recorded as running were not marked interrupted")
         }
-        let (problems, states) = try catalogue.verifyWithStates()
-        let unfinished = try catalogue.unfinishedRenditions()
+        let verifier = Verifier(catalogue)
+        let (problems, states) = try verifier.verifyWithStates()
+        let unfinished = try verifier.unfinishedRenditions()
         if json {
             Console.out(JSONValue.object([
                 ("catalogue", .string(catalogue.folder)), ("sound", .bool(problems.isEmpty)),

@@ -5,7 +5,7 @@ extension Job {
     /// The job with its own `select:` and every stage's resolved against `catalogue` (`Selection.resolved(in:)`);
     /// with no catalogue yet, no photo has a rendition and none failed.
     /// A job run calls this before it begins the run, so `failed: last-run` names the run before this one.
-    public func resolvingSelections(in catalogue: Catalogue?) throws -> Job {
+    public func resolvingSelections(in catalogue: CatalogueReader?) throws -> Job {
         var job = self
         job.select = try select.map { try $0.resolved(in: catalogue) }
         job.stages = try stages.map { stage in

@@ -70,14 +70,16 @@ public struct Planner {
     public func plan() throws -> Plan {
         try SourceCheck.requireRoots(of: job)
         let catalogue = FileSystem.exists(job.catalogue + "/" + Catalogue.databaseName)
-            ? try Catalogue(folder: job.catalogue, readOnly: true) : nil
+            ? try CatalogueReader(folder: job.catalogue) : nil
         defer { catalogue?.close() }
         let job = try self.job.resolvingSelections(in: catalogue)
         let snapshot = try CatalogueSnapshot(reading: catalogue)
         let reader = PlanningReader(catalogue)
         let context = snapshot.answering(StageContext(
             catalogueFolder: job.catalogue, run: 0, software: Software.current,
-            catalogue: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force))
+            // A plan writes nothing: its stages' `plan` methods read through `reading`, and a write has no door.
+            catalogue: { _ in throw CatalogueError("album plan writes nothing to the catalogue") },
+            reading: { body in if let catalogue = reader.catalogue { try body(catalogue) } }, force: force))
         var plan = Plan(job: job)
         plan.states[.superseded] = snapshot.supersededCount
         // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
@@ -165,6 +167,6 @@ public struct Planner {
 /// @unchecked: the planner is single-threaded; stages call the context's catalogue closure synchronously on the
 /// planner's own thread, so the connection is never used from two threads.
 private final class PlanningReader: @unchecked Sendable {
-    let catalogue: Catalogue?
-    init(_ catalogue: Catalogue?) { self.catalogue = catalogue }
+    let catalogue: CatalogueReader?
+    init(_ catalogue: CatalogueReader?) { self.catalogue = catalogue }
 }

@@ -13,7 +13,7 @@ extension Selection {
     /// ```
     /// A rendition counts for `missing` only while its file is intact (`RenditionFile.isIntact`), the rule the
     /// stages use to call it up to date.
-    public func resolved(in catalogue: Catalogue?) throws -> Selection {
+    public func resolved(in catalogue: CatalogueReader?) throws -> Selection {
         guard needsCatalogue else { return self }
         var resolved = self
         var facts = SelectionFacts()

@@ -53,7 +53,7 @@ public struct RenditionLook: Sendable {
 
     /// The renditions of `photo` in `catalogue` whose look is known, each cover thumbnail with its geometry (read
     /// from the photo's steps only when it has a thumbnail that does not show the whole photo).
-    package static func of(photo: PhotoRecord, in catalogue: Catalogue, filterLooks: [Int64: [String: String]]) throws -> [RenditionLook] {
+    package static func of(photo: PhotoRecord, in catalogue: CatalogueReader, filterLooks: [Int64: [String: String]]) throws -> [RenditionLook] {
         let renditions = try catalogue.renditions(photo: photo.id)
         let cropped = renditions.contains { $0.kind == .thumbnail && !ReportPreviews.showsWholePhoto($0, of: photo) }
         let crops = cropped ? ThumbnailCrops.of(try catalogue.history(photo: photo.id)) : [:]

@@ -68,7 +68,7 @@ public struct RunReport: Sendable {
     }
 
     /// Gathers the report of run `id` (nil: the latest run of a job; a distributed run's with its chunks' steps).
-    public static func load(from catalogue: Catalogue, run id: Int64?, gridLimit: Int = 500) throws -> RunReport {
+    public static func load(from catalogue: CatalogueReader, run id: Int64?, gridLimit: Int = 500) throws -> RunReport {
         let runs = try catalogue.runs()
         guard let run = id.map({ id in runs.first { $0.id == id } }) ?? latestJobRun(of: runs) else {
             throw CatalogueError(id.map { "catalogue \(catalogue.folder) has no run \($0); 'album runs' lists them" }

@@ -50,7 +50,7 @@ package final class CatalogueSnapshot: Sendable {
     }
 
     /// Every photo, rendition and alias of `catalogue`; an empty snapshot when there is no catalogue yet.
-    package convenience init(reading catalogue: Catalogue?) throws {
+    package convenience init(reading catalogue: CatalogueReader?) throws {
         guard let catalogue else {
             self.init(photos: [], renditions: [])
             return

@@ -25,7 +25,7 @@ extension ImportStage {
             if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {
                 guard FileSystem.exists(known.path) else {
                     // The photo's own file is gone and its bytes are here: this name becomes its path (a move).
-                    let moved = try context.read { try $0.promote(alias) } ?? known
+                    let moved = try context.write { try $0.promote(alias) } ?? known
                     return (PhotoWork(photo: moved, recipe: try Recipe(canonicalJSON: moved.filterRecipe)),
                             .skipped(ImportMatch.moved.reason(known), input: known.hash, output: known.hash))
                 }
@@ -102,7 +102,7 @@ extension ImportStage {
     /// photo, a new version of the photo at that path when there is one. Any alias recorded at the path for other
     /// bytes is forgotten: the file there no longer holds them.
     private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {
-        try context.read { catalogue -> Outcome in
+        try context.write { catalogue -> Outcome in
             if let existing = try catalogue.photo(hash: candidate.hash) {
                 let match = ImportMatch.of(path: candidate.path, photo: existing, aliases: try catalogue.aliases(photo: existing.id))
                 let reason = match.reason(existing)

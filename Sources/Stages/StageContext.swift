@@ -13,6 +13,9 @@ public struct StageContext: Sendable {
     /// Runs `body` on the catalogue's serial owner and waits for it. Stages read, and make the few writes that must
     /// be atomic with a read (import's duplicate check), through this; step rows are the scheduler's.
     public var catalogue: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void
+    /// Runs `body` on a reader of the catalogue: the planner's `CatalogueReader`, which has no write method. Nil
+    /// during a run: `read` then goes through `catalogue`, the run's writer on its serial owner, which reads too.
+    public var reading: (@Sendable (_ body: @Sendable (CatalogueReader) throws -> Void) throws -> Void)? = nil
     /// Like `catalogue`, but the write is committed before this returns.
     public var catalogueCommitted: @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void = { _ in }
     /// Runs `body` with `pixels` decoded pixels reserved from the run's memory budget: every rendering that holds a
@@ -66,7 +69,19 @@ public struct StageContext: Sendable {
     }
 
     /// Reads a value from the catalogue on its serial owner.
-    public func read<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
+    public func read<T: Sendable>(_ body: @Sendable @escaping (CatalogueReader) throws -> T) throws -> T {
+        let box = ResultBox<T>()
+        if let reading {
+            try reading { box.value = try body($0) }
+        } else {
+            try catalogue { box.value = try body($0) }
+        }
+        return box.value!
+    }
+
+    /// Reads and writes the catalogue on its serial owner in one call (import's duplicate check and its record),
+    /// and returns what `body` returns.
+    public func write<T: Sendable>(_ body: @Sendable @escaping (Catalogue) throws -> T) throws -> T {
         let box = ResultBox<T>()
         try catalogue { box.value = try body($0) }
         return box.value!
@@ -84,6 +99,7 @@ public struct StageContext: Sendable {
 
     public init(catalogueFolder: String, run: Int64, software: Software,
                 catalogue: @escaping @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void,
+                reading: (@Sendable (_ body: @Sendable (CatalogueReader) throws -> Void) throws -> Void)? = nil,
                 catalogueCommitted: @escaping @Sendable (_ body: @Sendable (Catalogue) throws -> Void) throws -> Void = { _ in },
                 withPixels: @escaping @Sendable (_ pixels: Int, _ body: () throws -> Void) throws -> Void = { _, body in try body() },
                 failOn: FailOn = .warning, force: Bool = false) {
@@ -91,6 +107,7 @@ public struct StageContext: Sendable {
         self.run = run
         self.software = software
         self.catalogue = catalogue
+        self.reading = reading
         self.catalogueCommitted = catalogueCommitted
         self.withPixels = withPixels
         self.failOn = failOn

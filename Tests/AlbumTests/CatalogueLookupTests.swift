@@ -125,7 +125,7 @@ final class CatalogueLookupTests: XCTestCase {
         let (folder, environment) = try makeFolder()
         let run = try TestSupport.album(["run", "job.yml"], in: folder, environment: environment)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         let photo = try XCTUnwrap(try catalogue.allPhotos().first)
         let thumbnails = try catalogue.renditions(photo: photo.id).map(\.path)
         catalogue.close()
@@ -164,7 +164,7 @@ final class CatalogueLookupTests: XCTestCase {
         let run = try TestSupport.album(["run", "job.yml"], in: folder, environment: environment)
         XCTAssertEqual(run.status, 0, run.stderr)
         let catalogue = folder + "/album"
-        let reader = try Catalogue(folder: catalogue, readOnly: true)
+        let reader = try CatalogueReader(folder: catalogue)
         let id = try XCTUnwrap(try reader.allPhotos().first).id
         reader.close()
 

@@ -52,7 +52,9 @@ final class CatalogueOwnerTests: XCTestCase {
         let owner = CatalogueOwner(catalogue, batchSize: 5, batchSeconds: 3600)
         let announced = Mutex<[(step: Int, committedThen: [String])]>([])
         let fourth = expectation(description: "the fourth write's afterCommit")
-        let reader = try XCTUnwrap(self.reader)  // used by the afterCommits on the owner's queue while the test waits
+        // `Database` is not Sendable: this connection is used by the afterCommits on the owner's queue only while the
+        // test waits (its own reads at n == 3 come before the fourth write is queued, so never at the same time).
+        nonisolated(unsafe) let reader = try XCTUnwrap(self.reader)
         for n in 1...4 {
             let step = step(n)
             owner.async({ try $0.record(step) }, afterCommit: {

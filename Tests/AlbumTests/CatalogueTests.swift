@@ -76,6 +76,64 @@ final class CatalogueTests: XCTestCase {
                        ["steps_photo", "steps_run"])
     }
 
+    /// Rewrites the catalogue database `file` as version 6 left it (before issue 31 took the stage and rendition
+    /// kind CHECKs out): a database made by the first six migrations, every row copied into it with its id.
+    static func makeVersion6(_ file: String) throws {
+        let old = file + ".v6"
+        let database = try Database(path: old)
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute(Schema.migrations[..<6].joined(separator: "\n"))
+        try database.run("ATTACH DATABASE ? AS current", [.text(file)])
+        let tables = ["runs", "photos", "renditions", "steps", "aliases", "distributed", "distributed_chunks"]
+        try database.execute("BEGIN; DELETE FROM identity; INSERT INTO identity SELECT * FROM current.identity;"
+                             + tables.map { "INSERT INTO main.\($0) SELECT * FROM current.\($0);" }.joined()
+                             + "PRAGMA user_version = 6; COMMIT; DETACH DATABASE current")
+        database.close()
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.moveItem(atPath: old, toPath: file)
+    }
+
+    func testAVersion6CatalogueLosesItsStageAndKindChecksAndKeepsEveryRow() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let file = folder + "/" + Catalogue.databaseName
+        let old = try Database(path: file)
+        try old.execute(Schema.migrations[..<6].joined(separator: "\n") + "\nPRAGMA user_version = 6;")
+        try old.execute("""
+            INSERT INTO runs (id, job, started, album_version, vips_version, sqlite_version, host)
+                VALUES (7, 'old', '2024-01-01T00:00:00.000Z', '0.0.1', '8.14', '3.40', 'h');
+            INSERT INTO photos (id, hash, path, bytes, mtime_ns, inode, width, height, format, added)
+                VALUES ('p1', 'h1', '../a.jpg', 10, 1, 2, 3, 4, 'jpeg', '2024-01-01T00:00:00.000Z');
+            INSERT INTO renditions (id, photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes, run)
+                VALUES (41, 'p1', 'thumbnail', 'ph', 'ih', 'thumbnails/p1/t.jpg', 'fh', 3, 4, 99, 7);
+            INSERT INTO steps (id, run, photo, path, stage, params, input_hash, output_hash, ms, status, error, at)
+                VALUES (5, 7, 'p1', '/p/a.jpg', 'caption', '{}', 'i', 'o', 1.5, 'done', NULL, '2024-01-01T00:00:01.000Z');
+            """)
+        XCTAssertThrowsError(try old.execute("INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'video', '{}', 0, 'done')"),
+                             "version 6 checks the stage in SQL")
+        let rows = "SELECT * FROM renditions ORDER BY id; SELECT * FROM steps ORDER BY id"
+        let before = try Tool.sqlite(file, rows)
+        old.close()
+
+        let catalogue = try Catalogue(folder: folder, create: false)
+        defer { catalogue.close() }
+        XCTAssertEqual(try catalogue.database.query("PRAGMA user_version") { $0.int(0) }, [Schema.currentVersion])
+        XCTAssertEqual(try Tool.sqlite(file, rows), before, "rows copied with their ids and values")
+        XCTAssertEqual(try catalogue.renditions(photo: "p1").map(\.path), [folder + "/thumbnails/p1/t.jpg"])
+        XCTAssertEqual(try catalogue.steps(run: 7).map(\.stage), [.caption])
+        // The stage and the kind are text now: a new one needs no rebuild (album's types check what they read).
+        try catalogue.database.execute("""
+            INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'video', '{}', 0, 'done');
+            INSERT INTO renditions (photo, kind, params_hash, input_hash, path, file_hash, width, height, bytes)
+                VALUES ('p1', 'poster', 'ph', 'ih', 'posters/p1.jpg', 'fh', 3, 4, 1);
+            """)
+        XCTAssertThrowsError(try catalogue.database.execute("INSERT INTO steps (run, path, stage, params, ms, status) VALUES (7, '/p', 'import', '{}', 0, 'maybe')"),
+                             "a step's status stays album's own closed set, checked in SQL")
+        XCTAssertEqual(try catalogue.database.query("PRAGMA integrity_check") { $0.text(0) }, ["ok"])
+        XCTAssertEqual(try catalogue.database.query("PRAGMA foreign_key_check") { $0.text(0) }, [])
+        XCTAssertEqual(try catalogue.database.query("SELECT name FROM sqlite_master WHERE tbl_name IN ('steps', 'renditions') AND type = 'index' AND sql IS NOT NULL ORDER BY name") { $0.text(0) },
+                       ["renditions_lookup", "steps_photo", "steps_run"])
+    }
+
     func testADamagedDatabaseIsReportedNotRepaired() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let garbage = Data(repeating: 0x5A, count: 8192)

@@ -169,7 +169,7 @@ final class FilteredExportTests: XCTestCase {
               - export: {from: image, to: "small/{name}.jpg", max-size: 100}
             """, to: "job.yml", in: folder)
         XCTAssertEqual(try TestSupport.album(["run", "job.yml"], in: folder).status, 0)
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         defer { catalogue.close() }
         let filtered = try XCTUnwrap(try catalogue.renditions(kind: .filtered).first)
         XCTAssertEqual(try TestSupport.hash("\(folder)/out/a.jpg"), filtered.fileHash, "the same bytes")

@@ -88,7 +88,7 @@ final class EnvironmentFaultTests: XCTestCase {
                              in: folder, stderr: log)
         let stderr = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         XCTAssertEqual(status, 0, "album's status (a signal's number if one ended it); its stderr ends:\n\(stderr.suffix(3000))")
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         defer { catalogue.close() }
         XCTAssertEqual(try catalogue.allPhotos().count, 150, "every photo imported")
         let run = try XCTUnwrap(catalogue.runs().first)

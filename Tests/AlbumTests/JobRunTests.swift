@@ -55,7 +55,7 @@ final class JobRunTests: XCTestCase {
 
         let first = Recorder()
         XCTAssertEqual(try run(job, first), .failures, "one file is not an image")
-        let catalogue = try Catalogue(folder: job.catalogue, readOnly: true)
+        let catalogue = try CatalogueReader(folder: job.catalogue)
         defer { catalogue.close() }
         let recorded = try XCTUnwrap(catalogue.runs().first)
         try first.events.withLock { events in
@@ -102,7 +102,7 @@ final class JobRunTests: XCTestCase {
             XCTAssertEqual(summary.status, "ok")
         }
         do {
-            let catalogue = try Catalogue(folder: job.catalogue, readOnly: true)
+            let catalogue = try CatalogueReader(folder: job.catalogue)
             defer { catalogue.close() }
             XCTAssertEqual(try catalogue.runs().first?.status, "ok", "the run is recorded as it went")
         }

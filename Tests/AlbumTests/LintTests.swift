@@ -50,7 +50,7 @@ final class LintTests: XCTestCase {
 
     func testALayerFileThatCallsLstatFailsTheLintNamingIt() throws {
         let folder = try scratchCopy()
-        let file = "Sources/Catalogue/Catalogue+Verify.swift"
+        let file = "Sources/Maintenance/Verifier.swift"
         let line = try edit(file, in: folder, replacing: "        let info: FileStatus\n",
                             with: "        var raw = Glibc.stat()\n        _ = lstat(path, &raw)\n        let info: FileStatus\n")
         let result = try lint(folder)

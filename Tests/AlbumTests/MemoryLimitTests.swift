@@ -33,7 +33,7 @@ final class MemoryLimitTests: XCTestCase {
         XCTAssert(result.stderr.contains("not enough memory to run: the address-space limit (ulimit -v) is 300 MB"), result.stderr)
         XCTAssert(result.stderr.contains("Raise the limit"), result.stderr)
         XCTAssertFalse(result.stderr.contains("Fatal error"), result.stderr)
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         defer { catalogue.close() }
         XCTAssertEqual(try catalogue.runs().count, 0, "no run was begun")
         XCTAssertEqual(try catalogue.allPhotos().count, 0, "no photo was touched")

@@ -99,11 +99,18 @@ final class ReadOnlyCatalogueTests: XCTestCase {
             XCTAssert(result.stderr.contains("a writer must open it once"), result.stderr)
         }
         XCTAssertEqual(try Tool.listing(catalogue), before)
-        // Root may write it: its ls migrates the catalogue, as a writer, and lists it.
+        // Root may write it: its ls still does not migrate it (a reader never writes) and says what does; its
+        // verify, a writer, migrates it, and then ls lists it.
         XCTAssertEqual(chmod(catalogue, 0o755), 0)
         XCTAssertEqual(chmod(database, 0o644), 0)
+        let refused = try TestSupport.album(["ls", "--catalogue", catalogue], in: folder)
+        XCTAssertEqual(refused.status, 3, refused.stderr)
+        XCTAssert(refused.stderr.contains("a command that only reads never migrates it: run `album verify --catalogue \(catalogue)` once"), refused.stderr)
+        XCTAssertEqual(try Tool.sqlite(database, "PRAGMA user_version"), "1")
+        let verify = try TestSupport.album(["verify", "--catalogue", catalogue], in: folder)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertEqual(try Tool.sqlite(database, "PRAGMA user_version"), "\(Schema.currentVersion)")
         let ls = try TestSupport.album(["ls", "--catalogue", catalogue], in: folder)
         XCTAssertEqual(ls.status, 0, ls.stderr)
-        XCTAssertEqual(try Tool.sqlite(database, "PRAGMA user_version"), "\(Schema.currentVersion)")
     }
 }

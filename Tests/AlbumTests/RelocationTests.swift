@@ -38,7 +38,7 @@ final class RelocationTests: XCTestCase {
 
     /// The steps of the catalogue's newest run, per stage and status.
     func lastRunSteps(_ catalogue: String) throws -> [StageName: [StepRecord.Status: Int]] {
-        let opened = try Catalogue(folder: catalogue, readOnly: true)
+        let opened = try CatalogueReader(folder: catalogue)
         defer { opened.close() }
         return try opened.stepCounts(run: try XCTUnwrap(opened.runs().first).id)
     }

@@ -73,7 +73,7 @@ final class ReportPreviewTests: XCTestCase {
     /// The run's card previews as pixels, before the page's JPEG encoding (which is the same whatever the source),
     /// made in-process from the catalogue as `album report` makes them, with where each came from.
     func cardPixels(_ folder: String) throws -> [(from: String, image: Image)] {
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         defer { catalogue.close() }
         let report = try RunReport.load(from: catalogue, run: nil)
         let card = try ReportPreviews.card(for: try XCTUnwrap(report.photos.first), geometry: ReportImages.geometry,
@@ -111,7 +111,7 @@ final class ReportPreviewTests: XCTestCase {
             let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
             XCTAssertEqual(run.status, 0, run.stderr)
         }
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         let photo = try XCTUnwrap(try catalogue.allPhotos().first)
         let renditions = try catalogue.renditions(photo: photo.id)
         catalogue.close()
@@ -179,7 +179,7 @@ final class ReportPreviewTests: XCTestCase {
         let cropped = try previews(folder)
         XCTAssertEqual(cropped.map(\.from), ["thumbnail"], "no whole-photo rendition left: the run's crop")
         XCTAssertEqual([cropped[0].image.width, cropped[0].image.height], [200, 200])
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         let thumbnail = try XCTUnwrap(try catalogue.renditions(kind: .thumbnail).first)
         catalogue.close()
         try FileManager.default.removeItem(atPath: thumbnail.path)
@@ -230,7 +230,7 @@ final class ReportPreviewTests: XCTestCase {
         try writeJob("sepia", filter: "sepia", thumbnail: "{}", export: "from: thumbnail", in: folder)
         let run = try TestSupport.album(["run", "sepia.yml"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         let photo = try XCTUnwrap(try catalogue.allPhotos().first)
         let thumbnails = try catalogue.renditions(kind: .thumbnail)
         catalogue.close()
@@ -268,7 +268,7 @@ final class ReportPreviewTests: XCTestCase {
             let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
             XCTAssertEqual(run.status, 0, run.stderr)
         }
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         let photo = try XCTUnwrap(try catalogue.allPhotos().first)
         let cover = ThumbnailStage().geometry
         let thumbnails = try catalogue.renditions(kind: .thumbnail).filter { $0.width == cover.width && $0.height == cover.height }
@@ -300,7 +300,7 @@ final class ReportPreviewTests: XCTestCase {
             let run = try TestSupport.album(["run", "\(job).yml"], in: folder)
             XCTAssertEqual(run.status, 0, run.stderr)
         }
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         let photo = try XCTUnwrap(try catalogue.allPhotos().first)
         let thumbnails = try catalogue.renditions(kind: .thumbnail)
         catalogue.close()

@@ -95,7 +95,7 @@ final class ReportTests: XCTestCase {
         try makeRun(in: folder, photos: 6)
         let run = try TestSupport.album(["run", "job.yml"], in: folder)
         XCTAssertEqual(run.status, 1, "the broken file fails, the rest is done: \(run.stderr)")
-        let catalogue = try Catalogue(folder: folder + "/album", readOnly: true)
+        let catalogue = try CatalogueReader(folder: folder + "/album")
         defer { catalogue.close() }
         let report = try RunReport.load(from: catalogue, run: nil, gridLimit: 3)
         XCTAssertEqual(report.photos.count, 7)

@@ -2,10 +2,13 @@ internal import CSQLite
 
 /// One SQLite connection. Close it explicitly with `close()`; `deinit` closes a forgotten one as a safety net.
 ///
-/// A connection is used from one thread at a time: album's catalogue writer is a serial queue, and readers open
-/// their own connections. SQLite is built thread-safe (serialized) on Debian, so crossing threads is sound, and
-/// album never shares a connection between threads concurrently (`@unchecked Sendable`).
-public final class Database: @unchecked Sendable {
+/// Not `Sendable`, and opened `SQLITE_OPEN_NOMUTEX`: a connection and its statement cache belong to one thread at a
+/// time, and nothing here locks. Where album shares a connection between threads, the sharer serializes every use:
+/// during a run the scheduler's `CatalogueOwner` touches its catalogue (and so this connection) only on its own
+/// serial queue, which its `@unchecked Sendable` comment proves; readers and the other commands open their own
+/// connection and keep it on one thread. (Opening `SQLITE_OPEN_FULLMUTEX` would not be enough: `statements` and
+/// `metDamage` are Swift state that SQLite's mutex does not guard.)
+public final class Database {
     var handle: OpaquePointer?
     /// The file, for messages.
     public let path: String
@@ -85,6 +88,12 @@ public final class Database: @unchecked Sendable {
     /// Waits up to `milliseconds` for another connection's lock before failing with SQLITE_BUSY.
     public func setBusyTimeout(milliseconds: Int) {
         sqlite3_busy_timeout(handle, Int32(milliseconds))
+    }
+
+    /// Makes this connection refuse every write from now on (`PRAGMA query_only`: sqlite.org/pragma.html#pragma_query_only),
+    /// a read-write connection used to read, so that SQLite's `-wal` and `-shm` files go away when it closes.
+    public func setQueryOnly() throws {
+        try execute("PRAGMA query_only = ON")
     }
 
     /// Runs one or more statements that take no arguments and return no rows of interest.

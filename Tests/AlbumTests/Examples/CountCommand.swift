@@ -20,7 +20,7 @@ struct CountCommand: Command {
     }
 
     func run() throws -> ExitCode {
-        let catalogue = try Catalogue(folder: self.catalogue, readOnly: true)
+        let catalogue = try CatalogueReader(folder: self.catalogue)
         defer { catalogue.close() }
         let count = try catalogue.allPhotos().filter { format == nil || $0.format == format }.count
         Console.out(json ? JSONValue.object([("photos", .int(count))]).text : String(count))

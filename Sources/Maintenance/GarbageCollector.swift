@@ -1,7 +1,19 @@
 import Foundation
 import System
+import Catalogue
 
-extension Catalogue {
+/// `album gc` as a service above the store: which files under the catalogue's derived areas, and under a job's
+/// export roots, no row needs. It only reads (the rows, and the folders' listings); `GcCommand` deletes what it
+/// finds, under the writer's lock.
+public struct GarbageCollector {
+    /// The catalogue whose rows say which files are needed.
+    public let catalogue: CatalogueReader
+    package var folder: String { catalogue.folder }
+
+    public init(_ catalogue: CatalogueReader) {
+        self.catalogue = catalogue
+    }
+
     /// The folders inside the catalogue that hold only files album derived: the only places `gc` looks.
     public static let derivedAreas = ["thumbnails", "filtered", "originals"]
 
@@ -16,17 +28,15 @@ extension Catalogue {
         func note(_ path: String) {
             if path.hasPrefix(folder + "/") { needed.insert(String(path.dropFirst(folder.count + 1))) }
             let parts = path.split(separator: "/")
-            if parts.count >= 3, Catalogue.derivedAreas.contains(String(parts[parts.count - 3])) {
+            if parts.count >= 3, GarbageCollector.derivedAreas.contains(String(parts[parts.count - 3])) {
                 needed.insert(parts.suffix(3).joined(separator: "/"))
             }
         }
-        for path in try database.query("SELECT path FROM renditions", [], { try $0["path"] as String }) { note(paths.resolved(path)) }
-        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { (try $0["path"] as String, try $0["stored_path"] as String?) }) {
-            note(paths.resolved(path))
-            if let stored { needed.insert(stored) }
-        }
+        let recorded = try catalogue.recordedPaths()
+        for path in recorded.paths { note(path) }
+        needed.formUnion(recorded.copies)
         var found: [GarbageFile] = []
-        for area in Catalogue.derivedAreas {
+        for area in GarbageCollector.derivedAreas {
             collectGarbage(in: area, needed: needed, into: &found)
         }
         return found.sorted { $0.relativePath < $1.relativePath }
@@ -42,7 +52,7 @@ extension Catalogue {
             if info.isDirectory {
                 collectGarbage(in: path, needed: needed, into: &found)
             } else if info.isRegular, !needed.contains(path) {
-                let reason: GarbageFile.Reason = Catalogue.isTemporary(name) ? .temporary : .unreferenced
+                let reason: GarbageFile.Reason = GarbageCollector.isTemporary(name) ? .temporary : .unreferenced
                 found.append(GarbageFile(relativePath: path, bytes: info.size, reason: reason))
             }
         }

@@ -1,6 +1,7 @@
 import Core
+import Catalogue
 
-/// What `album prune` forgets and keeps, decided before anything is written (`Catalogue.prunePlan`), so that
+/// What `album prune` forgets and keeps, decided before anything is written (`Pruner.plan`), so that
 /// `--dry-run` prints exactly what a prune would do.
 public struct PrunePlan: Sendable {
     /// A photo prune forgets, with its renditions (their rows go with it; their files after).

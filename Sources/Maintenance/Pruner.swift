@@ -1,19 +1,29 @@
-import SQLite
 import System
 import Core
+import Catalogue
 
-extension Catalogue {
+/// `album prune` as a service above the store (docs/catalogue.md "Pruning"): it decides from what a reader gives,
+/// writes through the writer's own methods in one transaction, and deletes files by `album rm`'s rules. A dry run
+/// gives it a `CatalogueReader`, so it cannot write.
+public struct Pruner {
+    /// The catalogue it reads (a `Catalogue`, the writer, for a prune that applies its plan).
+    public let catalogue: CatalogueReader
+
+    public init(_ catalogue: CatalogueReader) {
+        self.catalogue = catalogue
+    }
+
     /// What `album prune` would forget and keep, read from the catalogue and the files, writing nothing
     /// (docs/catalogue.md "Pruning"): missing photos and superseded versions, each version chain from its newest
     /// photo down; renditions of the photos that stay which no current look or parameter set would produce; and,
     /// with `history`, old skipped step rows.
-    public func prunePlan(_ options: PruneOptions) throws -> PrunePlan {
+    public func plan(_ options: PruneOptions) throws -> PrunePlan {
         var plan = PrunePlan()
         var forgotten: [(PhotoRecord, PhotoState)] = []
-        let photos = try allPhotos()
+        let photos = try catalogue.allPhotos()
         let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let replaced = Set(photos.compactMap(\.replaces))
-        let allAliases = try self.allAliases()
+        let allAliases = try catalogue.allAliases()
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
         // Photos whose own file now holds another photo's bytes: superseded, though no version replaces them.
         let displaced = PhotoRecord.displacedIDs(photos, aliases: allAliases)
@@ -25,13 +35,13 @@ extension Catalogue {
                 chain.append(photo)
                 next = photo.replaces.flatMap { byID[$0] }
             }
-            Catalogue.decide(chain, headSuperseded: displaced.contains(head.id), aliases: aliases, folder: folder, options: options,
-                             plan: &plan, forgetting: &forgotten)
+            Pruner.decide(chain, headSuperseded: displaced.contains(head.id), aliases: aliases, folder: catalogue.folder, options: options,
+                          plan: &plan, forgetting: &forgotten)
         }
         // A superseded photo no chain reached (a loop of `replaces`, which album never writes) is still superseded.
         forgotten += photos.filter { !visited.contains($0.id) }.map { ($0, .superseded) }
 
-        let renditions = Dictionary(grouping: try self.renditions(kind: nil), by: \.photo)
+        let renditions = Dictionary(grouping: try catalogue.renditions(kind: nil), by: \.photo)
         plan.forgotten = forgotten.map { PrunePlan.Forgotten(photo: $0.0, state: $0.1, renditions: renditions[$0.0.id] ?? []) }
         let current = try currentParameters()
         plan.unproven = current.unknown
@@ -39,38 +49,41 @@ extension Catalogue {
         // Names whose file is gone, of photos that stay (a forgotten photo's aliases go with its row).
         plan.forgottenAliases = allAliases.filter { !gone.contains($0.photo) && $0.isMissing }
         for photo in photos where !gone.contains(photo.id) {
-            let old = Catalogue.oldRenditions(of: photo, renditions[photo.id] ?? [], current: current)
+            let old = Pruner.oldRenditions(of: photo, renditions[photo.id] ?? [], current: current)
             plan.oldRenditions += old
             let oldPaths = Set(old.map(\.rendition.path))
             plan.remainingPaths.formUnion((renditions[photo.id] ?? []).map(\.path).filter { !oldPaths.contains($0) })
         }
-        if let keep = options.history { plan.historyRows = try thinnedHistoryCount(keeping: keep) }
+        if let keep = options.history { plan.historyRows = try catalogue.thinnedHistoryCount(keeping: keep) }
         return plan
     }
 
-    /// Writes `plan` in one transaction: the forgotten photos' rows (their renditions' and aliases' rows go with
-    /// them; a kept version's `replaces` and their steps' `photo` become NULL, as the schema says), the old
-    /// renditions' rows, the `missing_kept` marks, and the thinned history. Files are the caller's, after this.
-    public func apply(_ plan: PrunePlan, options: PruneOptions) throws {
+    /// Writes `plan` in one transaction of `writer` (the catalogue it was made from): the forgotten photos' rows
+    /// (their renditions' and aliases' rows go with them; a kept version's `replaces` and their steps' `photo` become
+    /// NULL, as the schema says), the old renditions' rows, the `missing_kept` marks, and the thinned history. Files
+    /// are the caller's, after this.
+    public static func apply(_ plan: PrunePlan, options: PruneOptions, to writer: Catalogue) throws {
         let now = Timestamp.now()
-        try transaction {
+        try writer.transaction {
             for forgotten in plan.forgotten {
-                try database.run("DELETE FROM photos WHERE id = ?", [.text(forgotten.photo.id)])
+                try writer.forgetRow(photo: forgotten.photo.id)
             }
-            try forgetAliases(plan.forgottenAliases)
+            try writer.forgetAliases(plan.forgottenAliases)
             for old in plan.oldRenditions {
-                try forgetRendition(photo: old.rendition.photo, kind: old.rendition.kind, path: old.rendition.path)
+                try writer.forgetRendition(photo: old.rendition.photo, kind: old.rendition.kind, path: old.rendition.path)
             }
             for id in plan.markKept {
-                try database.run("UPDATE photos SET missing_kept = ? WHERE id = ?", [.text(now), .text(id)])
+                try writer.setMissingKept(photo: id, at: now)
             }
             for id in plan.foundAgain {
-                try database.run("UPDATE photos SET missing_kept = NULL WHERE id = ?", [.text(id)])
+                try writer.setMissingKept(photo: id, at: nil)
             }
-            if let keep = options.history { try thinHistory(keeping: keep) }
+            if let keep = options.history { try writer.thinHistory(keeping: keep) }
         }
     }
+}
 
+extension Pruner {
     /// Decides one version chain, newest first: a missing photo at its head is forgotten (and the next version is
     /// then the head), kept with `--keep-missing` or an earlier mark, kept when the catalogue holds its copy, or
     /// kept when its folder is unreachable; the superseded versions below the head are kept up to `keepVersions`.

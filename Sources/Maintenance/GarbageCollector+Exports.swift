@@ -1,6 +1,6 @@
 import System
 
-extension Catalogue {
+extension GarbageCollector {
     /// album's own leftovers under a job's export roots: its unfinished temporary files (`.NAME.album-XXXXXX`, left by
     /// a process kill or a power cut between the write and the rename), and exports tagged by this catalogue that no
     /// rendition row records (a run stopped between the rename and the commit that records them). Paths are
@@ -10,11 +10,11 @@ extension Catalogue {
     /// temporary file another catalogue tagged is the caller's to keep (`otherOwner`), and an untagged file that is
     /// not a temporary one is never garbage here.
     public func exportGarbage(roots: [String]) throws -> [GarbageFile] {
-        let recorded = Set(try renditions(kind: .export).compactMap { rendition -> FileIdentityKey? in
+        let recorded = Set(try catalogue.renditions(kind: .export).compactMap { rendition -> FileIdentityKey? in
             guard let info = try? FileStatus(rendition.path, followingLinks: true) else { return nil }
             return FileIdentityKey(device: info.device, inode: info.inode)
         })
-        let identity = try identity()
+        let identity = try catalogue.identity()
         var found: [GarbageFile] = []
         var seen = Set<String>()
         for root in roots where seen.insert(root).inserted {
@@ -40,7 +40,7 @@ extension Catalogue {
             if info.isDirectory {
                 collectExportGarbage(in: path, recorded: recorded, identity: identity, into: &found)
             } else if info.isRegular {
-                if Catalogue.isTemporary(name) {
+                if GarbageCollector.isTemporary(name) {
                     found.append(GarbageFile(relativePath: path, bytes: info.size, reason: .temporary))
                 } else if !recorded.contains(FileIdentityKey(device: info.device, inode: info.inode)),
                           ExportTag.of(path)?.catalogue == identity {

@@ -1,13 +1,24 @@
 import Foundation
 import SQLite
 import System
+import Catalogue
 
-extension Catalogue {
+/// `album verify` as a service above the store: SQLite's checks and the rows that point nowhere (asked of the
+/// store, `Catalogue+Integrity`), then every file the catalogue records, re-hashed. It only reads: a `CatalogueReader`
+/// serves, and `album verify` gives it the writer only so that files do not change under it.
+public struct Verifier {
+    /// The catalogue it checks.
+    public let catalogue: CatalogueReader
+
+    public init(_ catalogue: CatalogueReader) {
+        self.catalogue = catalogue
+    }
+
     /// The files a run was replacing when it stopped (a kill or a power cut between marking the row and recording
     /// the new file): not problems, since their rows claim no bytes, but `verify` lists them, and the next run
     /// writes them again.
     public func unfinishedRenditions() throws -> [Rendition] {
-        try renditions(kind: nil).filter(\.isBeingWritten).sorted { $0.path < $1.path }
+        try catalogue.renditions(kind: nil).filter(\.isBeingWritten).sorted { $0.path < $1.path }
     }
 
     /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
@@ -26,7 +37,7 @@ extension Catalogue {
 
     /// `verify()`'s problems, and the states it met that are not problems.
     public func verifyWithStates() throws -> (problems: [CatalogueProblem], states: VerifyStates) {
-        let databasePath = folder + "/" + Catalogue.databaseName
+        let databasePath = catalogue.folder + "/" + Catalogue.databaseName
         var problems: [CatalogueProblem] = []
         var states = VerifyStates()
         do {
@@ -38,28 +49,26 @@ extension Catalogue {
     }
 
     private func verify(into problems: inout [CatalogueProblem], states: inout VerifyStates, databasePath: String) throws {
-        for message in Catalogue.findingLines(try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" })) where message != "ok" {
+        for message in try catalogue.integrityFindings() {
             problems.append(CatalogueProblem(path: databasePath, problem: "integrity check: \(message)"))
         }
-        for (table, row, parent) in try database.query("PRAGMA foreign_key_check", [], { ($0.text(0) ?? "", $0.int(1) ?? 0, $0.text(2) ?? "") }) {
+        for (table, row, parent) in try catalogue.foreignKeyViolations() {
             problems.append(CatalogueProblem(path: databasePath, problem: "\(table) row \(row) refers to a missing \(parent) row"))
         }
-        let dangling = [
-            ("SELECT path, photo FROM renditions WHERE photo NOT IN (SELECT id FROM photos)", "its photo %@ is not in the catalogue"),
-            ("SELECT path, photo FROM steps WHERE photo IS NOT NULL AND photo NOT IN (SELECT id FROM photos)", "a step refers to photo %@, which is not in the catalogue"),
-            ("SELECT path, run FROM steps WHERE run NOT IN (SELECT id FROM runs)", "a step refers to run %@, which is not in the catalogue"),
-        ]
-        for (sql, sentence) in dangling {
-            for (path, key) in try database.query(sql, [], { ($0.text(0) ?? "", $0.text(1) ?? "") }) {
-                // A rendition's stored path, resolved (a step's is absolute, and resolves to itself).
-                problems.append(CatalogueProblem(path: paths.resolved(path), problem: sentence.replacingOccurrences(of: "%@", with: key), kind: .row))
+        for (row, path, key) in try catalogue.danglingRows() {
+            let sentence: String
+            switch row {
+            case .renditionPhoto: sentence = "its photo \(key) is not in the catalogue"
+            case .stepPhoto: sentence = "a step refers to photo \(key), which is not in the catalogue"
+            case .stepRun: sentence = "a step refers to run \(key), which is not in the catalogue"
             }
+            problems.append(CatalogueProblem(path: path, problem: sentence, kind: .row))
         }
-        for rendition in try renditions(kind: nil) {
+        for rendition in try catalogue.renditions(kind: nil) {
             // A file a stopped run was replacing: its row claims no bytes, and verify lists it apart (`unfinished`).
             if rendition.isBeingWritten { continue }
-            var problem = Catalogue.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition")
-            if rendition.kind == .export, let other = try Catalogue.otherOwner(of: rendition.path, in: self) {
+            var problem = Verifier.check(rendition.path, bytes: rendition.bytes, hash: rendition.fileHash, what: "\(rendition.kind.rawValue) rendition")
+            if rendition.kind == .export, let other = try Catalogue.otherOwner(of: rendition.path, in: catalogue) {
                 problem = (problem.map { $0 + "; " } ?? "") + "another catalogue (id \(other)) exported over it"
             }
             if let problem {
@@ -67,8 +76,8 @@ extension Catalogue {
                                                 kind: .rendition, photo: rendition.photo))
             }
         }
-        let photos = try allPhotos()
-        let allAliases = try self.allAliases()
+        let photos = try catalogue.allPhotos()
+        let allAliases = try catalogue.allAliases()
         let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases)
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
         for photo in photos {
@@ -97,9 +106,9 @@ extension Catalogue {
             }
             // Not missing, yet its own file is gone: an alias holds its bytes (the next run makes that name its path).
             if photo.storedPath == nil, PhotoRecord.isGone(photo.path) { continue }
-            let path = photo.originalPath(in: folder)
+            let path = photo.originalPath(in: catalogue.folder)
             let what = photo.storedPath == nil ? "original" : "catalogue's copy of the original"
-            if var problem = Catalogue.check(path, bytes: photo.bytes, hash: photo.hash, what: what) {
+            if var problem = Verifier.check(path, bytes: photo.bytes, hash: photo.hash, what: what) {
                 // Its state said unchanged (the stat as recorded, or the bytes hashed equal): the bytes rotted in place.
                 if photo.storedPath == nil, problem.hasSuffix("differs from the one recorded") {
                     problem += ", though its size, inode and modification time are as recorded: damaged on disk"

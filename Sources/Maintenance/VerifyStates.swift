@@ -1,6 +1,6 @@
 import Core
 
-/// What `album verify` met that is a photo's state rather than a problem (`Catalogue.verifyWithStates`): counted,
+/// What `album verify` met that is a photo's state rather than a problem (`Verifier.verifyWithStates`): counted,
 /// listed on one line, never a reason to exit 1.
 public struct VerifyStates: Sendable, Equatable {
     /// Earlier versions of an edited file: their originals are not checked.

@@ -18,7 +18,7 @@ public struct GarbageFile: Sendable, Equatable {
     }
 
     /// The path relative to the catalogue folder, e.g. "thumbnails/ab/ab12…-3b96abb4.jpg"; absolute for a file under
-    /// an export root (`Catalogue.exportGarbage`).
+    /// an export root (`GarbageCollector.exportGarbage`).
     public var relativePath: String
     public var bytes: Int
     public var reason: Reason

@@ -1,6 +1,7 @@
 import Core
+import Catalogue
 
-extension Catalogue {
+extension Pruner {
     /// The stages each job applies now, from `runs.stages`: for each job, its latest run that ended `ok` and every
     /// run started since (a run that failed, was interrupted or never finished may have redone only some photos with
     /// its parameters: the earlier parameters' renditions are still the others' current ones); every run of a job
@@ -9,7 +10,7 @@ extension Catalogue {
     public func currentParameters() throws -> CurrentParameters {
         var current = CurrentParameters()
         let rendering = Set([StageName.filter, .thumbnail, .export].map(\.rawValue))
-        let runs = Dictionary(grouping: try fetchAll(RunRecord.self, "ORDER BY id"), by: \.job)
+        let runs = Dictionary(grouping: try catalogue.runs().sorted { $0.id < $1.id }, by: \.job)
         for (job, runs) in runs.sorted(by: { $0.key < $1.key }) {
             let since = runs.last { $0.status == "ok" }?.id ?? runs[0].id
             for run in runs where run.id >= since {
