@@ -3,7 +3,7 @@ import Synchronization
 
 /// A bounded parallel map: `transform` over every item on at most `workers` threads at once, the results in the
 /// items' order. For work outside a run that is a batch of independent renderings (the report's previews), so that
-/// its threads, like the run's, live in `Scheduler/`.
+/// its threads, like the run's, live in `Run`.
 ///
 /// ```
 /// let previews = ParallelMap.map(photos, workers: 2) { photo in render(photo) }   // [render(photos[0]), …]

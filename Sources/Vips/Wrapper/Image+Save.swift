@@ -1,7 +1,7 @@
 internal import CVips
 
 /// The file formats album writes, by libvips saver (`encoded(as:)`). Their extensions, and which file names
-/// take which, are rows of AlbumKit's format table (`ImageFormat.registered`).
+/// take which, are rows of Media's format table (`ImageFormat.registered`).
 public enum OutputFormat: String, Sendable, CaseIterable {
     case jpeg, png, webp, avif, tiff
 }
