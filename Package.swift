@@ -82,7 +82,8 @@ let package = Package(
         .target(name: "Core", dependencies: ["System", "Vips", "SQLite"]),
         /// The in-house YAML 1.2 subset parser, its diagnostics (`file:line:col`), and typed reads of its node tree.
         .target(name: "YAML", dependencies: ["Core"]),
-        /// The catalogue: one SQLite database and its folders, records, schema, lock, paths, prune, verify and merge.
+        /// The catalogue's store: one SQLite database and its folders; records declared once, the schema, the lock, stored
+        /// paths, and the reader and writer types.
         .target(name: "Catalogue", dependencies: ["Core", "System", "SQLite"]),
         /// The services above the catalogue's store: prune, verify, gc and the merge of a chunk, each a type that takes a
         /// reader or a writer.

@@ -47,7 +47,10 @@ public struct PhotoRecord: Sendable, Equatable {
         storedPath.map { catalogueFolder + "/" + $0 } ?? path
     }
 
-    public init(id: String, hash: String, path: String, bytes: Int, mtimeNanoseconds: Int, inode: Int, width: Int, height: Int, format: String, taken: String? = nil, added: String, caption: String? = nil, filter: String, filterRecipe: String, camera: String? = nil, orientation: Int, hasGPS: Bool, replaces: String? = nil, storedPath: String? = nil, damage: String? = nil, missingKept: String? = nil) {
+    public init(id: String, hash: String, path: String, bytes: Int, mtimeNanoseconds: Int, inode: Int, width: Int,
+                height: Int, format: String, taken: String? = nil, added: String, caption: String? = nil,
+                filter: String, filterRecipe: String, camera: String? = nil, orientation: Int, hasGPS: Bool,
+                replaces: String? = nil, storedPath: String? = nil, damage: String? = nil, missingKept: String? = nil) {
         self.id = id
         self.hash = hash
         self.path = path

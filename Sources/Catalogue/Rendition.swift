@@ -48,7 +48,8 @@ public struct Rendition: Sendable, Equatable {
     /// Whether a run was replacing this rendition's file and has not recorded the new one.
     public var isBeingWritten: Bool { bytes == Rendition.beingWritten }
 
-    public init(photo: String, kind: Kind, parametersHash: String, inputHash: String, path: String, fileHash: String, width: Int, height: Int, bytes: Int, run: Int64) {
+    public init(photo: String, kind: Kind, parametersHash: String, inputHash: String, path: String, fileHash: String,
+                width: Int, height: Int, bytes: Int, run: Int64) {
         self.photo = photo
         self.kind = kind
         self.parametersHash = parametersHash

@@ -99,8 +99,8 @@ public enum Album {
             try command.validate()
             // Every command that records or compares a file hashes it; a libcrypto that cannot is exit 3 here, once.
             try SHA256.requireWorking()
-            // `--wait[=SECONDS]` is read here, once for every command that declares it, and reaches the lock.
-            let wait = arguments.declared.contains(SharedOptions.wait.declaration) ? try arguments.value(of: SharedOptions.wait) : nil
+            // `--wait[=SECONDS]`, declared by each command that takes the lock, reaches the lock from here.
+            let wait = (command as? any WaitsForLock)?.wait
             let status = try CatalogueLock.$wait.withValue(wait) { try command.run() }
             checked = type.checksItsOutput
             return status.rawValue

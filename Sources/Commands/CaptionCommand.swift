@@ -2,7 +2,7 @@ import Core
 import Catalogue
 
 /// `album caption PHOTO TEXT`: sets a photo's caption, recorded in its history like any other step.
-struct CaptionCommand: Command {
+struct CaptionCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "caption",
         abstract: "Set a photo's caption (recorded in its history).",

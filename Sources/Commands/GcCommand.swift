@@ -6,7 +6,7 @@ import JobFile
 import Maintenance
 
 /// `album gc`: deletes files in the catalogue's own folders that no row needs.
-struct GcCommand: Command {
+struct GcCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "gc",
         abstract: "Delete derived files no row refers to (never originals; exports only album's own leftovers).",

@@ -11,7 +11,7 @@ import Service
 ///
 /// A shortcut for a job whose only stage is `import: {from: [PATH...]}`: the same `ImportStage`, run through the same
 /// `JobRun` as `album run`, so an import from the command line and one from a job are the same.
-struct ImportCommand: Command {
+struct ImportCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "import",
         abstract: "Import photos (files or folders) into a catalogue, without a job file.",

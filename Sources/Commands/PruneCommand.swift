@@ -6,7 +6,7 @@ import Maintenance
 
 /// `album prune`: brings the catalogue back to the truth: forgets missing photos and superseded versions, deletes
 /// renditions no current look or parameter set would produce, and thins the history when asked.
-struct PruneCommand: Command {
+struct PruneCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "prune",
         abstract: "Forget missing photos and old versions, delete old looks' and old parameters' files.",

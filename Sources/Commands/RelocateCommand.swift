@@ -4,7 +4,7 @@ import Catalogue
 
 /// `album relocate --from OLD --to NEW`: rewrites the recorded paths of originals (and of exports outside the
 /// catalogue) that moved from under OLD to under NEW, as a run of job 'relocate'.
-struct RelocateCommand: Command {
+struct RelocateCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "relocate",
         abstract: "Rewrite the paths of originals that moved (prefix OLD becomes NEW).",

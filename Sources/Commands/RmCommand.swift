@@ -4,7 +4,7 @@ import Core
 import Catalogue
 
 /// `album rm PHOTO...`: forgets photos and deletes the files album derived from them; originals are never touched.
-struct RmCommand: Command {
+struct RmCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "rm",
         abstract: "Forget photos and delete their derived files; originals are untouched.",

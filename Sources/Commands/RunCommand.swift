@@ -8,7 +8,7 @@ import Service
 import Cluster
 
 /// `album run JOBFILE`: runs a job's stages over its photos and records everything in the catalogue.
-struct RunCommand: Command {
+struct RunCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "run",
         abstract: "Run a job file's stages over its photos.",

@@ -3,7 +3,7 @@ import Catalogue
 import Maintenance
 
 /// `album verify`: checks the database and re-hashes every file the catalogue records.
-struct VerifyCommand: Command {
+struct VerifyCommand: Command, WaitsForLock {
     /// Only reads: a reader of its stdout that goes away ends it quietly (`Command.onlyReads`).
     static let onlyReads = true
     static let configuration = CommandConfiguration(

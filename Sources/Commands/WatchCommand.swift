@@ -6,7 +6,7 @@ import Service
 
 /// `album watch JOBFILE`: watches a job's import folders and runs the job over new and changed photos as they
 /// arrive, until SIGINT or SIGTERM.
-struct WatchCommand: Command {
+struct WatchCommand: Command, WaitsForLock {
     static let configuration = CommandConfiguration(
         name: "watch",
         abstract: "Watch a job's import folders and run its stages on photos as they arrive.",

@@ -27,7 +27,9 @@ public struct Job: Sendable {
     public var path: String?
     public var hash: String?
 
-    public init(version: Int = 1, name: String, catalogue: String, catalogueIsDefault: Bool = false, workers: Int? = nil, select: Selection? = nil, importStage: (any PhotoSource)? = nil, stages: [any PhotoStage] = [], report: String? = nil, path: String? = nil, hash: String? = nil) {
+    public init(version: Int = 1, name: String, catalogue: String, catalogueIsDefault: Bool = false,
+                workers: Int? = nil, select: Selection? = nil, importStage: (any PhotoSource)? = nil,
+                stages: [any PhotoStage] = [], report: String? = nil, path: String? = nil, hash: String? = nil) {
         self.version = version
         self.name = name
         self.catalogue = catalogue

@@ -53,6 +53,19 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// The shared `--wait[=SECONDS]` reaches the lock from the command's own declaration: a command that declares it
+    /// says so by `WaitsForLock`, and `Album` reads the value from the command, never from the arguments by name
+    /// (`merge --wait` is merge's own flag, which waits for the chunks too).
+    func testEveryCommandThatDeclaresWaitHandsItToTheLock() throws {
+        var waiting: [String] = []
+        for command in Album.commands where command.allOptions.contains(SharedOptions.wait.declaration) {
+            let parsed = try command.parse(Arguments(parsing: ["--wait"], for: command))
+            XCTAssertEqual((parsed as? any WaitsForLock)?.wait, LockWait(seconds: nil), command.configuration.name)
+            waiting.append(command.configuration.name)
+        }
+        XCTAssertEqual(waiting.sorted(), ["caption", "gc", "import", "prune", "relocate", "rm", "run", "verify", "watch"])
+    }
+
     func testEveryCommandAnswersHelpWithAUsageAndEveryOptionItDeclares() throws {
         for command in Album.commands {
             let configuration = command.configuration
