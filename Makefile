@@ -34,14 +34,12 @@ TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tool
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
-	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SWIFT=$(SWIFT) /usr/bin/python3 tools/layers/layers.py
 	$(SWIFT) test --disable-swift-testing $(BUILD_FLAGS)
 
 # For each pair of adjacent layers, an `import` of the higher one inserted into the lower one's first file must fail
 # `swift build --target LOWER $(BUILD_FLAGS)`; the file is restored, bytes and time (tools/layers/layers.py).
 layers: deps
-	$(SWIFT) build $(BUILD_FLAGS)
 	SWIFT=$(SWIFT) /usr/bin/python3 tools/layers/layers.py
 
 # Distributed runs on a real Slurm started on this machine (scripts/slurm-local.sh: munge, a controller, two nodes):

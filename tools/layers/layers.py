@@ -7,10 +7,13 @@ build` and `make test` pass) refuses an import of a target that is not a declare
 happens to be built already. This script proves it for every pair of adjacent layers: it puts the layers in
 dependency order (Package.swift's order among layers that do not depend on each other), and for each adjacent pair
 (lower, higher) inserts `import Higher` into the first Swift file of Lower, checks that `swift build --target Lower`
-fails naming Higher, and restores the file as it was (bytes and modification time, so nothing rebuilds).
+fails naming Higher, and restores the file as it was (bytes and modification time).
+
+SwiftPM refuses the import while it plans the build, before compiling; it then still builds what it can of the lower
+target's dependencies, work the build that follows reuses. So `make test` runs this first, before its own build.
 
 Usage: layers.py [PACKAGE_ROOT]. Exit status 0 when every insertion failed the build, 1 otherwise, 2 when the
-package cannot be described. Needs the package built once (it only recompiles the lower target)."""
+package cannot be described."""
 import json
 import os
 import re
