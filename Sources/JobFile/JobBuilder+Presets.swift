@@ -3,7 +3,7 @@ import Media
 
 extension JobBuilder {
     /// Reads `presets:`: names mapped to lists of filter steps, `[{sepia: 0.3}, {noir: {contrast: 0.5}}]`.
-    package mutating func readPresets(_ node: Node) {
+    mutating func readPresets(_ node: Node) {
         guard let entries = reader.mapping(node, "presets") else { return }
         for (name, keyNode, value) in entries {
             if Preset.builtInNames.contains(name) {

@@ -3,10 +3,10 @@ import YAML
 import Media
 
 extension JobBuilder {
-    package static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "missing", "failed"]
+    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "missing", "failed"]
 
     /// Reads a `select:` mapping (the job's, or a stage's own).
-    package mutating func readSelection(_ node: Node, _ what: String) -> Selection? {
+    mutating func readSelection(_ node: Node, _ what: String) -> Selection? {
         guard let entries = reader.mapping(node, what) else { return nil }
         reader.checkKeys(entries, allowed: JobBuilder.selectKeys, in: what)
         var selection = Selection()

@@ -5,14 +5,14 @@ import Stages
 
 extension JobBuilder: StageFileReading {
     /// The stages a job file may list, in order: the registry's names (`StageRegistry`).
-    package static var stageNames: [String] { StageRegistry.names.map(\.rawValue) }
+    static var stageNames: [String] { StageRegistry.names.map(\.rawValue) }
 
     /// The names of the stages this builder reads, in order.
-    package var stageNames: [String] { registry.map { $0.stage.rawValue } }
+    var stageNames: [String] { registry.map { $0.stage.rawValue } }
 
     /// Reads `stages:`, a list of one-key mappings (`- thumbnail: {size: 240x240}`), each by the reader of the stage
     /// the registry has under that name.
-    package mutating func readStages(_ node: Node, into job: inout Job) {
+    mutating func readStages(_ node: Node, into job: inout Job) {
         guard let items = node.sequenceValue else {
             reader.error(node, "'stages' must be a list, e.g. '- import: {from: photos}', found \(node.kindDescription)")
             return
@@ -51,7 +51,7 @@ extension JobBuilder: StageFileReading {
     }
 
     /// "import, filter, thumbnail or export" (`or: true`), "… and export": the registry's names in words.
-    package func stageList(or: Bool) -> String {
+    func stageList(or: Bool) -> String {
         let names = stageNames
         return names.dropLast().joined(separator: ", ") + (names.count > 1 ? (or ? " or " : " and ") : "") + (names.last ?? "")
     }
@@ -59,7 +59,7 @@ extension JobBuilder: StageFileReading {
     /// `- import:` with its options at the stage name's own indentation (`from:` under `import`, not further in): YAML
     /// reads them as more keys of the item, so the item's second key is where the mistake is, and the hint says how
     /// to indent it.
-    package static func misindentedOption(_ item: Node) -> (node: Node, message: String)? {
+    static func misindentedOption(_ item: Node) -> (node: Node, message: String)? {
         guard let entries = item.mappingValue, entries.count > 1, let name = entries[0].key.keyText,
               stageNames.contains(name), entries[0].value.isNull, let option = entries[1].key.keyText else { return nil }
         return (entries[1].key, "'\(option)' lines up with '\(name)', so it is read as a second key of this list item, not as "
@@ -69,7 +69,7 @@ extension JobBuilder: StageFileReading {
 
     /// `240x240` → (240, 240), and `240` → (240, 240), a square as vipsthumbnail's `-s 240`; zero, negative or
     /// malformed sizes are errors.
-    package mutating func readSize(_ node: Node, _ what: String) -> (Int, Int)? {
+    mutating func readSize(_ node: Node, _ what: String) -> (Int, Int)? {
         // A bare number reaches here resolved by YAML, so it is read as written: `240` is a square, and `0x240`
         // (a hexadecimal number to YAML) is the size it looks like, with a width of 0.
         let written = node.intValue != nil ? reader.writtenText(of: node) : node.stringValue

@@ -12,7 +12,7 @@ package struct JobBuilder {
     package var variables: [String: String] = [:]
     package var presets: [String: Preset] = [:]
     /// The stages `stages:` may list: the registry's (a test adds one of its own).
-    package var registry: [any RegisteredStage.Type] = StageRegistry.registered
+    var registry: [any RegisteredStage.Type] = StageRegistry.registered
 
     package init(reader: SchemaReader, folder: String) {
         self.reader = reader

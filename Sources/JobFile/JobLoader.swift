@@ -8,7 +8,7 @@ import YAML
 /// Every error is collected and thrown together as a `DiagnosticList`, compiler style (`file:line:col: error: …`).
 public enum JobLoader {
     /// The top-level keys of a job file.
-    package static let topKeys = ["version", "name", "catalogue", "workers", "vars", "presets", "select", "report", "stages"]
+    static let topKeys = ["version", "name", "catalogue", "workers", "vars", "presets", "select", "report", "stages"]
 
     /// Loads the job at `path`.
     /// - Throws: `SourceError` (exit 2) when there is no file at `path` or it cannot be read, a `DiagnosticList`

@@ -59,7 +59,7 @@ public struct GarbageCollector {
     }
 
     /// Whether `name` is one of `AtomicFile`'s temporary names: `.NAME.album-XXXXXX` (mkstemp's six characters).
-    package static func isTemporary(_ name: String) -> Bool {
+    static func isTemporary(_ name: String) -> Bool {
         name.range(of: #"^\..+\.album-[A-Za-z0-9]{6}$"#, options: .regularExpression) != nil
     }
 }

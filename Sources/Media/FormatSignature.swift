@@ -23,7 +23,7 @@ public enum FormatSignature: Sendable, Equatable {
     }
 
     /// The brand of an ISO media file (`ftyp` at offset 4, the brand after it); nil for any other bytes.
-    package static func isoBrand(of head: [UInt8]) -> String? {
+    static func isoBrand(of head: [UInt8]) -> String? {
         guard FormatSignature.bytes(Array("ftyp".utf8), at: 4).matches(head), head.count >= 12 else { return nil }
         return String(decoding: head[8..<12], as: UTF8.self)
     }

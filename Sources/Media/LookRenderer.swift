@@ -50,7 +50,7 @@ public enum LookRenderer {
     /// the small image itself encoded too. It is then held in memory first, so that it is computed once; each file
     /// is byte for byte what its look gives alone (`ReportPreviewTests`), since the recipe is applied to the same
     /// pixels either way.
-    package static func encodedThumbnails(of small: Image, recipe: Recipe, format: OutputFormat, quality: Int,
+    static func encodedThumbnails(of small: Image, recipe: Recipe, format: OutputFormat, quality: Int,
                                   withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
         let small = withOriginal ? try small.inMemory() : small
         let image = recipe.isEmpty ? small : try recipe.apply(to: small)
@@ -120,7 +120,7 @@ public enum LookRenderer {
     }
 
     /// The reason of a photo whose decoder reported damage, with its words.
-    package static func reported(_ words: String) -> String {
+    static func reported(_ words: String) -> String {
         "damaged image data: the decoder reported \"\(words)\" (set on-damaged: warn on the import to accept such photos)"
     }
 
@@ -134,7 +134,7 @@ public enum LookRenderer {
     /// past the last scanline, so a scan whose damage decodes as other pixels, or a file with no end-of-image marker,
     /// would pass. Run first, inside the rendering's reservation (a progressive JPEG's check holds its coefficients),
     /// so a damaged JPEG's reason is always libjpeg's first warning, as djpeg prints it.
-    package static func checkData(of bytes: FileBytes, header: Image, failOn: FailOn) throws {
+    static func checkData(of bytes: FileBytes, header: Image, failOn: FailOn) throws {
         guard failOn == .warning, JPEGCheck.applies(to: header) else { return }
         try JPEGCheck.check(bytes)
     }

@@ -42,7 +42,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     }
 
     /// "2008:04:20 19:12:06" (+ "+02:00") → "2008-04-20T19:12:06+02:00"; nil for zeros or nonsense.
-    package static func isoDate(exif: String, offset: String?) -> String? {
+    static func isoDate(exif: String, offset: String?) -> String? {
         let parts = exif.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
         guard parts.count >= 6 else { return nil }
         let (y, mo, d, h, mi, s) = (parts[0], parts[1], parts[2], parts[3], parts[4], parts[5])
@@ -54,7 +54,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     }
 
     /// Text cameras write into ImageDescription by default ("OLYMPUS DIGITAL CAMERA", "SONY DSC"): not a caption.
-    package static func isCameraBoilerplate(_ text: String) -> Bool {
+    static func isCameraBoilerplate(_ text: String) -> Bool {
         let upper = text.uppercased()
         return upper.isEmpty || upper.hasSuffix("DIGITAL CAMERA") || ["SONY DSC", "DSC", "DEFAULT", "EXIF_JPEG_PICTURE"].contains(upper)
     }
@@ -64,7 +64,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     }
 
     /// The first `dc:description` text in an XMP packet, if any.
-    package static func xmpDescription(_ xmp: [UInt8]) -> String? {
+    static func xmpDescription(_ xmp: [UInt8]) -> String? {
         let text = String(decoding: xmp, as: UTF8.self)
         guard let block = text.range(of: "<dc:description") else { return nil }
         let rest = text[block.upperBound...]
@@ -80,7 +80,7 @@ public struct PhotoMetadata: Sendable, Equatable {
 
 /// An EXIF text field's stored bytes as text. Nothing is dropped: bytes that are not UTF-8 are read as Windows-1252,
 /// or else ISO 8859-1, so a Latin-1 "café" stays "café" and every byte stays visible.
-package enum ExifText {
+enum ExifText {
     /// ASCII fields up to their NUL; UserComment by its 8-byte character code (`ASCII`, `UNICODE` in the block's byte
     /// order, `JIS`, or undefined); XPComment as UTF-16LE. nil for an empty value or another type.
     package static func value(_ field: ExifField) -> String? {
@@ -107,13 +107,13 @@ package enum ExifText {
     }
 
     /// UTF-8 when the bytes are UTF-8, else Windows-1252, else ISO 8859-1 (which maps every byte).
-    package static func legacy(_ bytes: [UInt8]) -> String? {
+    static func legacy(_ bytes: [UInt8]) -> String? {
         if let utf8 = String(validating: bytes, as: UTF8.self) { return utf8 }
         return String(bytes: bytes, encoding: .windowsCP1252) ?? String(bytes: bytes, encoding: .isoLatin1)
     }
 
     /// UTF-16 up to its first NUL unit, a byte-order mark overriding `bigEndian`; unpaired halves become U+FFFD.
-    package static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> String? {
+    static func utf16(_ bytes: [UInt8], bigEndian: Bool) -> String? {
         var units: [UInt16] = []
         for i in stride(from: 0, to: bytes.count - 1, by: 2) {
             let (high, low) = bigEndian ? (bytes[i], bytes[i + 1]) : (bytes[i + 1], bytes[i])

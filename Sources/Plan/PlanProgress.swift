@@ -9,16 +9,16 @@ package struct PlanProgress {
     /// The photos import has handed on (`PhotoRecord.settle`).
     package var settled = Set<String>()
     /// Photos still to import whose hash the plan read, by hash: a later file with those bytes is another name of it.
-    package var newPhotosByHash: [String: PhotoRecord] = [:]
+    var newPhotosByHash: [String: PhotoRecord] = [:]
     /// Photos this plan found at a new path (`ImportMatch.moved`), by id, as the run will have recorded them.
     package var moved: [String: PhotoRecord] = [:]
     /// The other names found for known bytes, each with its photo, in the order found.
     package var aliasesFound: [(alias: PhotoAlias, photo: PhotoRecord)] = []
     /// How many files still to import have each size.
-    package var sizesToImport: [Int: Int] = [:]
+    var sizesToImport: [Int: Int] = [:]
     /// The sizes of the catalogue's current photos.
-    package var knownSizes = Set<Int>()
+    var knownSizes = Set<Int>()
     /// Each photo's work as its planned chain leaves it, kept for the photos an alias may copy (a size in
     /// `sizesToImport`): its alias's export is planned from it.
-    package var finalWork: [String: PhotoWork] = [:]
+    var finalWork: [String: PhotoWork] = [:]
 }

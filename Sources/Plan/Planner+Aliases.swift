@@ -10,7 +10,7 @@ extension Planner {
     /// Whether a file still to import is worth hashing to plan it as the run will record it: its size is that of a
     /// current photo or of another file still to import, so it may be a copy (`ImportMatch`). Any other file holds
     /// bytes the catalogue cannot know, and is planned as a new photo unread.
-    package static func isCandidate(_ identity: FileIdentity, _ progress: PlanProgress) -> Bool {
+    static func isCandidate(_ identity: FileIdentity, _ progress: PlanProgress) -> Bool {
         progress.knownSizes.contains(identity.bytes) || (progress.sizesToImport[identity.bytes] ?? 0) > 1
     }
 
@@ -24,7 +24,7 @@ extension Planner {
     /// Plans a file whose bytes `holder` already has, as `ImportStage.importFile` records it (`ImportMatch.of`):
     /// the same file touched, a move, a known name (import up to date, the photo goes on), or a new name (import to
     /// do; its export is planned after every chain, `planAliasExports`).
-    package func planKnownBytes(at path: String, identity: FileIdentity, holder: PhotoRecord, job: Job, snapshot: CatalogueSnapshot,
+    func planKnownBytes(at path: String, identity: FileIdentity, holder: PhotoRecord, job: Job, snapshot: CatalogueSnapshot,
                         progress: inout PlanProgress, in plan: inout Plan, context: StageContext) throws {
         let aliases = (snapshot.aliasesByPhoto[holder.id] ?? []) + progress.aliasesFound.filter { $0.photo.id == holder.id }.map(\.alias)
         var photo = holder
@@ -49,7 +49,7 @@ extension Planner {
     }
 
     /// Plans a photo's chain (`follow`), keeping the work it ends with when an alias may copy the photo.
-    package func followKeeping(_ work: PhotoWork, beforeImport: Bool, foundByImport: Bool, of job: Job, progress: inout PlanProgress,
+    func followKeeping(_ work: PhotoWork, beforeImport: Bool, foundByImport: Bool, of job: Job, progress: inout PlanProgress,
                        in plan: inout Plan, context: StageContext) throws {
         let final = try follow(work, beforeImport: beforeImport, foundByImport: foundByImport, of: job, in: &plan, context: context)
         if progress.sizesToImport[work.photo.bytes] != nil { progress.finalWork[work.photo.id] = final }
@@ -58,7 +58,7 @@ extension Planner {
     /// Plans the exports of the names found for known bytes, as the scheduler makes them after every chain: each
     /// export stage for the alias's path alone, from the work its photo's chain ends with (its look, its
     /// thumbnail), selected as its photo is.
-    package func planAliasExports(of job: Job, _ progress: PlanProgress, in plan: inout Plan, context: StageContext) throws {
+    func planAliasExports(of job: Job, _ progress: PlanProgress, in plan: inout Plan, context: StageContext) throws {
         for (alias, photo) in progress.aliasesFound {
             var work = try progress.finalWork[photo.id] ?? PhotoWork(photo: photo, recipe: Recipe(canonicalJSON: photo.filterRecipe))
             work.exportPaths = [alias.path]

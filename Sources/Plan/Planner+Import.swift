@@ -11,7 +11,7 @@ extension Planner {
     /// Plans one entry import finds, as `ImportStage.importFile` will treat it: never opened, failing, unchanged
     /// (its photo goes on), a known name of a photo unchanged (the photo goes on), bytes the catalogue already has
     /// (`planKnownBytes`), or to import (the new photo it would record goes on, and settles the version it replaces).
-    package func planImport(of path: String, entry: ImportEntry, job: Job, snapshot: CatalogueSnapshot,
+    func planImport(of path: String, entry: ImportEntry, job: Job, snapshot: CatalogueSnapshot,
                     progress: inout PlanProgress, in plan: inout Plan, context: StageContext) throws {
         switch entry {
         case .skipped(let reason):
@@ -60,7 +60,7 @@ extension Planner {
     /// say: a new id, added now, the original look, the caption of the version it replaces. The plan assumes new
     /// bytes unless it read them (`isCandidate`: a size another photo or file has): a file whose size changed and
     /// that copies no other is counted as to do.
-    package static func photoToImport(at path: String, identity: FileIdentity, replacing previous: PhotoRecord?) -> PhotoRecord {
+    static func photoToImport(at path: String, identity: FileIdentity, replacing previous: PhotoRecord?) -> PhotoRecord {
         PhotoRecord(id: UUID().uuidString.lowercased(), hash: "", path: path, bytes: identity.bytes,
                     mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: 0, height: 0, format: "",
                     taken: nil, added: Timestamp.now(), caption: previous?.caption, filter: "none",

@@ -2,7 +2,7 @@ import Vips
 
 /// The previews of one photo's card: its current look, and its original look when the card is a before and after
 /// pair.
-package struct CardPreviews<Value: Sendable>: Sendable {
+struct CardPreviews<Value: Sendable>: Sendable {
     /// The original look; nil when the card shows one image.
     package var before: Preview<Value>?
     /// The photo's current look (`filter_recipe`).

@@ -1,7 +1,7 @@
 import Catalogue
 
 /// One preview of a look in a report, and where it came from: a rendition's file, or the original.
-package struct Preview<Value: Sendable>: Sendable {
+struct Preview<Value: Sendable>: Sendable {
     package var value: Value
     /// The kind of rendition it was shrunk from; nil when it was rendered from the original.
     package var from: Rendition.Kind?

@@ -61,7 +61,7 @@ public struct RenditionLook: Sendable {
     }
 
     /// Per run, the look each of its filter parameters hashes gave, from `runs.stages`.
-    package static func filterLooks(of runs: [RunRecord]) -> [Int64: [String: String]] {
+    static func filterLooks(of runs: [RunRecord]) -> [Int64: [String: String]] {
         var looks: [Int64: [String: String]] = [:]
         for run in runs {
             guard let text = run.stages, let stages = AppliedStage.parse(text) else { continue }

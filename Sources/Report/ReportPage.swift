@@ -10,7 +10,7 @@ package struct ReportPage {
     package let catalogueFolder: String
     package let software: Software
     /// The grid's previews, by photo id (`ReportImages.cards`): made once, before the page is written.
-    package let cards: [String: Result<CardPreviews<String>, any Error>]
+    let cards: [String: Result<CardPreviews<String>, any Error>]
 
     package init(report: RunReport, catalogueFolder: String, software: Software) {
         self.report = report
@@ -173,7 +173,7 @@ package struct ReportPage {
         }
     }
 
-    package static let style = """
+    static let style = """
         :root{color-scheme:light dark;--bg:#fafafa;--fg:#1d1d1f;--muted:#6e6e73;--card:#fff;--line:#ddd;--bad:#c62828;--ok:#2e7d32}
         @media (prefers-color-scheme:dark){:root{--bg:#161617;--fg:#f5f5f7;--muted:#a1a1a6;--card:#232325;--line:#3a3a3c;--bad:#ef5350;--ok:#66bb6a}}
         *{box-sizing:border-box}body{margin:0;padding:1rem;font:15px/1.45 system-ui,sans-serif;background:var(--bg);color:var(--fg)}

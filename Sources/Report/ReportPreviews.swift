@@ -17,7 +17,7 @@ import Run
 /// still the recorded one (regular, the recorded size and SHA-256: the bytes are read to be shrunk anyway, and
 /// hashing them costs less than decoding them); otherwise the next fitting rendition is tried, then the original.
 /// The smallest fitting rendition is tried first: the least to read and decode.
-package enum ReportPreviews {
+enum ReportPreviews {
     /// Photos rendered at once: the report's own work, beside whatever else the machine runs.
     package static let workers = 2
 
@@ -25,7 +25,7 @@ package enum ReportPreviews {
     /// `finish` (encoded, or kept as pixels) on the thread that rendered it; a card that cannot be made at all is
     /// its error. `crops`: whether a card may show a cropped thumbnail (the page's cards; not the contact sheet's
     /// cells, which keep the whole photo).
-    package static func cards<Value: Sendable>(for photos: [RunReport.Photo], geometry: ThumbnailGeometry, catalogueFolder: String,
+    static func cards<Value: Sendable>(for photos: [RunReport.Photo], geometry: ThumbnailGeometry, catalogueFolder: String,
                                        crops: Bool = true, finish: @escaping @Sendable (LookRenderer.PreviewPixels) throws -> Value)
         -> [Result<CardPreviews<Value>, any Error>] {
         ParallelMap.map(photos, workers: workers) { photo in
@@ -36,7 +36,7 @@ package enum ReportPreviews {
     /// One card: the current look from its smallest intact fitting rendition (the whole photo, else, with `crops`,
     /// a cover thumbnail), the original look in the same frame, and the looks no rendition gives from one decode
     /// of the original in that frame.
-    package static func card<Value: Sendable>(for photo: RunReport.Photo, geometry: ThumbnailGeometry, catalogueFolder: String,
+    static func card<Value: Sendable>(for photo: RunReport.Photo, geometry: ThumbnailGeometry, catalogueFolder: String,
                                       crops: Bool = true, finish: (LookRenderer.PreviewPixels) throws -> Value) throws -> CardPreviews<Value> {
         let record = photo.record
         // The current look, then (for a pair) the original look.
@@ -85,7 +85,7 @@ package enum ReportPreviews {
     }
 
     /// The renditions that fit a preview of `look` in `box`, smallest first.
-    package static func fitting(_ renditions: [RenditionLook], look: String, record: PhotoRecord,
+    static func fitting(_ renditions: [RenditionLook], look: String, record: PhotoRecord,
                         box: (width: Int, height: Int)) -> [RenditionLook] {
         renditions.filter { candidate in
             let r = candidate.rendition
@@ -95,7 +95,7 @@ package enum ReportPreviews {
 
     /// The cropped thumbnails of `look` that fill `geometry`'s box on one side (never a preview smaller than the
     /// box), each the size its geometry says, smallest first.
-    package static func cropped(_ renditions: [RenditionLook], look: String, record: PhotoRecord,
+    static func cropped(_ renditions: [RenditionLook], look: String, record: PhotoRecord,
                         geometry: ThumbnailGeometry) -> [RenditionLook] {
         renditions.filter { candidate in
             let r = candidate.rendition
@@ -107,7 +107,7 @@ package enum ReportPreviews {
     /// Whether a rendition shows the whole photo: its width and height in the photo's upright proportions, within a
     /// pixel (a cropped `fit: cover` thumbnail does not, unless the box has the photo's shape; nor does a stretched
     /// `fit: fill` one).
-    package static func showsWholePhoto(_ r: Rendition, of record: PhotoRecord) -> Bool {
+    static func showsWholePhoto(_ r: Rendition, of record: PhotoRecord) -> Bool {
         abs(r.width * record.height - r.height * record.width) <= max(record.width, record.height)
     }
 
@@ -127,7 +127,7 @@ package enum ReportPreviews {
 
     /// The rendition's file shrunk into `geometry`, when the file is still the recorded one; nil when it is gone,
     /// changed, or does not decode (the caller falls back).
-    package static func previewed(_ rendition: Rendition, geometry: ThumbnailGeometry) -> LookRenderer.PreviewPixels? {
+    static func previewed(_ rendition: Rendition, geometry: ThumbnailGeometry) -> LookRenderer.PreviewPixels? {
         guard RenditionFile.isIntact(rendition), let bytes = try? FileBytes(path: rendition.path),
               bytes.count == rendition.bytes, (try? bytes.sha256()) == rendition.fileHash else { return nil }
         return try? LookRenderer.preview(ofRendition: bytes, geometry: geometry)

@@ -58,7 +58,7 @@ public struct RunReport: Sendable {
     /// stages it applies; a distributed run by its parent, never one of its chunk attempts (whose steps it holds).
     /// A write of another command (`caption`, `relocate`) applies no stage and is no job's run; it is shown only
     /// when the catalogue has nothing else, or with `--run`.
-    package static func latestJobRun(of runs: [RunRecord]) -> RunRecord? {
+    static func latestJobRun(of runs: [RunRecord]) -> RunRecord? {
         runs.first { $0.parent == nil && $0.stages != nil } ?? runs.first { $0.parent == nil }
     }
 

@@ -9,7 +9,7 @@ import Stages
 /// crop kept (`centre`, `attention`, `entropy`); its step row does: the stage's canonical parameters, read back by
 /// the stage that recorded them (`PhotoStage.framing(recorded:)`, from the table the job file and the hash are
 /// read from), and its output hash, which is the thumbnail file's hash.
-package enum ThumbnailCrops {
+enum ThumbnailCrops {
     /// The geometry of every cropped rendition a done step of `history` made, by the file's hash.
     package static func of(_ history: [HistoryEntry]) -> [String: ThumbnailGeometry] {
         var crops: [String: ThumbnailGeometry] = [:]

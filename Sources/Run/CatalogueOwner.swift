@@ -37,12 +37,12 @@ package final class CatalogueOwner: @unchecked Sendable {
     private let error = Mutex<Error?>(nil)
 
     /// The first write that failed, if any; read from any thread.
-    package var firstError: Error? { error.withLock { $0 } }
+    var firstError: Error? { error.withLock { $0 } }
 
     /// A transaction commits after this many operations (reads through `sync` count)...
-    package let batchSize: Int
+    let batchSize: Int
     /// ...or once it has been open this long, whichever comes first.
-    package let batchSeconds: Double
+    let batchSeconds: Double
 
     /// An owner of `catalogue`, batching as the run does by default (500 operations or half a second); tests pass
     /// other limits to see each one work alone.
@@ -70,7 +70,7 @@ package final class CatalogueOwner: @unchecked Sendable {
 
     /// Runs `body` on the catalogue and commits at once, with everything batched before it: for a write that must
     /// be durable before the caller touches the disk (forgetting a file's row before the file is replaced).
-    package func syncCommitted<T>(_ body: (Catalogue) throws -> T) throws -> T {
+    func syncCommitted<T>(_ body: (Catalogue) throws -> T) throws -> T {
         try queue.sync {
             guard !finished else { throw CatalogueError("the run has ended; the catalogue takes no more writes") }
             let result = try stoppingOnDamage { try batched { try body(catalogue) } }

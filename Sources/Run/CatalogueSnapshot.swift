@@ -15,7 +15,7 @@ package final class CatalogueSnapshot: Sendable {
     /// The current photos, newest added first (the catalogue's `allPhotos` order).
     package let currentPhotos: [PhotoRecord]
     package let photosByPath: [String: PhotoRecord]
-    package let renditionsByPhoto: [String: [Rendition]]
+    let renditionsByPhoto: [String: [Rendition]]
     /// The aliases of the current photos, by path (import's fast path for another name) and by photo (each
     /// export's paths), oldest first.
     package let aliasesByPath: [String: (alias: PhotoAlias, photo: PhotoRecord)]

@@ -18,12 +18,12 @@ package final class PixelBudget: Sendable {
 
     /// The budget's one rule, also `WorkQueue`'s: `amount` fits beside `used` when nothing else is in, or when the
     /// total stays within `capacity` (an amount larger than the budget counts as the whole budget).
-    package static func fits(_ amount: Int, beside used: Int, capacity: Int) -> Bool {
+    static func fits(_ amount: Int, beside used: Int, capacity: Int) -> Bool {
         used == 0 || used + min(amount, capacity) <= capacity
     }
 
     /// Runs `body` with `pixels` reserved.
-    package func withReservation<T>(_ pixels: Int, _ body: () throws -> T) rethrows -> T {
+    func withReservation<T>(_ pixels: Int, _ body: () throws -> T) rethrows -> T {
         let amount = min(max(pixels, 0), capacity)
         while !state.withLock({ used in
             guard PixelBudget.fits(amount, beside: used, capacity: capacity) else { return false }

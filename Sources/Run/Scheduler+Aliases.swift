@@ -16,7 +16,7 @@ extension Scheduler {
     /// path alone and records its step. The catalogue is asked, not the snapshot: the chain's files are this run's.
     /// A stage the chain did not complete (it failed, and said so) ends the alias's exports without a step.
     /// - Returns: whether an export failed.
-    package func processAlias(_ alias: PhotoAlias) -> Bool {
+    func processAlias(_ alias: PhotoAlias) -> Bool {
         var context = self.context
         context.knownPhoto = nil
         context.recordedRenditions = nil

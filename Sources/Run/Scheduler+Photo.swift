@@ -145,7 +145,7 @@ extension Scheduler {
     }
 
     /// A message on one line: events are JSON Lines and summaries are tables.
-    package static func oneLine(_ text: String) -> String {
+    static func oneLine(_ text: String) -> String {
         // Most messages ("up to date", …) are one line already: answered without Foundation's character sets.
         let utf8 = text.utf8
         if let first = utf8.first, let last = utf8.last, first > 0x20, last > 0x20,

@@ -5,7 +5,7 @@ extension Scheduler {
     /// Whether any photo of this job could share a decode: at least one `export from: image` with a `max-size` no
     /// larger than `SharedDecode.longEdgeCap`, and at least two outputs of the original in all (thumbnails and such
     /// exports). Answered once per photo from the job alone, before asking any stage.
-    package var mayShareDecodes: Bool {
+    var mayShareDecodes: Bool {
         let uses = job.stages.compactMap(\.sharedDecodeUse)
         let bounded = uses.filter { if case .bounded(let size) = $0 { size <= SharedDecode.longEdgeCap } else { false } }
         return !bounded.isEmpty && bounded.count + uses.filter({ $0 == .any }).count >= 2
@@ -19,7 +19,7 @@ extension Scheduler {
     /// is out of date renders it alone, as before, and never pays for the preview's larger decode. A full-size export
     /// (no `max-size`) or one above the cap is never shared; an export with a kept filtered file to copy may still be
     /// counted, and then copies it as before.
-    package func sharedDecode(for work: PhotoWork, context: StageContext) -> SharedDecode? {
+    func sharedDecode(for work: PhotoWork, context: StageContext) -> SharedDecode? {
         guard mayShareDecodes else { return nil }
         var probe = work
         var sizes: [Int] = [], thumbnails = 0

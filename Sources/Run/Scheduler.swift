@@ -29,8 +29,8 @@ public final class Scheduler: Sendable {
     /// The catalogue as the run began (set once in `runAll`, before any worker starts).
     package let snapshot = Mutex<CatalogueSnapshot?>(nil)
     /// Each stage's parameters, serialised and hashed once for the whole run: `job.stages`' in order, and import's.
-    package let preparedStages: [StageParameters]
-    package let preparedImport: StageParameters?
+    let preparedStages: [StageParameters]
+    let preparedImport: StageParameters?
     /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
     package let catalogueID: String?
 
@@ -44,8 +44,8 @@ public final class Scheduler: Sendable {
         /// after phase 2's photos.
         package var aliasesFound: [PhotoAlias] = []
         package var total = 0
-        package var photosDone = 0
-        package var photosFailed = 0
+        var photosDone = 0
+        var photosFailed = 0
         package var stop: StopReason?
         /// The summary is taken: a stop asked for now changes nothing.
         package var ended = false

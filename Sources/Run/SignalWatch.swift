@@ -4,7 +4,7 @@ import System
 /// Turns SIGINT and SIGTERM into a graceful stop: the first asks the run to stop starting photos; the second is
 /// reported at once, for the caller to end the process (`album run` does, through `SecondSignal`: SQLite's journal
 /// and album's atomic writes keep the catalogue sound even then).
-package final class SignalWatch {
+final class SignalWatch {
     private let file: SignalFile
     private let source: DispatchSourceRead
     private let previousMask: SignalMask

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// An item whose need is not known here (0) still gets its reservation from `PixelBudget` in its stage, which
 /// waits if it must: this queue only spares the wait where it can.
-package final class WorkQueue<Item: Sendable>: Sendable {
+final class WorkQueue<Item: Sendable>: Sendable {
     /// An item a worker took, and the need it holds in the queue until `finished`.
-    package struct Taken {
+    struct Taken {
         package let item: Item
         package let need: Int
     }

@@ -9,7 +9,7 @@ extension JobRun {
     /// (`MemoryLimit`), and a note on stderr when they are fewer than asked for. Unchanged when there is no limit.
     /// Asked once libvips and the catalogue are open, so that what they mapped is counted.
     /// - Throws: `MemoryLimitError` (exit 3) when not even one worker fits.
-    package func affordable() throws -> RunOptions {
+    func affordable() throws -> RunOptions {
         guard let limit = AddressSpace.limit, let inUse = AddressSpace.inUse else { return options }
         let memory = MemoryLimit(limit: limit, inUse: inUse, threadStack: AddressSpace.threadStackBytes)
         let workers = max(1, options.workers ?? job.workers ?? ProcessInfo.processInfo.activeProcessorCount)

@@ -6,15 +6,15 @@ extension JobRun {
     /// Descriptors a run opens beside those open when it starts, whatever its workers: the catalogue's lock,
     /// database, `-wal`, `-shm` and `-journal`, the signalfd, Dispatch's epoll, eventfd, timerfd and wake-up pipe, and
     /// libvips' module loading (measured on Debian 12: 10 at once at 1 to 8 workers, the rest is margin).
-    package static let runDescriptors = 12
+    static let runDescriptors = 12
     /// Descriptors one worker may hold at once: the original (or rendition) being read, a temporary file being
     /// written, the folder synced after its rename.
-    package static let descriptorsPerWorker = 3
+    static let descriptorsPerWorker = 3
     /// Left free so that a file a stage opens while another thread holds one is never the one that fails.
-    package static let spareDescriptors = 8
+    static let spareDescriptors = 8
 
     /// The descriptors a run with `workers` needs, `openNow` being those open already.
-    package static func descriptorsNeeded(workers: Int, openNow: Int) -> Int {
+    static func descriptorsNeeded(workers: Int, openNow: Int) -> Int {
         openNow + runDescriptors + descriptorsPerWorker * workers + spareDescriptors
     }
 
@@ -22,7 +22,7 @@ extension JobRun {
     /// soft limit below the need is raised to the hard limit when that is enough; else the run does not start.
     /// Running out mid-run would make Dispatch stop the process (SIGILL) with its run left `running`.
     /// - Throws: `OpenFileLimitError` (exit 3) naming the limit and the need.
-    package func requireOpenFiles() throws {
+    func requireOpenFiles() throws {
         let workers = max(1, options.workers ?? job.workers ?? ProcessInfo.processInfo.activeProcessorCount)
         let openNow = OpenFileLimit.openNow ?? 3
         let need = Self.descriptorsNeeded(workers: workers, openNow: openNow)
@@ -41,7 +41,7 @@ extension JobRun {
 }
 
 /// The open-file limit is too low for the run even when raised to its hard limit: exit 3 with the message.
-package struct OpenFileLimitError: Error, Sendable, CustomStringConvertible {
+struct OpenFileLimitError: Error, Sendable, CustomStringConvertible {
     package var soft: Int
     package var hard: Int
     package var need: Int

@@ -31,7 +31,7 @@ public struct JobWatch {
     public var makeRun: (ImportScan) -> JobRun
 
     /// How long one wait for events lasts: between two, the loop looks at signals and at files still settling.
-    package static let tickMilliseconds: Int32 = 200
+    static let tickMilliseconds: Int32 = 200
 
     public init(job: Job, makeRun: @escaping (ImportScan) -> JobRun) {
         self.job = job

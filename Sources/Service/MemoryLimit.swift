@@ -10,27 +10,27 @@ import System
 ///
 /// Example: under `ulimit -v 512M` with 8 MB thread stacks and about 200 MB mapped at start, 2 workers are asked
 /// for and 1 runs, with a memory budget of about 38 MP (when more was asked for).
-package struct MemoryLimit {
+struct MemoryLimit {
     /// The address-space limit, in bytes.
     package var limit: Int
     /// Bytes mapped when the run is about to start its workers.
     package var inUse: Int
     /// One thread's stack, in bytes.
-    package var threadStack: Int
+    var threadStack: Int
 
     /// Threads a run has besides its workers' (Dispatch's manager, the catalogue's owner, the progress timer,
     /// signals). Measured: 9 threads at 1 worker, 12 at 2, the main thread's stack already mapped.
-    package static let runThreads = 6
+    static let runThreads = 6
     /// Threads per worker: its Dispatch thread and its pipeline's libvips threads (3 measured).
-    package static let workerThreads = 3
+    static let workerThreads = 3
     /// A worker's memory outside the pixel budget: the original's bytes, the encoded output (copied once), tiles.
-    package static let workerWorkingBytes = 64 << 20
+    static let workerWorkingBytes = 64 << 20
     /// Room for what grows during a run besides the photos: Swift's and GLib's small allocations, SQLite's cache.
-    package static let headroomBytes = 48 << 20
+    static let headroomBytes = 48 << 20
     /// Address space per megapixel of the budget: 8-bit RGB.
-    package static let bytesPerMegapixel = 3 << 20
+    static let bytesPerMegapixel = 3 << 20
     /// The smallest budget album runs with: a 16 MP photo decoded whole.
-    package static let minimumMegapixels = 16
+    static let minimumMegapixels = 16
 
     /// Workers and budget that fit.
     package struct Plan: Equatable {
@@ -39,7 +39,7 @@ package struct MemoryLimit {
     }
 
     /// Bytes one worker adds: its threads' stacks and its working allowance.
-    package var workerBytes: Int { Self.workerThreads * threadStack + Self.workerWorkingBytes }
+    var workerBytes: Int { Self.workerThreads * threadStack + Self.workerWorkingBytes }
 
     /// Bytes left for workers and pixels once the run's own threads and headroom are counted.
     package var free: Int { limit - inUse - Self.headroomBytes - Self.runThreads * threadStack }

@@ -1,5 +1,5 @@
 /// The address-space limit leaves too little for one worker: exit 3 with the message.
-package struct MemoryLimitError: Error, Sendable, CustomStringConvertible {
+struct MemoryLimitError: Error, Sendable, CustomStringConvertible {
     package var message: String
     package var description: String { message }
 }

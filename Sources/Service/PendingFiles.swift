@@ -15,9 +15,9 @@ import System
 /// pending.saw("/photos/a.jpg", .complete, at: now)
 /// if pending.isDue(at: now + 1) { let batch = pending.ready(at: now + 1); …run…; pending.take(batch, at: …) }
 /// ```
-package struct PendingFiles {
+struct PendingFiles {
     /// What an event or a scan says about a file.
-    package enum Evidence: Sendable, Equatable {
+    enum Evidence: Sendable, Equatable {
         /// Closed after writing, or moved in: whole.
         case complete
         /// Found by a scan, or made (`IN_CREATE`, as a hard link is): whole once it stops changing.
@@ -27,7 +27,7 @@ package struct PendingFiles {
     }
 
     package struct Entry: Equatable {
-        package var evidence: Evidence
+        var evidence: Evidence
         /// Its size and modification time when last looked at (nil: not looked at yet, or not a regular file).
         package var identity: [Int]?
         /// When `identity` was first seen as it is, or the last event for it came.
@@ -45,12 +45,12 @@ package struct PendingFiles {
     package init(settle: Double) { self.settle = settle }
 
     /// The longest a batch waits for a quiet interval once an event came.
-    package var longestWait: Double { max(10, settle * 10) }
+    var longestWait: Double { max(10, settle * 10) }
 
     package var isEmpty: Bool { entries.isEmpty }
 
     /// Records what an event or a scan says about `path`. A scan never makes a file already known less complete.
-    package mutating func saw(_ path: String, _ evidence: Evidence, at now: Double) {
+    mutating func saw(_ path: String, _ evidence: Evidence, at now: Double) {
         if evidence == .found, entries[path] != nil { return }
         entries[path] = Entry(evidence: evidence, identity: nil, since: now)
         lastEvent = now
@@ -59,7 +59,7 @@ package struct PendingFiles {
 
     /// The kernel dropped events (`IN_Q_OVERFLOW`): a file seen written may have been closed unseen, so it is
     /// complete once it stays unchanged, as a file a scan finds.
-    package mutating func lostEvents(at now: Double) {
+    mutating func lostEvents(at now: Double) {
         for (path, entry) in entries where entry.evidence == .written {
             entries[path] = Entry(evidence: .found, identity: nil, since: now)
         }
@@ -91,14 +91,14 @@ package struct PendingFiles {
 
     /// Whether a batch should run now: a quiet interval after the last event (or `longestWait` after the first),
     /// and some file complete.
-    package func isDue(at now: Double) -> Bool {
+    func isDue(at now: Double) -> Bool {
         guard let lastEvent, let firstEvent else { return false }
         guard now - lastEvent >= settle || now - firstEvent >= longestWait else { return false }
         return entries.values.contains { isReady($0, at: now) }
     }
 
     /// Whether every file waiting is complete, or empty (`--once` runs then: an empty file may never be written).
-    package func allReady(at now: Double) -> Bool { entries.values.allSatisfy { isReady($0, at: now) || $0.identity?[0] == 0 } }
+    func allReady(at now: Double) -> Bool { entries.values.allSatisfy { isReady($0, at: now) || $0.identity?[0] == 0 } }
 
     /// Takes `batch` out: a run has them now. Files still waiting count as waiting from `now`.
     package mutating func take(_ batch: Set<String>, at now: Double) {

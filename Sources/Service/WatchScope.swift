@@ -5,12 +5,12 @@ import Stages
 /// (`FolderScanner`) applies them. Folders under a root when `recursive`, none hidden, none derived (the catalogue
 /// folder, an export root below a root: `DerivedFiles`); files whose names pass `include` and `exclude`; and a root
 /// that is a file, by its folder's events.
-package struct WatchScope {
+struct WatchScope {
     package let stage: any PhotoSource
     package let derived: DerivedFiles
     /// The roots of `from` that are folders, and those that are not (watched through their folder).
-    package let folderRoots: Set<String>
-    package let fileRoots: Set<String>
+    let folderRoots: Set<String>
+    let fileRoots: Set<String>
 
     package init(stage: any PhotoSource, derived: DerivedFiles) {
         self.stage = stage
@@ -46,5 +46,5 @@ package struct WatchScope {
     }
 
     /// Whether the file carries album's export tag: one of album's own exports, never imported.
-    package func isDerived(_ path: String) -> Bool { derived.isTagged(path) }
+    func isDerived(_ path: String) -> Bool { derived.isTagged(path) }
 }

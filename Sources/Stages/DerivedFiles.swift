@@ -13,8 +13,8 @@ public struct DerivedFiles: Sendable, Equatable {
     public var catalogue: String?
     /// The export roots, absolute.
     public var exportRoots: [String]
-    package let catalogueIdentity: [UInt64]?
-    package let exportIdentities: Set<[UInt64]>
+    let catalogueIdentity: [UInt64]?
+    let exportIdentities: Set<[UInt64]>
 
     public init(catalogue: String? = nil, exportRoots: [String] = []) {
         self.catalogue = catalogue

@@ -49,7 +49,7 @@ extension ExportStage {
     /// is superseded) leaves such a file; the photo whose name gives `target` now takes it over as its own, as an
     /// edited original's new version takes its earlier export. A name whose file is gone still claims its export
     /// (an unmounted share is not a rename).
-    package func abandonedExport(at target: String, for photo: PhotoRecord, context: StageContext) throws -> Rendition? {
+    func abandonedExport(at target: String, for photo: PhotoRecord, context: StageContext) throws -> Rendition? {
         guard FileSystem.exists(target) else { return nil }
         let stage = self
         return try context.read { catalogue -> Rendition? in
@@ -72,7 +72,7 @@ extension ExportStage {
     /// Whether the file at `name`, one of `photo`'s paths (`alias`'s when given), now holds other bytes than the
     /// photo's: there, a regular file, its stat not the recorded one, and its size or (only then read) its SHA-256
     /// not the photo's. A file gone, or only touched, is still the photo's.
-    package static func holdsOtherBytes(_ name: String, not photo: PhotoRecord, alias: PhotoAlias?) -> Bool {
+    static func holdsOtherBytes(_ name: String, not photo: PhotoRecord, alias: PhotoAlias?) -> Bool {
         guard let status = try? FileStatus(name, followingLinks: true), status.isRegular else { return false }
         let identity = FileIdentity(status)
         if alias.map({ identity.isUnchanged(since: $0) }) ?? identity.isUnchanged(since: photo) { return false }

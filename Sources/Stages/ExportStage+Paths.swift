@@ -13,7 +13,7 @@ extension ExportStage {
     /// the same photo,                         to: out/{hash8}.jpg  → out/1f2e3d4c.jpg
     /// the same photo, format: png,            to: out/{name}.{ext} → out/r001.png, out/dup copy.png
     /// ```
-    package func targets(of work: PhotoWork) throws -> [String] {
+    func targets(of work: PhotoWork) throws -> [String] {
         var targets: [String] = []
         for path in work.paths {
             var named = work.photo
@@ -39,7 +39,7 @@ extension ExportStage {
     /// out/a -> ../elsewhere, to: out/{name}/{id}.jpg, a photo named a →
     /// "out/a is a symbolic link to /lib/elsewhere, outside the export folder out; …"
     /// ```
-    package func requireUnderRoot(_ target: String) throws {
+    func requireUnderRoot(_ target: String) throws {
         let folder = Directory.parent(of: target)
         let escape: RealPath.Escape?
         do {

@@ -243,7 +243,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     }
 
     /// Whether `path` is a name `freeName` could have given for `target`: `photo-3.jpg` for `photo.jpg`.
-    package static func isRename(_ path: String, of target: String) -> Bool {
+    static func isRename(_ path: String, of target: String) -> Bool {
         let t = target as NSString
         let stem = t.deletingPathExtension, ext = t.pathExtension
         let suffix = ext.isEmpty ? "" : "." + ext
@@ -253,7 +253,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     }
 
     /// `photo.jpg` → `photo-1.jpg`, `photo-2.jpg`, … the first name not taken.
-    package static func freeName(for path: String) -> String {
+    static func freeName(for path: String) -> String {
         let url = path as NSString
         let stem = url.deletingPathExtension, ext = url.pathExtension
         var n = 1

@@ -4,7 +4,7 @@ import System
 /// Walks import's folders by raw directory entries (so names that are not UTF-8 survive, see `NativePath`),
 /// never opening a file, never following a link unless asked, and never visiting a folder twice. Derived files
 /// (`DerivedFiles`) are counted and left out, and so are the names that match no `include` pattern, by extension.
-package struct FolderScanner {
+struct FolderScanner {
     package let stage: ImportStage
     package let derived: DerivedFiles
     package private(set) var found: [String] = []
@@ -23,7 +23,7 @@ package struct FolderScanner {
 
     /// A root of `from`: a folder is walked; anything else is one entry (`importFile` says what it is), unless it
     /// carries album's export tag.
-    package mutating func visit(root: String) {
+    mutating func visit(root: String) {
         let before = found.count
         if let info = FileStatus.of(root), info.isDirectory {
             walk(root, identity: [info.device, UInt64(info.inode)], depth: 0)

@@ -30,7 +30,7 @@ extension RegisteredStage where Self: DeclaredOptions {
     ///     readDeclared(node, from: &file, into: ThumbnailStage())
     /// }
     /// ```
-    package static func readDeclared<File: StageFileReading>(_ node: Node, from file: inout File, into stage: Self) -> Self? {
+    static func readDeclared<File: StageFileReading>(_ node: Node, from file: inout File, into stage: Self) -> Self? {
         let name = Self.stage.rawValue
         guard let entries = file.reader.mapping(node, name) else { return nil }
         file.checkOptionKeys(entries, of: Self.self, in: name)

@@ -92,7 +92,7 @@ public struct PathTemplate: Sendable, Equatable {
     /// out/{name}/../{id}.jpg        → nil (out/ID.jpg: still under out/)
     /// out/{name}/../../x/{id}.jpg   → the second ".." climbs out of out/
     /// ```
-    package func fixedEscape() -> String? {
+    func fixedEscape() -> String? {
         var relative = ""
         for part in parts {
             if case .text(let text) = part { relative += text } else { relative += "t" }
@@ -151,7 +151,7 @@ public struct PathTemplate: Sendable, Equatable {
     }
 
     /// A token value made safe for one path component: no separators, no NUL or control characters, never `.`/`..`.
-    package static func safe(_ value: String) -> String {
+    static func safe(_ value: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in value.unicodeScalars {
             if scalar == "/" || scalar == "\\" { scalars.append("-") }

@@ -5,7 +5,7 @@ extension PhotoWork {
     /// The shared decode's image for an output bounded to `maxSize` (nil: any size), decoding the original now
     /// when no earlier stage has; nil when no decode is shared or the shared one is smaller than `maxSize`.
     /// - Throws: `DamagedImage` when the original's pixels cannot be decoded, or the decode's other failures.
-    package mutating func sharedImage(atLeast maxSize: Int? = nil, context: StageContext) throws -> Image? {
+    mutating func sharedImage(atLeast maxSize: Int? = nil, context: StageContext) throws -> Image? {
         guard let shared, maxSize.map({ $0 <= shared.maxSize }) ?? true else { return nil }
         if let image = shared.image { return image }
         let bytes = try originalBytes(catalogueFolder: context.catalogueFolder)
@@ -17,5 +17,5 @@ extension PhotoWork {
     }
 
     /// Counts one output derived from the shared decode.
-    package mutating func sharedOutputMade() { shared?.outputs += 1 }
+    mutating func sharedOutputMade() { shared?.outputs += 1 }
 }

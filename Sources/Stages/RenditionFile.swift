@@ -33,7 +33,7 @@ package enum RenditionFile {
     }
 
     /// Describes bytes already at `path` (written now, or found there byte-identical) as a rendition to record.
-    package static func describe(_ rendered: LookRenderer.Rendered, at path: String, kind: Rendition.Kind, photo: String,
+    static func describe(_ rendered: LookRenderer.Rendered, at path: String, kind: Rendition.Kind, photo: String,
                          parametersHash: String, inputHash: String, context: StageContext) throws -> Rendition {
         Rendition(photo: photo, kind: kind, parametersHash: parametersHash, inputHash: inputHash, path: path,
                   fileHash: try SHA256.hex(rendered.bytes), width: rendered.width, height: rendered.height,

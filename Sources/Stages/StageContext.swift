@@ -131,6 +131,6 @@ public struct StageParameters: Sendable, Equatable {
 
 /// Carries a value out of a closure run synchronously on another queue.
 /// @unchecked: written once inside the synchronous call, read after it returns; never shared concurrently.
-package final class ResultBox<T>: @unchecked Sendable {
+final class ResultBox<T>: @unchecked Sendable {
     package var value: T?
 }

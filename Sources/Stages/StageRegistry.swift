@@ -34,7 +34,7 @@ package enum StageRegistry {
     }
 
     /// The rendition kinds the registered stages write, in order.
-    package static var renditionKinds: [Rendition.Kind] {
+    static var renditionKinds: [Rendition.Kind] {
         registered.compactMap { $0 as? any PhotoStage.Type }.flatMap { $0.renditionKinds }
     }
 

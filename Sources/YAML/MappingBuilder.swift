@@ -3,9 +3,9 @@
 /// Keys are compared by resolved value the way the reference implementation
 /// (Python) compares them: `1`, `0x1`, `1.0` and `true` are the same key;
 /// `"1"` (a string) is different. All `.nan` keys count as duplicates.
-package struct MappingBuilder {
+struct MappingBuilder {
     /// Identity of a scalar key for duplicate detection.
-    package enum KeyIdentity: Hashable {
+    enum KeyIdentity: Hashable {
         case null
         case int(Int)
         case float(Double)

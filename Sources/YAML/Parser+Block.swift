@@ -1,11 +1,11 @@
 /// Block collections: mappings and sequences whose structure is given by
 /// indentation.
 extension Parser {
-    package static let badIndentation = "bad indentation; this line does not line up with the entries of any enclosing block"
+    static let badIndentation = "bad indentation; this line does not line up with the entries of any enclosing block"
 
     /// Parses the node whose content starts at `content` on its own line,
     /// nested in a block with indentation `n` (-1 for the document root).
-    package func parseBlockNode(at content: Content, parentIndent n: Int, depth: Int) throws -> Node {
+    func parseBlockNode(at content: Content, parentIndent n: Int, depth: Int) throws -> Node {
         pos = content.index
         if isSequenceEntry(pos) { return try parseBlockSequence(indent: content.indent, depth: depth) }
         if implicitKeyEnd(at: pos) != nil { return try parseBlockMapping(indent: content.indent, depth: depth) }
@@ -13,7 +13,7 @@ extension Parser {
     }
 
     /// Parses `- item` entries at indentation `c`; `pos` is at the first `-`.
-    package func parseBlockSequence(indent c: Int, depth: Int) throws -> Node {
+    func parseBlockSequence(indent c: Int, depth: Int) throws -> Node {
         try checkDepth(depth, at: pos)
         let start = pos
         var items: [Node] = []
@@ -57,7 +57,7 @@ extension Parser {
     }
 
     /// Parses `key: value` entries at indentation `m`; `pos` is at the first key.
-    package func parseBlockMapping(indent m: Int, depth: Int) throws -> Node {
+    func parseBlockMapping(indent m: Int, depth: Int) throws -> Node {
         try checkDepth(depth, at: pos)
         let start = pos
         var builder = MappingBuilder()
@@ -105,7 +105,7 @@ extension Parser {
 
     /// Parses a node that starts on the current line in block context:
     /// block scalar, quoted scalar, flow collection or plain scalar.
-    package func parseInlineNode(parentIndent n: Int, depth: Int) throws -> Node {
+    func parseInlineNode(parentIndent n: Int, depth: Int) throws -> Node {
         guard let c = cur else { return node(.null, at: pos) }
         switch c {
         case "|", ">":

@@ -16,7 +16,7 @@ extension Parser {
 
     /// Parses a block scalar whose indicator is at `pos`, nested in a block
     /// of indentation `n` (-1 at the document root).
-    package func parseBlockScalar(parentIndent n: Int) throws -> Node {
+    func parseBlockScalar(parentIndent n: Int) throws -> Node {
         let start = pos
         let folded = chars[pos] == ">"
         pos += 1

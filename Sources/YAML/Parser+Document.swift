@@ -2,7 +2,7 @@
 /// refusal of directives and multi-document streams.
 extension Parser {
     /// Parses the whole input as one document; an empty document is `.null` at 1:1.
-    package func parseDocument() throws -> Node {
+    func parseDocument() throws -> Node {
         var next = nextContent()
         if let c = next, chars[c.index] == "%", c.indent == 0 {
             throw fail("directives ('%YAML', '%TAG') are not supported", at: c.index)

@@ -2,7 +2,7 @@
 extension Parser {
     /// Parses a flow collection at `pos` (`[` or `{`) nested in a block of
     /// indentation `n`; every line inside must be indented more than `n`.
-    package func parseFlowCollection(parentIndent n: Int, depth: Int) throws -> Node {
+    func parseFlowCollection(parentIndent n: Int, depth: Int) throws -> Node {
         try checkDepth(depth, at: pos)
         let open = pos
         let isSequence = chars[pos] == "["
@@ -83,7 +83,7 @@ extension Parser {
 
     /// Skips blanks, comments and line breaks inside a flow collection,
     /// checking each new line's indentation and refusing document markers.
-    package func skipFlowSpace(parentIndent n: Int, open: Int) throws {
+    func skipFlowSpace(parentIndent n: Int, open: Int) throws {
         while true {
             guard let c = cur else {
                 throw fail("unclosed '\(chars[open])'; expected '\(chars[open] == "[" ? "]" : "}")' before the end of the file", at: open)

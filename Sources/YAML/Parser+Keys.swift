@@ -2,10 +2,10 @@
 /// character of a scalar.
 extension Parser {
     /// The longest key accepted, in characters (as in YAML's implicit keys).
-    package static let maxKeyLength = 1024
+    static let maxKeyLength = 1024
 
     /// If an implicit key starts at `p` on this line, the index of its `:`.
-    package func implicitKeyEnd(at p: Int) -> Int? {
+    func implicitKeyEnd(at p: Int) -> Int? {
         guard let c = ch(p) else { return nil }
         var i = p
         if c == "\"" || c == "'" {
@@ -38,7 +38,7 @@ extension Parser {
     }
 
     /// Parses an implicit key at `pos` and consumes its `:`.
-    package func parseImplicitKey() throws -> Node {
+    func parseImplicitKey() throws -> Node {
         guard let colon = implicitKeyEnd(at: pos) else {
             throw fail("expected a mapping key ('key: value')", at: pos)
         }
@@ -61,13 +61,13 @@ extension Parser {
     }
 
     /// True for `,[]{}`.
-    package func isFlowIndicator(_ i: Int) -> Bool {
+    func isFlowIndicator(_ i: Int) -> Bool {
         guard let c = ch(i) else { return false }
         return c == "," || c == "[" || c == "]" || c == "{" || c == "}"
     }
 
     /// True if a plain scalar may start at `p` (YAML's ns-plain-first).
-    package func isPlainStart(_ p: Int, flow: Bool) -> Bool {
+    func isPlainStart(_ p: Int, flow: Bool) -> Bool {
         guard let c = ch(p), !isWSOrEnd(p) else { return false }
         if c == "-" || c == "?" || c == ":" {
             return !isWSOrEnd(p + 1) && !(flow && isFlowIndicator(p + 1))
@@ -77,7 +77,7 @@ extension Parser {
 
     /// An error message when the character at `p` cannot start a scalar here
     /// (unsupported or reserved indicators), else `nil`.
-    package func indicatorProblem(at p: Int, flow: Bool) -> String? {
+    func indicatorProblem(at p: Int, flow: Bool) -> String? {
         guard let c = ch(p) else { return nil }
         switch c {
         case "&": return "anchors ('&name') are not supported"
@@ -107,7 +107,7 @@ extension Parser {
 
     /// A plain scalar node resolved with the core schema; resolution errors
     /// are reported and the text kept as a string.
-    package func resolvedPlain(_ text: String, at i: Int) -> Node {
+    func resolvedPlain(_ text: String, at i: Int) -> Node {
         switch ScalarResolver.resolve(text) {
         case .value(let v): return node(v, at: i)
         case .error(let message):

@@ -6,7 +6,7 @@ extension Parser {
     /// The scalar ends at `: `, at ` #`, at a line that is not indented more
     /// than `n`, at a comment line or a document marker, and in flow context
     /// at `,[]{}`. `pos` is left right after the last character taken.
-    package func parsePlain(parentIndent n: Int, flow: Bool) throws -> Node {
+    func parsePlain(parentIndent n: Int, flow: Bool) throws -> Node {
         let start = pos
         var result = String.UnicodeScalarView()
         var fold: [Unicode.Scalar] = []
@@ -96,7 +96,7 @@ extension Parser {
 
     /// Reports a tab in the indentation of a blank line inside the multi-line
     /// plain or quoted scalar whose text includes position `scalarAt`.
-    package func reportBlankLineTab(at tab: Int, scalarAt: Int) {
+    func reportBlankLineTab(at tab: Int, scalarAt: Int) {
         let line = text.location(of: scalarAt).line
         reportTab(at: tab, detail: "this blank line is inside the multi-line scalar of line \(line), and YAML 1.2 allows no tab in its indentation")
     }

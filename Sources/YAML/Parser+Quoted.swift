@@ -3,7 +3,7 @@
 extension Parser {
     /// Parses a quoted scalar at `pos` nested in a block of indentation `n`;
     /// continuation lines must be indented more than `n`.
-    package func parseQuoted(parentIndent n: Int) throws -> Node {
+    func parseQuoted(parentIndent n: Int) throws -> Node {
         let open = pos
         let quote = chars[pos]
         let double = quote == "\""

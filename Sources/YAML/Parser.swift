@@ -1,20 +1,20 @@
 /// Thrown internally to stop parsing after a structural error (the error
 /// itself has already been recorded in `Parser.diagnostics`).
-package struct ParseAbort: Error {}
+struct ParseAbort: Error {}
 
 /// The recursive-descent parser's state and low-level helpers.
 ///
 /// Positions are indices into `chars` (line breaks normalised to `"\n"`).
 /// Recursion is bounded: every collection checks `depth` against
 /// `YAMLParser.maxDepth` before descending.
-package final class Parser {
+final class Parser {
     package let text: SourceText
-    package let chars: [Unicode.Scalar]
+    let chars: [Unicode.Scalar]
     package let file: String
-    package var pos = 0
+    var pos = 0
     package var diagnostics: [Diagnostic] = []
     /// Lines (0-based) already reported for tab indentation.
-    package var tabLines: Set<Int> = []
+    var tabLines: Set<Int> = []
 
     package init(text: SourceText, file: String) {
         self.text = text
@@ -25,20 +25,20 @@ package final class Parser {
     // MARK: character classes
 
     /// The scalar at `i`, or `nil` past the end.
-    @inline(__always) package func ch(_ i: Int) -> Unicode.Scalar? { i < chars.count ? chars[i] : nil }
+    @inline(__always) func ch(_ i: Int) -> Unicode.Scalar? { i < chars.count ? chars[i] : nil }
     /// The scalar at the current position.
     package var cur: Unicode.Scalar? { ch(pos) }
     /// True at the end of input or a line break.
-    package func isEOL(_ i: Int) -> Bool { i >= chars.count || chars[i] == "\n" }
+    func isEOL(_ i: Int) -> Bool { i >= chars.count || chars[i] == "\n" }
     /// True for space or tab.
-    package func isBlank(_ i: Int) -> Bool { i < chars.count && (chars[i] == " " || chars[i] == "\t") }
+    func isBlank(_ i: Int) -> Bool { i < chars.count && (chars[i] == " " || chars[i] == "\t") }
     /// True for space, tab, line break or end of input.
-    package func isWSOrEnd(_ i: Int) -> Bool { isEOL(i) || isBlank(i) }
+    func isWSOrEnd(_ i: Int) -> Bool { isEOL(i) || isBlank(i) }
     /// 0-based column of `i`.
     package func column(_ i: Int) -> Int { text.column(of: i) }
 
     /// True if a `---` or `...` document marker starts at `i` (column 0).
-    package func isDocumentMarker(_ i: Int) -> Bool {
+    func isDocumentMarker(_ i: Int) -> Bool {
         guard i + 2 < chars.count, column(i) == 0 else { return false }
         let c = chars[i]
         guard c == "-" || c == "." else { return false }
@@ -46,7 +46,7 @@ package final class Parser {
     }
 
     /// True if `-` at `i` starts a block sequence entry.
-    package func isSequenceEntry(_ i: Int) -> Bool { ch(i) == "-" && isWSOrEnd(i + 1) }
+    func isSequenceEntry(_ i: Int) -> Bool { ch(i) == "-" && isWSOrEnd(i + 1) }
 
     /// Text of `chars[range]`.
     package func string(_ range: Range<Int>) -> String {
@@ -64,7 +64,7 @@ package final class Parser {
     }
 
     /// Most diagnostics kept from one file; later ones are dropped.
-    package static let maxDiagnostics = 100
+    static let maxDiagnostics = 100
 
     /// Records a non-fatal error and continues (up to `maxDiagnostics`).
     package func report(_ message: String, at i: Int) {
@@ -82,7 +82,7 @@ package final class Parser {
     }
 
     /// Throws when `depth` exceeds the nesting limit.
-    package func checkDepth(_ depth: Int, at i: Int) throws {
+    func checkDepth(_ depth: Int, at i: Int) throws {
         if depth > YAMLParser.maxDepth {
             throw fail("nesting is deeper than the limit of \(YAMLParser.maxDepth) levels", at: i)
         }
@@ -104,7 +104,7 @@ package final class Parser {
     /// Finds the next content character in block context without moving
     /// `pos`: skips blanks, comments and empty lines. Reports (once per line)
     /// tabs used for indentation. `nil` at end of input.
-    package func nextContent() -> Content? {
+    func nextContent() -> Content? {
         var i = pos
         var atLineStart = i == 0 || ch(i - 1) == "\n"
         while i < chars.count {
@@ -136,7 +136,7 @@ package final class Parser {
 
     /// Reports a tab used for indentation, once per line; `detail`, when
     /// given, says why this tab counts as indentation.
-    package func reportTab(at i: Int, detail: String? = nil) {
+    func reportTab(at i: Int, detail: String? = nil) {
         let line = text.lineIndex(of: i)
         if !tabLines.contains(line) {
             tabLines.insert(line)
@@ -145,13 +145,13 @@ package final class Parser {
     }
 
     /// Skips spaces and tabs on the current line.
-    package func skipBlanks() {
+    func skipBlanks() {
         while isBlank(pos) { pos += 1 }
     }
 
     /// After a node on the current line: allows blanks and a comment, then
     /// requires the end of the line.
-    package func expectLineEnd() throws {
+    func expectLineEnd() throws {
         skipBlanks()
         guard let c = cur, c != "\n" else { return }
         if c == "#" {

@@ -3,9 +3,9 @@
 ///
 /// Only used to detect plain scalars whose type the reference reads
 /// differently from the YAML 1.2 core schema; those are rejected.
-package enum ReferenceResolver {
+enum ReferenceResolver {
     /// The tag the reference implementation would give a plain scalar.
-    package enum Tag: Equatable { case null, bool, int, float, merge, timestamp, valueTag, string }
+    enum Tag: Equatable { case null, bool, int, float, merge, timestamp, valueTag, string }
 
     /// Classifies the bytes of a plain scalar.
     package static func tag(_ b: [UInt8]) -> Tag {
@@ -45,7 +45,7 @@ package enum ReferenceResolver {
 
     /// ruamel 1.2 float: `[-+]?[0-9][0-9_]*\.[0-9_]*(exp)?`, `[-+]?[0-9][0-9_]*exp`,
     /// `[-+]?\.[0-9_]+([eE][-+][0-9]+)?`, `[-+]?\.inf`, `\.nan` (three spellings each).
-    package static func isFloat(_ b: [UInt8]) -> Bool {
+    static func isFloat(_ b: [UInt8]) -> Bool {
         let s = String(decoding: b, as: UTF8.self)
         if [".nan", ".NaN", ".NAN"].contains(s) { return true }
         var i = 0
@@ -71,7 +71,7 @@ package enum ReferenceResolver {
     }
 
     /// ruamel 1.2 int: `[-+]?0b[0-1_]+`, `[-+]?0o?[0-7_]+`, `[-+]?[0-9_]+`, `[-+]?0x[0-9a-fA-F_]+`.
-    package static func isInt(_ b: [UInt8]) -> Bool {
+    static func isInt(_ b: [UInt8]) -> Bool {
         var i = 0
         sign(b, &i)
         let body = Array(b[i...])
@@ -87,7 +87,7 @@ package enum ReferenceResolver {
     }
 
     /// ruamel timestamp: `YYYY-MM-DD` or `YYYY-M-D(T| +)H:MM:SS(.frac)?( *(Z|±H(:MM)?))?`.
-    package static func isTimestamp(_ b: [UInt8]) -> Bool {
+    static func isTimestamp(_ b: [UInt8]) -> Bool {
         if ScalarResolver.isPlainDate(b) { return true }
         var i = 0
         func digits(_ min: Int, _ max: Int) -> Bool {

@@ -2,9 +2,9 @@
 /// that YAML 1.1-era readers (including ruamel.yaml's 1.2 mode, our reference
 /// implementation) would read differently, so a job file never means two
 /// different things to two tools.
-package enum ScalarResolver {
+enum ScalarResolver {
     /// Either the resolved value or an error message for the scalar.
-    package enum Resolution: Equatable {
+    enum Resolution: Equatable {
         case value(Node.Value)
         case error(String)
     }
@@ -30,7 +30,7 @@ package enum ScalarResolver {
     }
 
     /// The core-schema value of `text` (bytes `b`).
-    package static func coreValue(_ text: String, _ b: [UInt8]) -> Resolution {
+    static func coreValue(_ text: String, _ b: [UInt8]) -> Resolution {
         switch text {
         case "", "~", "null", "Null", "NULL": return .value(.null)
         case "true", "True", "TRUE": return .value(.bool(true))
@@ -50,7 +50,7 @@ package enum ScalarResolver {
     }
 
     /// 10, 8 or 16 when `b` is a core-schema integer, else `nil`.
-    package static func intRadix(_ b: [UInt8]) -> Int? {
+    static func intRadix(_ b: [UInt8]) -> Int? {
         if b.count > 2, b[0] == UInt8(ascii: "0") {
             let rest = b[2...]
             if b[1] == UInt8(ascii: "o"), rest.allSatisfy({ $0 >= 0x30 && $0 <= 0x37 }) { return 8 }
@@ -63,7 +63,7 @@ package enum ScalarResolver {
     }
 
     /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
-    package static func isCoreFloat(_ b: [UInt8]) -> Bool {
+    static func isCoreFloat(_ b: [UInt8]) -> Bool {
         var i = 0
         if i < b.count, b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+") { i += 1 }
         let intStart = i
@@ -88,7 +88,7 @@ package enum ScalarResolver {
     }
 
     /// `YYYY-MM-DD` exactly.
-    package static func isPlainDate(_ b: [UInt8]) -> Bool {
+    static func isPlainDate(_ b: [UInt8]) -> Bool {
         guard b.count == 10 else { return false }
         for (i, c) in b.enumerated() {
             if i == 4 || i == 7 { if c != UInt8(ascii: "-") { return false } } else if !isDigit(c) { return false }
@@ -96,8 +96,8 @@ package enum ScalarResolver {
         return true
     }
 
-    package static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
-    package static func isHex(_ c: UInt8) -> Bool {
+    static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    static func isHex(_ c: UInt8) -> Bool {
         isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
     }
 }

@@ -4,11 +4,11 @@
 /// Positions inside the parser are indices into `chars`; this type turns
 /// them into 1-based line/column locations and recovers line text for
 /// diagnostics.
-package struct SourceText {
+struct SourceText {
     /// The scalars of the document, line breaks normalised to `"\n"`.
-    package let chars: [Unicode.Scalar]
+    let chars: [Unicode.Scalar]
     /// Index in `chars` of the first scalar of each line.
-    package let lineStarts: [Int]
+    let lineStarts: [Int]
 
     package init(chars: [Unicode.Scalar]) {
         self.chars = chars
@@ -20,7 +20,7 @@ package struct SourceText {
     }
 
     /// 0-based line index containing position `pos` (which may equal `chars.count`).
-    package func lineIndex(of pos: Int) -> Int {
+    func lineIndex(of pos: Int) -> Int {
         var lo = 0, hi = lineStarts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -30,7 +30,7 @@ package struct SourceText {
     }
 
     /// Index of the first scalar of the line containing `pos`.
-    package func lineStart(of pos: Int) -> Int {
+    func lineStart(of pos: Int) -> Int {
         lineStarts[lineIndex(of: pos)]
     }
 
@@ -46,7 +46,7 @@ package struct SourceText {
     }
 
     /// Text of the 1-based `line`, without its line break.
-    package func lineText(_ line: Int) -> String {
+    func lineText(_ line: Int) -> String {
         guard line >= 1, line <= lineStarts.count else { return "" }
         let start = lineStarts[line - 1]
         var end = start

@@ -2,16 +2,16 @@
 ///
 /// Produces the normalised scalars for `SourceText`, or diagnostics that
 /// point at the offending byte's line and column. Never traps on bad input.
-package enum UTF8Decoding {
+enum UTF8Decoding {
     /// The result of decoding: scalars (line breaks normalised) and the
     /// problems found.
     package struct Result {
-        package var chars: [Unicode.Scalar] = []
+        var chars: [Unicode.Scalar] = []
         package var problems: [(SourceLocation, String)] = []
     }
 
     /// Most character-set problems reported before giving up.
-    package static let maxProblems = 50
+    static let maxProblems = 50
 
     /// Decodes `bytes`, skipping a leading BOM and normalising CR/CRLF to LF.
     /// Stops at the first invalid UTF-8 sequence; reports every disallowed

@@ -40,7 +40,7 @@ public struct DateRange: Sendable, Equatable, CustomStringConvertible {
 
     /// The first and last day of "YYYY-MM-DD" (that day), "YYYY-MM" (that month) or "YYYY" (that year), each
     /// checked to be a real calendar day (2024-02-30 is not).
-    package static func days(_ text: String) throws -> (first: String, last: String) {
+    static func days(_ text: String) throws -> (first: String, last: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         let widths = [4, 2, 2]
         guard (1...3).contains(parts.count), zip(parts, widths).allSatisfy({ $0.count == $1 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),

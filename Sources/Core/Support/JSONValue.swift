@@ -76,7 +76,7 @@ public enum JSONValue: Sendable, Equatable {
     /// forms `\b \f \n \r \t` and `\u00xx` for the others; everything else is written as itself, in UTF-8 (the
     /// same rules as Python's `json.dumps(ensure_ascii=False)`, which tools/yaml-expected.py uses). No JSON album
     /// writes lands in an HTML page, so `<`, `&`, U+2028 and U+2029 need no escape.
-    package static func writeString(_ value: String, to out: inout String) {
+    static func writeString(_ value: String, to out: inout String) {
         out += "\""
         out += value.escapingScalars { scalar in
             switch scalar {
