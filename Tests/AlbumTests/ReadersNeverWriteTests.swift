@@ -154,4 +154,26 @@ final class ReaderTypeTests: XCTestCase {
         }
         XCTAssertGreaterThan(readerBlocks, 10, "the reader's methods were found")
     }
+
+    /// The reader is a read door only: its connection, and what opens one, are internal to the Catalogue module, so
+    /// no other layer can run SQL (a write included) through a reader. A writer lends its connection to a service
+    /// above the store only through `Catalogue.connection`.
+    func testOnlyTheCatalogueModuleReachesTheConnection() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Catalogue").path
+        let names = ["let database:", "struct Opened", "func openForReading", "func openForWriting", "var insertSQL",
+                     "let checkedInFull", "init(folder: String, _ opened", "init(writing"]
+        var found = Set<String>()
+        for file in ["CatalogueReader.swift", "Catalogue+Open.swift", "Catalogue.swift"] {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+                for name in names where line.contains(name) {
+                    found.insert(name)
+                    XCTAssertFalse(line.contains("package ") || line.contains("public ") || line.contains("open "),
+                                   "\(file): `\(line.trimmingCharacters(in: .whitespaces))` is reachable outside Catalogue; keep it internal")
+                }
+            }
+        }
+        XCTAssertEqual(found, Set(names), "each declaration was found")
+    }
 }
