@@ -23,9 +23,14 @@ extension Catalogue {
     package func beginDistributed(run: Int64, folder: String, engine: String, chunks: Int, created: String) throws {
         try transaction {
             try database.run("UPDATE runs SET status = 'distributed' WHERE id = ?", [.integer(run)])
-            try database.run("INSERT INTO distributed (run, folder, engine, chunks, created) VALUES (?, ?, ?, ?, ?)",
-                             [.integer(run), .text(folder), .text(engine), .int(chunks), .text(created)])
+            try insertRow(DistributedRecord(run: run, folder: folder, engine: engine, chunks: chunks, state: "open",
+                                            created: created, ended: nil))
         }
+    }
+
+    /// Records that chunk `record.chunk` of distributed run `record.run` was merged, over its earlier merge's row.
+    package func recordMergedChunk(_ record: DistributedChunkRecord) throws {
+        try insertRow(record, replacingOn: ["run", "chunk"])
     }
 }
 
@@ -37,14 +42,11 @@ extension CatalogueReader {
 
     /// The distributed run whose parent run is `run`.
     public func distributedRun(_ run: Int64) throws -> DistributedRecord? {
-        try distributedRuns("WHERE run = \(run)").first
+        try fetchAll(DistributedRecord.self, "WHERE run = ?", [.integer(run)]).first
     }
 
     private func distributedRuns(_ clause: String) throws -> [DistributedRecord] {
-        try database.query("SELECT run, folder, engine, chunks, state, created, ended FROM distributed " + clause) { row in
-            DistributedRecord(run: try row["run"], folder: try row["folder"], engine: try row["engine"], chunks: try row["chunks"],
-                              state: try row["state"], created: try row["created"], ended: try row["ended"])
-        }
+        try fetchAll(DistributedRecord.self, clause)
     }
 
     /// Throws, naming the open distributed run and what to do, when one is open: `doing` is what refuses
@@ -57,9 +59,7 @@ extension CatalogueReader {
 
     /// The chunks of distributed run `run` merged so far, with when.
     public func mergedChunks(of run: Int64) throws -> [Int: String] {
-        Dictionary(uniqueKeysWithValues: try database.query("SELECT chunk, merged FROM distributed_chunks WHERE run = ?", [.integer(run)]) {
-            (try $0["chunk"] as Int, try $0["merged"] as String)
-        })
+        Dictionary(uniqueKeysWithValues: try fetchAll(DistributedChunkRecord.self, "WHERE run = ?", [.integer(run)]).map { ($0.chunk, $0.merged) })
     }
 }
 
@@ -92,7 +92,7 @@ extension Catalogue {
 
     /// How many failed photos the merged chunks of distributed run `run` recorded.
     package func mergedChunkFailures(of run: Int64) throws -> Int {
-        try database.query("SELECT COALESCE(SUM(failed), 0) FROM distributed_chunks WHERE run = ?", [.integer(run)]) { $0.int(0) ?? 0 }.first ?? 0
+        try fetchAll(DistributedChunkRecord.self, "WHERE run = ?", [.integer(run)]).reduce(0) { $0 + $1.failed }
     }
 
     /// What `PRAGMA quick_check` finds wrong with a chunk database, or nil: two copies of one chunk on hosts whose

@@ -7,7 +7,7 @@ extension CatalogueReader {
     /// that a catalogue tells its own exports from another catalogue's. A copy of the folder (`cp -r`) is a second
     /// catalogue with the same id: album cannot tell those two apart.
     public func identity() throws -> String {
-        guard let id = try database.query("SELECT id FROM identity LIMIT 1", [], { try $0["id"] as String }).first else {
+        guard let id = try fetchAll(CatalogueIdentity.self, "LIMIT 1").first?.id else {
             throw CatalogueError("catalogue \(folder) has no identity row; it was damaged after its migration (album verify says more)")
         }
         return id

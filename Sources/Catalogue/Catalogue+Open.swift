@@ -9,35 +9,38 @@ import System
 /// The check is skipped when the file is provably unchanged since album's last clean close (`CatalogueStamp`).
 ///
 /// A reader never writes: not a migration (an older schema is refused with what to do, and the next writer migrates
-/// it), nor a checkpoint of a log with commits in it. A reader that may write the folder and the file opens it
-/// read-write under `PRAGMA query_only`, so that its `-wal` and `-shm` files go away when it closes, as a writer's do. A reader that may not follows SQLite's rules for
+/// it), nor a checkpoint, ever: its close never checkpoints (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE), even when it is the
+/// last connection and a writer committed after it opened. So a reader may leave SQLite's `-wal` and `-shm` files
+/// beside the database (an empty `-wal` when nothing was written), never a changed `catalogue.db`; the next writer
+/// checkpoints the log and removes them. A reader that may write the folder and the file opens it read-write under
+/// `PRAGMA query_only`, reading through the log as a writer does. A reader that may not follows SQLite's rules for
 /// read-only WAL databases (sqlite.org/wal.html, "Read-Only Databases"): with a `-wal` and a `-shm` file present it
 /// reads through them (a run may be writing); with no `-wal` file the database file is the whole catalogue, and it
 /// is opened `immutable=1`, which needs no `-shm` and creates no file. A `-wal` with content but no `-shm` cannot be
 /// read without writing, and is refused with what to do.
 extension CatalogueReader {
     /// What opening found: the connection, the writer's lock, and the pre-write check's finding.
-    package struct Opened {
-        package var database: Database
-        package var lock: CatalogueLock?
-        package var readOnly = false
-        package var damage: String?
+    struct Opened {
+        var database: Database
+        var lock: CatalogueLock?
+        var readOnly = false
+        var damage: String?
         /// The pre-write check passed (or was skipped for a file unchanged since): the writer's close may stamp it.
-        package var sound = false
+        var sound = false
         /// The pre-write check ran in full (false when the file was unchanged since album's last clean close).
-        package var checkedInFull = false
+        var checkedInFull = false
     }
 
     /// Whether this process may write the catalogue in `folder`: the folder (for `-wal`, `-shm` and the lock) and
     /// the database file. `access(2)` answers for this user and for read-only mounts (EROFS).
-    package static func writable(_ folder: String) -> Bool {
+    static func writable(_ folder: String) -> Bool {
         let file = folder + "/" + databaseName
         return FileSystem.whyNotWritable(folder) == nil && FileSystem.whyNotWritable(file)?.notFound ?? true
     }
 }
 
 extension Catalogue {
-    package static func openForWriting(folder: String, create: Bool, locking: Bool, keepDamaged: Bool) throws -> Opened {
+    static func openForWriting(folder: String, create: Bool, locking: Bool, keepDamaged: Bool) throws -> Opened {
         let file = folder + "/" + databaseName
         let manager = FileManager.default
         let exists = manager.fileExists(atPath: file)
@@ -71,7 +74,7 @@ extension Catalogue {
         let lock = locking ? try CatalogueLock(folder: folder) : nil
         // A log with commits in it is checkpointed into the file on close: not when the file turns out damaged.
         let log = size(of: file + "-wal"), logHasFrames = log ?? 0 > 0
-        let unchanged = exists && log == nil && locking && CatalogueStamp(file: file).map { $0 == CatalogueStamp.recorded(in: folder) } == true
+        let unchanged = exists && !logHasFrames && locking && CatalogueStamp(file: file).map { $0 == CatalogueStamp.recorded(in: folder) } == true
         var opened: Database?
         do {
             let database = try Database(path: file, mode: create ? .readWriteCreate : .readWrite)
@@ -103,7 +106,7 @@ extension CatalogueReader {
     /// Opens the catalogue to read it. Unless `refusingDamage` is false (`album verify`, which reports damage), a
     /// file not provably unchanged since album's last clean close gets the writers' `PRAGMA quick_check` first: a
     /// damaged file is refused (exit 3), never read into a history cut short or rows silently missing.
-    package static func openForReading(folder: String, refusingDamage: Bool = true) throws -> Opened {
+    static func openForReading(folder: String, refusingDamage: Bool = true) throws -> Opened {
         let file = folder + "/" + databaseName
         guard FileManager.default.fileExists(atPath: file) else { throw noCatalogue(folder) }
         let canWrite = writable(folder)
@@ -115,9 +118,10 @@ extension CatalogueReader {
             if refusingDamage, !unchangedSinceCleanClose(file: file, folder: folder), let problem = try damage(of: database) {
                 throw damaged(file, problem, reading: true)
             }
-            // A reader never writes, not even a migration (the next writer migrates), nor a checkpoint on close: a log
-            // with commits in it (a writer that crashed, or is writing now) stays for the writer to checkpoint.
-            if size(of: file + "-wal") ?? 0 > 0 { try database.skipCheckpointOnClose() }
+            // A reader never writes, not even a migration (the next writer migrates), nor a checkpoint on close,
+            // whatever the log holds now: a writer may commit after this open and close first, leaving this reader the
+            // last connection, whose close would checkpoint those commits into the file. The log stays for a writer.
+            try database.skipCheckpointOnClose()
             if canWrite { try database.setQueryOnly() }
             try Schema.check(database, folder: folder, canWrite: canWrite)
             return Opened(database: database, readOnly: !canWrite)
@@ -127,10 +131,11 @@ extension CatalogueReader {
         }
     }
 
-    /// Whether the file is the one album's last clean close stamped (`CatalogueStamp`), with no `-wal` beside it:
-    /// then its check can be skipped, as a writer skips it. Any write to the file since changes its ctime.
-    package static func unchangedSinceCleanClose(file: String, folder: String) -> Bool {
-        size(of: file + "-wal") == nil && CatalogueStamp(file: file).map { $0 == CatalogueStamp.recorded(in: folder) } == true
+    /// Whether the file is the one album's last clean close stamped (`CatalogueStamp`), with no commit in a `-wal`
+    /// beside it (an empty one, as a reader leaves, holds none): then its check can be skipped, as a writer skips it.
+    /// Any write to the file since changes its ctime.
+    static func unchangedSinceCleanClose(file: String, folder: String) -> Bool {
+        size(of: file + "-wal") ?? 0 == 0 && CatalogueStamp(file: file).map { $0 == CatalogueStamp.recorded(in: folder) } == true
     }
 
     /// How to open a database this process cannot write, from the WAL files beside it.
@@ -150,7 +155,7 @@ extension CatalogueReader {
     /// quick_check reads every page and checks the b-trees' structure, the free list and NOT NULL; it skips what
     /// `integrity_check` adds, UNIQUE and index-against-table (sqlite.org/pragma.html#pragma_quick_check), which
     /// costs several times as much (Benchmarks/RESULTS.md, "The pre-write check"); `album verify` runs that one.
-    package static func damage(of database: Database) throws -> String? {
+    static func damage(of database: Database) throws -> String? {
         do {
             let findings = findingLines(try database.query("PRAGMA quick_check") { $0.text(0) ?? "" })
             guard findings != ["ok"] else { return nil }
@@ -163,7 +168,7 @@ extension CatalogueReader {
 
     /// An integrity or quick check's answer as one finding a line: a row may hold several lines, and SQLite heads
     /// them with "*** in database main ***", which says nothing here.
-    package static func findingLines(_ rows: [String]) -> [String] {
+    static func findingLines(_ rows: [String]) -> [String] {
         rows.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** in database") }
     }
 

@@ -25,7 +25,7 @@ import Core
 public final class Catalogue: CatalogueReader {
     private var lock: CatalogueLock?
     /// Each table's `INSERT` as `insertRow` built it, by table and conflict key: built once, not per step row.
-    package var insertSQL: [String: String] = [:]
+    var insertSQL: [String: String] = [:]
     /// Whether `close()` may stamp the file as album leaves it (`CatalogueStamp`): a writer whose check passed.
     private let stampOnClose: Bool
 
@@ -42,7 +42,7 @@ public final class Catalogue: CatalogueReader {
 
     /// A writer from what `openForWriting` (or `forChunk`) opened. Named apart from the reader's `init(folder:_:)`,
     /// so that `Catalogue` inherits none of the reader's initialisers: no `Catalogue` is ever opened to read.
-    package init(writing folder: String, _ opened: Opened) {
+    init(writing folder: String, _ opened: Opened) {
         lock = opened.lock
         stampOnClose = opened.lock != nil && opened.sound
         super.init(folder: folder, opened)

@@ -3,20 +3,23 @@ import Core
 
 /// An album catalogue opened to read it (`ls`, `show`, `runs`, `report`, `plan`, the dry runs): one connection, no
 /// lock, and no write method. Opening never writes: not a migration (an older schema is refused, saying which command
-/// migrates it), nor a checkpoint of a log with commits in it; the connection is under `PRAGMA query_only`, or
-/// read-only when this process cannot write the catalogue (`Catalogue+Open.swift` says how).
+/// migrates it), nor a checkpoint, not even on close (it may leave SQLite's `-wal` and `-shm` beside the database,
+/// never a changed `catalogue.db`); the connection is under `PRAGMA query_only`, or read-only when this process
+/// cannot write the catalogue (`Catalogue+Open.swift` says how).
 ///
 /// `Catalogue`, the writer, is a `CatalogueReader` too: code that only reads takes a `CatalogueReader`.
 public class CatalogueReader {
     /// The catalogue folder, absolute.
     public let folder: String
-    package let database: Database
+    /// The connection: only the Catalogue module speaks SQL to it (a writer lends it to a service above the store
+    /// through `Catalogue.connection`); other layers read through the store's methods.
+    let database: Database
     /// True when the catalogue was opened only to read, without its lock, because this process cannot write it.
     public let isReadOnly: Bool
     /// What the pre-write check found when `forVerifying` opened a damaged catalogue (then nothing was written).
     public let damage: String?
     /// Whether the pre-write check ran in full at open (false: skipped, the file unchanged since the last writer).
-    package let checkedInFull: Bool
+    let checkedInFull: Bool
 
     /// The database's file name inside the folder.
     public static let databaseName = "catalogue.db"
@@ -28,7 +31,7 @@ public class CatalogueReader {
         self.init(folder: folder, try CatalogueReader.openForReading(folder: folder))
     }
 
-    package init(folder: String, _ opened: Opened) {
+    init(folder: String, _ opened: Opened) {
         self.folder = folder
         database = opened.database
         isReadOnly = opened.readOnly

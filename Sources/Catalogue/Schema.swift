@@ -13,7 +13,8 @@ package enum Schema {
     }()
 
     /// The records whose tables album writes, each declaring its columns once (`TableRecord.columns`).
-    package static let records: [any TableRecord.Type] = [PhotoRecord.self, Rendition.self, RunRecord.self, StepRecord.self, PhotoAlias.self]
+    package static let records: [any TableRecord.Type] = [PhotoRecord.self, Rendition.self, RunRecord.self, StepRecord.self, PhotoAlias.self,
+                                                          CatalogueIdentity.self, DistributedRecord.self, DistributedChunkRecord.self]
 
     /// The SQL that takes a catalogue from `version - 1` to `version`: the fixed history's migration for the first
     /// seven versions (written by hand, never changed), then an `ALTER TABLE … ADD COLUMN` for each column of

@@ -31,14 +31,16 @@ public struct DistributedStatus {
     public var slowest: [Chunk] { Array(chunks.filter { $0.seconds != nil }.sorted { $0.seconds! > $1.seconds! }.prefix(5)) }
 
     /// Reads the status of the run in `folder`.
+    /// - Throws: `CatalogueError` when the catalogue cannot be read (missing, damaged, a schema a reader refuses).
     public static func read(_ folder: RunFolder) throws -> DistributedStatus {
         let plan = try DistributedPlan.read(folder)
         var state = "open", merged: [Int: String] = [:]
-        if let catalogue = try? CatalogueReader(folder: plan.catalogue) {
-            defer { catalogue.close() }
-            if let record = try catalogue.distributedRun(plan.run) { state = record.state }
-            merged = (try? catalogue.mergedChunks(of: plan.run)) ?? [:]
-        }
+        // A catalogue that cannot be read (gone, damaged, an older schema) is said, never taken for an open run with
+        // nothing merged.
+        let catalogue = try CatalogueReader(folder: plan.catalogue)
+        defer { catalogue.close() }
+        if let record = try catalogue.distributedRun(plan.run) { state = record.state }
+        merged = try catalogue.mergedChunks(of: plan.run)
         var chunks: [Chunk] = []
         for index in 0..<plan.chunks {
             let items = (try? ChunkManifest.read(folder, chunk: index))?.count ?? 0

@@ -144,10 +144,8 @@ public struct ChunkMerger {
             result.collisions = try database.query("SELECT f.path, f.error " + unresolved + """
                     AND f.stage = 'export' AND f.error LIKE '%already exists and album did not export it for this photo%'
                 """) { "\(try $0["path"] as String): \((try $0["error"] as String?) ?? "")" }
-            try database.run("""
-                INSERT INTO distributed_chunks (run, chunk, merged, photos, failed) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (run, chunk) DO UPDATE SET merged = excluded.merged, photos = excluded.photos, failed = excluded.failed
-                """, [.integer(parent), .int(chunk), .text(time), .int(result.photos), .int(result.failedPhotos)])
+            try catalogue.recordMergedChunk(DistributedChunkRecord(run: parent, chunk: chunk, merged: time, photos: result.photos,
+                                                                   failed: result.failedPhotos))
             return result
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Cluster
+import Catalogue
 
 /// Distributed runs (issue 18, docs/distributed.md) on one machine: `album run --distribute local`, and run folders
 /// planned with `--distribute k8s` (manifests only, no cluster) whose chunks the test runs itself with `album chunk`.
@@ -543,6 +544,24 @@ final class DistributedRunTests: XCTestCase {
         }
         XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM photos WHERE id = '\(id)'"), ["1"],
                        "the run imported the removed photo again, under the same id (its bytes')")
+    }
+
+    /// `dist status` reads the catalogue's record of the run: a catalogue it cannot read (here an older schema, which a
+    /// reader refuses) is said, exit 3 with the reader's words, never shown as an open run with nothing merged.
+    func testDistStatusSaysWhyItCannotReadTheCatalogue() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let library = try makeLibrary(in: folder, count: 4)
+        let catalogue = folder + "/album", out = folder + "/out"
+        let run = try planK8s(library, catalogue: catalogue, out: out, chunks: 2)
+        XCTAssertEqual(try self.status(run, in: folder)["state"] as? String, "open")
+        try CatalogueTests.makeVersion6(catalogue + "/catalogue.db")
+        for arguments in [["dist", "status", run], ["dist", "status", run, "--json"]] {
+            let result = try album(arguments, in: folder, expect: 3, "dist status on a catalogue a reader refuses")
+            XCTAssertTrue(result.stderr.contains("has an older schema (version 6; this album reads \(Schema.currentVersion))"),
+                          result.stderr)
+            XCTAssertTrue(result.stderr.contains("album verify --catalogue \(catalogue)"), "says what to do: \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "no status shown from a catalogue it could not read")
+        }
     }
 
     // MARK: - 6. album chunk's exit statuses

@@ -22,9 +22,10 @@ final class ReadersNeverWriteTests: XCTestCase {
         return (folder, folder + "/album")
     }
 
-    /// The database file's bytes and the folder's listing (sizes included), to compare before and after.
+    /// The database file's bytes and the folder's listing (sizes included), to compare before and after: a reader
+    /// may leave SQLite's `-shm` and an empty `-wal` beside the database, nothing else.
     func state(of catalogue: String) throws -> (hash: String, listing: [String]) {
-        (try Tool.sha256(catalogue + "/catalogue.db"), try Tool.listing(catalogue))
+        (try Tool.sha256(catalogue + "/catalogue.db"), try Tool.listingBesideAReadersLog(catalogue))
     }
 
     func testEveryReadingCommandLeavesTheCatalogueByteForByte() throws {
@@ -66,6 +67,29 @@ final class ReadersNeverWriteTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
         XCTAssertNil(FileStatus.of(catalogue + "/catalogue.db-wal"), "a writer checkpoints the log when it closes")
         XCTAssertNotEqual(try Tool.sha256(catalogue + "/catalogue.db"), before.hash)
+    }
+
+    /// A reader opened while there was no log, a writer (another process) that commits and closes first, then the
+    /// reader's close, as the last connection: it does not checkpoint those commits into the file. They stay in the
+    /// log for the next writer, and `catalogue.db` keeps every byte.
+    func testAReaderThatClosesLastAfterAWriterNeverCheckpoints() throws {
+        let (folder, catalogue) = try ranCatalogue()
+        let file = catalogue + "/catalogue.db"
+        XCTAssertNil(FileStatus.of(file + "-wal"), "the run's close checkpointed and removed its log")
+        let before = try Tool.sha256(file)
+        let reader = try CatalogueReader(folder: catalogue)
+        XCTAssertEqual(try reader.fetchAll(PhotoRecord.self, "").count, 3)
+        XCTAssertEqual(try Tool.sqlite(file, "UPDATE photos SET caption = 'after the reader opened'", writing: true), "")
+        let log = try XCTUnwrap(FileStatus.of(file + "-wal")?.size, "the writer left its commit in the log: the reader is open")
+        XCTAssertGreaterThan(log, 0)
+        XCTAssertEqual(try reader.fetchAll(PhotoRecord.self, "").count, 3, "the reader still reads")
+        reader.close()
+        XCTAssertEqual(try Tool.sha256(file), before, "the reader's close checkpointed a writer's commits into catalogue.db")
+        XCTAssertEqual(FileStatus.of(file + "-wal")?.size, log, "the log is left for the next writer")
+        let verify = try TestSupport.album(["verify", "-c", catalogue], in: folder)
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        XCTAssertNil(FileStatus.of(file + "-wal"), "a writer checkpoints the log when it closes")
+        XCTAssertEqual(try Tool.sqlite(file, "SELECT DISTINCT caption FROM photos"), "after the reader opened")
     }
 
     /// A version-6 catalogue (before issue 31) read by a reader: refused in words a person can act on, not one byte
@@ -129,5 +153,27 @@ final class ReaderTypeTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(readerBlocks, 10, "the reader's methods were found")
+    }
+
+    /// The reader is a read door only: its connection, and what opens one, are internal to the Catalogue module, so
+    /// no other layer can run SQL (a write included) through a reader. A writer lends its connection to a service
+    /// above the store only through `Catalogue.connection`.
+    func testOnlyTheCatalogueModuleReachesTheConnection() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/Catalogue").path
+        let names = ["let database:", "struct Opened", "func openForReading", "func openForWriting", "var insertSQL",
+                     "let checkedInFull", "init(folder: String, _ opened", "init(writing"]
+        var found = Set<String>()
+        for file in ["CatalogueReader.swift", "Catalogue+Open.swift", "Catalogue.swift"] {
+            let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("///") {
+                for name in names where line.contains(name) {
+                    found.insert(name)
+                    XCTAssertFalse(line.contains("package ") || line.contains("public ") || line.contains("open "),
+                                   "\(file): `\(line.trimmingCharacters(in: .whitespaces))` is reachable outside Catalogue; keep it internal")
+                }
+            }
+        }
+        XCTAssertEqual(found, Set(names), "each declaration was found")
     }
 }

@@ -97,6 +97,37 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(Schema.currentVersion, Schema.migrations.count, "no column is declared after the fixed history yet")
     }
 
+    /// The distributed tables and the identity are read and written through their declarations, and store what the
+    /// hand-written SQL stored: the same values, of the same SQLite types (the sqlite3 shell's `quote` and `typeof`).
+    func testTheDistributedRecordsAndTheIdentityStoreWhatTheirSQLStored() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let catalogue = try Catalogue(folder: folder, create: true)
+        let run = RunRecord(id: 1, job: "j", jobPath: nil, jobHash: nil, started: "s", finished: nil, status: "running",
+                            counts: nil, albumVersion: "a", vipsVersion: "v", sqliteVersion: "q", host: "h")
+        try catalogue.insertRow(run)
+        try catalogue.beginDistributed(run: 1, folder: "dist/run-1", engine: "local", chunks: 2, created: "2026-01-01T00:00:00.000Z")
+        try catalogue.recordMergedChunk(DistributedChunkRecord(run: 1, chunk: 0, merged: "m0", photos: 5, failed: 1))
+        try catalogue.recordMergedChunk(DistributedChunkRecord(run: 1, chunk: 1, merged: "m1", photos: 4, failed: 0))
+        try catalogue.recordMergedChunk(DistributedChunkRecord(run: 1, chunk: 0, merged: "m0 again", photos: 6, failed: 2))
+        XCTAssertEqual(try catalogue.openDistributedRun(), DistributedRecord(run: 1, folder: "dist/run-1", engine: "local", chunks: 2, state: "open",
+                                                                           created: "2026-01-01T00:00:00.000Z", ended: nil))
+        XCTAssertEqual(try catalogue.mergedChunks(of: 1), [0: "m0 again", 1: "m1"], "merging a chunk again replaces its row")
+        XCTAssertEqual(try catalogue.mergedChunkFailures(of: 1), 2)
+        try catalogue.endDistributed(run: 1, state: "merged", status: "ok", counts: nil, at: "e")
+        XCTAssertEqual(try catalogue.distributedRun(1)?.ended, "e")
+        XCTAssertNil(try catalogue.openDistributedRun())
+        let identity = try catalogue.identity()
+        catalogue.close()
+
+        let file = folder + "/" + Catalogue.databaseName
+        XCTAssertEqual(try Tool.sqlite(file, "SELECT quote(run), typeof(run), quote(folder), quote(engine), quote(chunks), typeof(chunks), quote(state), quote(created), quote(ended) FROM distributed"),
+                       "1|integer|'dist/run-1'|'local'|2|integer|'merged'|'2026-01-01T00:00:00.000Z'|'e'")
+        XCTAssertEqual(try Tool.sqlite(file, "SELECT quote(run), quote(chunk), quote(merged), quote(photos), quote(failed), typeof(photos) || typeof(failed) FROM distributed_chunks ORDER BY chunk"),
+                       "1|0|'m0 again'|6|2|integerinteger\n1|1|'m1'|4|0|integerinteger")
+        XCTAssertEqual(try Tool.sqlite(file, "SELECT id FROM identity"), identity)
+        XCTAssertEqual(identity.count, 32)
+    }
+
     /// docs/catalogue.md, "Adding a column", compiled: a photo with a `rating`, declared on one line. Here it is a
     /// record that extends `PhotoRecord` (a test cannot add a property to it); in album, the line goes into
     /// `PhotoRecord.columns` and the property into `PhotoRecord`.

@@ -36,6 +36,14 @@ enum Tool {
         String(try run(["sha256sum", path]).stdout.prefix(64))
     }
 
+    /// `listing(folder)` without the SQLite files a reader may leave beside a database it never changed: its `-shm`
+    /// and an empty `-wal` (a reader's close never checkpoints). A `-wal` with commits in it is still listed.
+    static func listingBesideAReadersLog(_ folder: String) throws -> [String] {
+        try listing(folder).filter { entry in
+            !(entry.contains(".db-shm ") || entry.hasSuffix(".db-wal 0"))
+        }
+    }
+
     /// Every entry under `folder`, with its size, sorted: to show that nothing was created, removed or resized.
     static func listing(_ folder: String) throws -> [String] {
         let manager = FileManager.default
