@@ -2,7 +2,7 @@ import SQLite
 
 extension CatalogueReader {
     /// The records of `R.table` that `clause` (`WHERE …`, `ORDER BY …`) picks, read by column name.
-    package func fetchAll<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
+    func fetchAll<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = []) throws -> [R] {
         let paths = self.paths
         return try database.query("SELECT * FROM \(R.table) \(clause)", arguments) { row in
             var record = try R(row: row)
@@ -18,7 +18,7 @@ extension CatalogueReader {
 extension Catalogue {
     /// Adds `record` to its table. With `replacingOn` (a unique key's columns), a row with the same key is updated
     /// to the record's other values instead.
-    package func insertRow<R: TableRecord>(_ record: R, replacingOn key: [String] = []) throws {
+    func insertRow<R: TableRecord>(_ record: R, replacingOn key: [String] = []) throws {
         var stored = record
         stored.mapPaths(paths.stored)
         try insertRow(into: R.table, stored.values, replacingOn: key)
@@ -26,7 +26,7 @@ extension Catalogue {
 
     /// Adds a row of `values` to `table`; with `replacingOn`, updates the row with the same key instead. The SQL is
     /// built on the first call for a table and key and kept: every call for them binds the same list of columns.
-    package func insertRow(into table: String, _ values: [(column: String, value: Value)], replacingOn key: [String] = []) throws {
+    func insertRow(into table: String, _ values: [(column: String, value: Value)], replacingOn key: [String] = []) throws {
         let name = key.isEmpty ? table : table + " " + key.joined(separator: ",")
         if let sql = insertSQL[name] {
             try database.run(sql, values.map(\.value))

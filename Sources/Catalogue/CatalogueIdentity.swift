@@ -2,7 +2,7 @@ import SQLite
 
 /// The catalogue's identity: the one row of `identity` (schema version 4), made by that migration with a random
 /// `id` and never written again (`CatalogueReader.identity()`). The table fills both columns; album only reads them.
-package struct CatalogueIdentity: Sendable, Equatable {
+struct CatalogueIdentity: Sendable, Equatable {
     /// 32 hex digits.
     package var id: String
     /// When the migration made it (UTC).

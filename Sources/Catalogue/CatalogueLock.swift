@@ -15,7 +15,7 @@ import Core
 /// ```
 package final class CatalogueLock {
     /// The lock file's name inside the catalogue folder.
-    package static let fileName = "catalogue.lock"
+    static let fileName = "catalogue.lock"
 
     /// The lock file's path, for messages.
     package let path: String

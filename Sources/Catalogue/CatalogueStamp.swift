@@ -13,9 +13,9 @@ import System
 /// ```
 /// if CatalogueStamp(file: db) == CatalogueStamp.recorded(in: folder) { /* unchanged since album's last close */ }
 /// ```
-package struct CatalogueStamp: Equatable {
+struct CatalogueStamp: Equatable {
     /// The file's name inside the catalogue folder.
-    package static let fileName = "catalogue.checked"
+    static let fileName = "catalogue.checked"
 
     package var device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64
 

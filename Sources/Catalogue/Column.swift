@@ -21,7 +21,7 @@ package struct Column<Record>: Sendable {
     /// The value an `INSERT` binds; nil for a column the table fills itself.
     package let value: (@Sendable (Record) -> Value)?
     /// The column's place in the record's JSON object (ascending), and its JSON value; nil: not shown.
-    package let jsonPosition: Int?
+    let jsonPosition: Int?
     package let json: (@Sendable (Record) -> JSONValue)?
 
     /// A column the record holds in `property`.
@@ -55,7 +55,7 @@ package struct Column<Record>: Sendable {
 
     /// This column of a record held inside another (`\Outer.inner`), as the outer record's: a record that extends
     /// another one's table (`RecordMappingTests`' worked example of a new column) reuses its declarations.
-    package func lifted<Outer>(_ inner: WritableKeyPath<Outer, Record> & Sendable) -> Column<Outer> {
+    func lifted<Outer>(_ inner: WritableKeyPath<Outer, Record> & Sendable) -> Column<Outer> {
         var outerRead: (@Sendable (inout Outer, Row) throws -> Void)? = nil
         if let readInner = self.read {
             outerRead = { outer, row in try readInner(&outer[keyPath: inner], row) }
@@ -73,7 +73,7 @@ package struct Column<Record>: Sendable {
     }
 
     /// A column the table fills and the record does not hold (`renditions.id`, `steps.at`).
-    package static func filled(_ name: String, _ definition: String, since: Int = 1) -> Column {
+    static func filled(_ name: String, _ definition: String, since: Int = 1) -> Column {
         Column(name: name, definition: definition, since: since, read: nil, value: nil, jsonPosition: nil, json: nil)
     }
 }

@@ -11,7 +11,7 @@ package struct LockWait: Sendable, Equatable {
     package var seconds: Double?
 
     /// How often a wait with a limit tries the lock again.
-    package static let pollMilliseconds = 150
+    static let pollMilliseconds = 150
 
     package init(seconds: Double? = nil) {
         self.seconds = seconds

@@ -19,7 +19,7 @@ package enum Schema {
     /// The SQL that takes a catalogue from `version - 1` to `version`: the fixed history's migration for the first
     /// seven versions (written by hand, never changed), then an `ALTER TABLE … ADD COLUMN` for each column of
     /// `records` declared `since` a later version, made from its declaration.
-    package static func migration(to version: Int, records: [any TableRecord.Type] = Schema.records) -> String {
+    static func migration(to version: Int, records: [any TableRecord.Type] = Schema.records) -> String {
         let fixed = version <= migrations.count ? migrations[version - 1] : ""
         guard version > migrations.count else { return fixed }
         var statements = fixed.isEmpty ? [] : [fixed]
@@ -34,7 +34,7 @@ package enum Schema {
 
     /// The fixed history: each migration takes the catalogue from version `index` to `index + 1`. A column added
     /// later is declared with its `since` (`Column`) and needs no entry here (`migration(to:)`).
-    package static let migrations: [String] = [
+    static let migrations: [String] = [
         """
         CREATE TABLE photos (
             id TEXT PRIMARY KEY,
@@ -285,7 +285,7 @@ package enum Schema {
     }
 
     /// Brings `database` to `currentVersion`, or refuses a catalogue written by a newer album.
-    package static func migrate(_ database: Database, folder: String) throws {
+    static func migrate(_ database: Database, folder: String) throws {
         let version = try Schema.version(database)
         if version > currentVersion {
             throw CatalogueError("catalogue \(folder) was written by a newer album (schema version \(version); this album reads up to \(currentVersion)). Upgrade album to use it.")

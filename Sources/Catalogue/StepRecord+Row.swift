@@ -26,7 +26,7 @@ extension StepRecord: TableRecord {
     /// A step's `params` as album wrote them, a JSON object (or `null`, which a failed step whose recipe could not
     /// be read records): any other text is damage, an error naming the table and the column, never parameters shown
     /// as if they were a step's.
-    package static func checkedParameters(_ text: String) throws -> String {
+    static func checkedParameters(_ text: String) throws -> String {
         switch JSONValue(parsing: text) {
         case .object?, .null?:
             return text

@@ -41,17 +41,17 @@ extension TableRecord {
     }
 
     /// The record's columns shown in JSON, in their declared places.
-    package var columnJSON: [(String, JSONValue)] {
+    var columnJSON: [(String, JSONValue)] {
         Self.columns.filter { $0.json != nil }.sorted { $0.jsonPosition! < $1.jsonPosition! }.map { ($0.name, $0.json!(self)) }
     }
 
     /// Each column's name, definition and version, for `Schema` (which cannot name `Column<Self>` of every record).
-    package static var declaredColumns: [(name: String, definition: String, since: Int)] {
+    static var declaredColumns: [(name: String, definition: String, since: Int)] {
         columns.map { ($0.name, $0.definition, $0.since) }
     }
 
     /// The table as its columns declare it, for a test to compare with the migrated table (`CREATE TABLE … (…)`).
-    package static var declaredDefinition: String {
+    static var declaredDefinition: String {
         "CREATE TABLE \(table) (" + (columns.map { "\($0.name) \($0.definition)" } + constraints).joined(separator: ", ") + ")"
     }
 }

@@ -159,8 +159,8 @@ public struct ChunkOutcome: Sendable, Equatable {
 /// `SLURM_CPUS_PER_TASK` (with `--cpus-per-task`), else `SLURM_CPUS_ON_NODE` (what the task was given on its node);
 /// a Kubernetes pod's CPU limit is its cgroup's `cpu.max` (quota over period, rounded up); otherwise the machine's
 /// cores.
-package enum ChunkWorkers {
-    package static func allocated(environment: [String: String] = ProcessInfo.processInfo.environment,
+enum ChunkWorkers {
+    static func allocated(environment: [String: String] = ProcessInfo.processInfo.environment,
                           cgroupLimit: String? = RunFolder.text(of: "/sys/fs/cgroup/cpu.max")) -> Int {
         for name in ["SLURM_CPUS_PER_TASK", "SLURM_CPUS_ON_NODE"] {
             if let text = environment[name], let cpus = Int(text), cpus > 0 { return cpus }

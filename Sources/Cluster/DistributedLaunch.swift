@@ -185,7 +185,7 @@ public struct DistributedLaunch {
 }
 
 /// Running the engines' command-line tools: `sbatch --parsable` answers the job id on stdout.
-package enum EngineCommand {
+enum EngineCommand {
     /// Runs `command` and returns its trimmed stdout; throws with its stderr when it fails or cannot start.
     package static func output(_ command: [String]) throws -> String {
         let result: (status: Int32, stdout: String, stderr: String)
@@ -201,7 +201,7 @@ package enum EngineCommand {
     }
 
     /// Submits with `sbatch --parsable` and returns the job id (the part before a `;cluster`).
-    package static func submit(_ command: [String]) throws -> String {
+    static func submit(_ command: [String]) throws -> String {
         let answer = try output(command)
         let id = answer.split(separator: ";").first.map(String.init) ?? answer
         guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
@@ -212,7 +212,7 @@ package enum EngineCommand {
 }
 
 /// A word for a POSIX shell script: single-quoted unless it is plain.
-package enum ShellQuote {
+enum ShellQuote {
     package static func quote(_ word: String) -> String {
         let plain = !word.isEmpty && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+=:,@".contains($0)) }
         return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"

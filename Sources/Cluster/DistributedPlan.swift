@@ -118,7 +118,7 @@ public struct DistributedPlan: Sendable, Equatable {
     }
 
     /// The options a chunk runs with.
-    package var runOptions: RunOptions {
+    var runOptions: RunOptions {
         var options = RunOptions()
         options.force = force
         options.retryDamaged = retryDamaged

@@ -6,7 +6,7 @@ extension KubernetesManifests {
     /// error is never retried); any other failure is retried, in a new pod (`restartPolicy: Never`, which the policy
     /// requires), up to `backoffLimitPerIndex` times. `maxFailedIndexes` is unset, so every chunk runs whatever
     /// another's fate, and `backoffLimit` is left to its default under `backoffLimitPerIndex` (no limit).
-    package func chunkJob() -> String {
+    func chunkJob() -> String {
         var lines = [
             "# album's chunks of one distributed run: one pod per chunk, its index in JOB_COMPLETION_INDEX.",
             "# Exit status 2 (a job-file error) fails that chunk at once; any other failure is retried.",
@@ -34,7 +34,7 @@ extension KubernetesManifests {
     /// The merge Job, one YAML document: one pod running `album merge RUNDIR --wait`, which waits for every chunk and
     /// merges them into the catalogue, with the read-write mounts (the catalogue and the export roots). A failed pod
     /// (75, environment trouble) is replaced by a new one, which may land elsewhere, up to `mergeBackoffLimit` times.
-    package func mergeJob() -> String {
+    func mergeJob() -> String {
         var lines = ["# album's merge of one distributed run: waits for every chunk, then merges them into the catalogue."]
         lines += header(kind: "Job", name: name + "-merge")
         lines += [

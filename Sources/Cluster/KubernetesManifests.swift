@@ -18,11 +18,11 @@ import System
 /// Field names and their rules: the batch/v1 Job reference (kubernetes.io, "Jobs": `backoffLimitPerIndex` needs
 /// `completionMode: Indexed`; `podFailurePolicy` needs `restartPolicy: Never`; `FailIndex` needs
 /// `backoffLimitPerIndex`).
-package struct KubernetesManifests: Sendable, Equatable {
+struct KubernetesManifests: Sendable, Equatable {
     /// A persistent volume claim mounted at the same absolute path as on the planning machine.
-    package struct Mount: Sendable, Equatable {
+    struct Mount: Sendable, Equatable {
         /// The claim's name; also the pod's volume name, so it must be a DNS-1123 label.
-        package var claim: String
+        var claim: String
         /// The absolute path it is mounted at.
         package var path: String
         /// Mounted read-only (import roots: album never writes an original).
@@ -33,32 +33,32 @@ package struct KubernetesManifests: Sendable, Equatable {
     /// label of at most `maxNameLength` characters (`name(job:run:)` makes one).
     package var name: String
     /// The run folder, absolute: `CATALOGUE/dist/run-N`. It must lie under a read-write mount.
-    package var runFolder: String
+    var runFolder: String
     /// The number of chunks: the chunk Job's `completions`, its indexes 0 to `chunks - 1`.
     package var chunks: Int
     /// Chunks running at once: the chunk Job's `parallelism`.
     package var maxParallel: Int
     /// The claims every pod mounts (`mounts(catalogue:imports:exports:)`); the merge pod mounts the read-write ones.
-    package var mounts: [Mount]
+    var mounts: [Mount]
     /// The container image; it must have `album` on its PATH.
     package var image: String = "album:latest"
     /// CPUs of each chunk's pod, as its request and its limit: `album chunk` takes its worker count from the limit.
-    package var cpusPerChunk: Int = 1
+    var cpusPerChunk: Int = 1
     /// Memory of each chunk's pod, as its request and its limit, a Kubernetes quantity.
-    package var memoryPerChunk: String = "1Gi"
+    var memoryPerChunk: String = "1Gi"
     /// Failed pods tolerated for one chunk before its index is failed (a job-file error fails it at once).
-    package var backoffLimitPerIndex: Int = 3
+    var backoffLimitPerIndex: Int = 3
     /// Failed pods tolerated for the merge before its Job fails.
-    package var mergeBackoffLimit: Int = 6
+    var mergeBackoffLimit: Int = 6
 
     /// The longest `name`: the Jobs' names add `-chunks` or `-merge` and must stay within a label's 63 characters.
-    package static let maxNameLength = 52
+    static let maxNameLength = 52
     /// The container's name in both Jobs, which the pod failure policy's rule names.
     package static let container = "album"
     /// Where `write(into:)` puts the chunk Job, relative to the folder it is given.
-    package static let chunksFile = "k8s/chunks-job.yaml"
+    static let chunksFile = "k8s/chunks-job.yaml"
     /// Where `write(into:)` puts the merge Job, relative to the folder it is given.
-    package static let mergeFile = "k8s/merge-job.yaml"
+    static let mergeFile = "k8s/merge-job.yaml"
 
     /// A valid base name for run `run` of job `job`: `album-SLUG-run-N`, where SLUG is the job name lowercased with
     /// every run of other characters than `a-z` and `0-9` made one `-`, cut so that the whole is at most
@@ -87,7 +87,7 @@ package struct KubernetesManifests: Sendable, Equatable {
     /// The mounts of a run: the catalogue folder on claim `album-catalogue` (read-write), each import root on
     /// `album-photos`, `album-photos-2`, … (read-only), each export root on `album-exports`, `album-exports-2`, …
     /// (read-write). A path given twice is mounted once, read-write if either wants it so.
-    package static func mounts(catalogue: String, imports: [String], exports: [String]) -> [Mount] {
+    static func mounts(catalogue: String, imports: [String], exports: [String]) -> [Mount] {
         var result = [Mount(claim: "album-catalogue", path: catalogue, readOnly: false)]
         func add(_ paths: [String], claim base: String, readOnly: Bool) {
             var count = 0

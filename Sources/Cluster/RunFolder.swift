@@ -32,7 +32,7 @@ public struct RunFolder: Sendable, Equatable {
     package func database(_ chunk: Int) -> String { path + "/chunk-\(chunk).db" }
     package func lock(_ chunk: Int) -> String { path + "/chunk-\(chunk).lock" }
     package func outcome(_ chunk: Int) -> String { path + "/chunk-\(chunk).done" }
-    package var engineFolder: String { path + "/engine" }
+    var engineFolder: String { path + "/engine" }
 
     /// The catalogue folder this run folder is in (`CATALOGUE/dist/run-N`), by its place.
     package var catalogue: String { Directory.parent(of: Directory.parent(of: path)) }
