@@ -56,7 +56,9 @@ final class AttributionStressTests: XCTestCase {
     struct RunOutcome { var damagedAsSuccess = 0, goodFailed = 0, misattributed = 0, failures = 0 }
 }
 
-/// 20 good and 20 damaged real JPEGs with noisy, photo-like content, and each file's failure when run alone.
+/// 20 good and 20 damaged real JPEGs and PNGs with noisy, photo-like content, and each file's failure when run alone.
+/// libjpeg's own check fails a damaged JPEG before libvips decodes it; the damaged PNGs fail in libvips itself, so the
+/// gate's rerun alone is exercised.
 struct HostileFixtures {
     let folder: String
     /// Each file's name and its reason when run alone with `--workers 1` (nil: it is done alone).
@@ -81,11 +83,17 @@ struct HostileFixtures {
                 bytes = Array(try Data(contentsOf: URL(fileURLWithPath: scratch)))
                 let eoi = bytes.count - 2
                 bytes.replaceSubrange(eoi - 4..<eoi, with: [0xFF, 0xD3, 0x55, 0x55])  // an RST marker in the last MCUs
+            } else if i % 5 == 0 || i % 5 == 3 {
+                // A truncated PNG: libjpeg's own check of a JPEG never sees it, so its failure is libvips' own (the
+                // PNG decoder's words in libvips' shared error buffer), the words the gate must keep to this photo.
+                bytes = try Self.photo(variant: 100 + i, random: &random, format: .png)
+                Self.damage(&bytes, kind: i % 5, random: &random)
             } else {
                 bytes = try Self.photo(variant: 100 + i, random: &random)
                 Self.damage(&bytes, kind: i % 5, random: &random)
             }
-            try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/photos/damaged-\(i).jpg"))
+            let ext = i % 5 == 0 || i % 5 == 3 ? "png" : "jpg"
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/photos/damaged-\(i).\(ext)"))
         }
         for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/photos") {
             solo[name] = try soloReason(of: name)
@@ -93,7 +101,7 @@ struct HostileFixtures {
     }
 
     /// A 480×360 JPEG of smooth colour with noise: enough entropy-coded data that damage lands in real scans.
-    static func photo(variant: Int, random: inout SplitMix64) throws -> [UInt8] {
+    static func photo(variant: Int, random: inout SplitMix64, format: OutputFormat = .jpeg) throws -> [UInt8] {
         let width = 480, height = 360
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         let phase = Double(variant)
@@ -107,7 +115,7 @@ struct HostileFixtures {
             }
         }
         let image = try Image.fromPixels(pixels, width: width, height: height, bands: 3)
-        return try image.encoded(as: .jpeg, quality: 88, strip: true)
+        return try image.encoded(as: format, quality: 88, strip: true)
     }
 
     /// Four kinds of damage, each placed by the seed: a truncation, bits flipped through the scan, a marker in the

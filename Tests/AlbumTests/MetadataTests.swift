@@ -74,7 +74,10 @@ final class MetadataTests: XCTestCase {
         XCTAssertEqual(try captioned.render(photo, formatExtension: "jpg"), "/j/x/a-day-at-the-sea-01234567.jpg")
         XCTAssertThrowsError(try PathTemplate("out/{nmae}.jpg", relativeTo: "/")) { XCTAssert("\($0)".contains("unknown token {nmae}")) }
         XCTAssertThrowsError(try PathTemplate("out/fixed.jpg", relativeTo: "/")) { XCTAssert("\($0)".contains("no token")) }
-        XCTAssertThrowsError(try PathTemplate("out/{name}/../../../x{id}", relativeTo: "/j").render(photo, formatExtension: "jpg"))
+        // A fixed `..` that climbs out is refused when the template is read (a job-file error), for every photo.
+        XCTAssertThrowsError(try PathTemplate("out/{name}/../../../x{id}", relativeTo: "/j")) {
+            XCTAssert("\($0)".contains("leads outside its folder /j/out"), "\($0)")
+        }
     }
 
     func testJSONValuesAreEscapedAndOrdered() {
