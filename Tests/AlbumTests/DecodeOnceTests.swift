@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import System
 import Vips
 @testable import Media
 
@@ -202,6 +203,22 @@ final class DecodeOnceTests: XCTestCase {
         let path = folder + "/photos/plain.jpg"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+        try assertSharedDecodeRecordsDamage(of: "plain.jpg", in: folder)
+    }
+
+    /// The same for a PNG: libjpeg's own check never sees it, so the damage is libvips' failure in the shared
+    /// decode, which only a decode of the original alone can tell from another error.
+    func testADamagedPNGOriginalInASharedDecodeIsRecordedAsDamage() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        let jpeg = folder + "/photos/plain.jpg"
+        let png = try Image.open(FileBytes(path: jpeg), sequential: false, failOn: .warning).encoded(as: .png, quality: 0, strip: true)
+        try FileManager.default.removeItem(atPath: jpeg)
+        try Data(png.prefix(png.count / 2)).write(to: URL(fileURLWithPath: folder + "/photos/plain.png"))
+        try assertSharedDecodeRecordsDamage(of: "plain.png", in: folder)
+    }
+
+    private func assertSharedDecodeRecordsDamage(of name: String, in folder: String) throws {
         try TestSupport.write(job(in: folder), to: "job.yml", in: folder)
         let result = try TestSupport.album(["run", "job.yml", "--workers", "2", "--log-format", "json"], in: folder)
         XCTAssertEqual(result.status, 1, result.stderr)
@@ -209,7 +226,7 @@ final class DecodeOnceTests: XCTestCase {
         let event = (try JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
         XCTAssertEqual(shared(event), [4, 8], "the four good photos share their decode")
         XCTAssertEqual(steps("thumbnail", event), [4, 0, 1])
-        let damage = try Probe.rows(folder + "/album", "SELECT damage FROM photos WHERE path LIKE '%/plain.jpg'")
+        let damage = try Probe.rows(folder + "/album", "SELECT damage FROM photos WHERE path LIKE '%/\(name)'")
         XCTAssertEqual(damage.count, 1)
         XCTAssertTrue(damage.first?.hasPrefix("damaged image data") == true, "recorded as damage: \(damage)")
     }
