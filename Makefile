@@ -29,8 +29,10 @@ release: deps
 # The tests also drive the sqlite3 shell and run album as another user with setpriv (util-linux); they read album's
 # output with exiftool, djpeg (libjpeg-turbo-progs) and Debian's Python with Pillow (python3-pil), and make a JPEG XL
 # fixture with the vips command (libvips-tools).
-# InstallTests check the completion scripts with bash, zsh and fish, and the man page with groff.
-TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base
+# InstallTests check the completion scripts with bash, zsh and fish, and the man page with groff. HEIFThumbnailTests make
+# HEICs with and without a thumbnail item with libheif's heif-enc (libheif-examples); RawPhotoTests write DNGs with
+# Tests/AlbumTests/Support/make_dng.py (Python's struct and Pillow).
+TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base libheif-examples
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)

@@ -29,6 +29,7 @@ extension PhotoRecord: TableRecord {
         .column("stored_path", "TEXT", \.storedPath, json: 17),
         .column("damage", "TEXT", \.damage, since: 5),
         .column("missing_kept", "TEXT", \.missingKept, since: 5),
+        .column("lens", "TEXT", \.lens, since: 8, json: 18),
     ]
 
     package static let blank = PhotoRecord(id: "", hash: "", path: "", bytes: 0, mtimeNanoseconds: 0, inode: 0, width: 0, height: 0,

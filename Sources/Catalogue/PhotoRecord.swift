@@ -41,6 +41,8 @@ public struct PhotoRecord: Sendable, Equatable {
     public var damage: String? = nil
     /// When `album prune --keep-missing` kept this photo while its original was gone (ISO-8601 UTC); nil if never.
     public var missingKept: String? = nil
+    /// The lens its metadata names (EXIF `LensModel`, or libraw's reading of a camera RAW), when it names one.
+    public var lens: String? = nil
 
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {
@@ -50,7 +52,8 @@ public struct PhotoRecord: Sendable, Equatable {
     public init(id: String, hash: String, path: String, bytes: Int, mtimeNanoseconds: Int, inode: Int, width: Int,
                 height: Int, format: String, taken: String? = nil, added: String, caption: String? = nil,
                 filter: String, filterRecipe: String, camera: String? = nil, orientation: Int, hasGPS: Bool,
-                replaces: String? = nil, storedPath: String? = nil, damage: String? = nil, missingKept: String? = nil) {
+                replaces: String? = nil, storedPath: String? = nil, damage: String? = nil, missingKept: String? = nil,
+                lens: String? = nil) {
         self.id = id
         self.hash = hash
         self.path = path
@@ -72,6 +75,7 @@ public struct PhotoRecord: Sendable, Equatable {
         self.storedPath = storedPath
         self.damage = damage
         self.missingKept = missingKept
+        self.lens = lens
     }
 }
 

@@ -57,6 +57,7 @@ struct ShowCommand: Command {
         about.append(["taken", photo.taken.map(Timestamp.taken) ?? "-"])
         about.append(["added", Timestamp.local(photo.added)])
         about.append(["camera", photo.camera ?? "-"])
+        about.append(["lens", photo.lens ?? "-"])
         about.append(["gps", photo.hasGPS ? "yes" : "no"])
         about.append(["caption", photo.caption ?? "-"])
         about.append(["filter", photo.filter == "none" ? "none" : "\(photo.filter) \(photo.filterRecipe)"])

@@ -39,6 +39,20 @@ extension ImageFormat {
         return try decoder.open(bytes, sequential: sequential, failOn: failOn, shrink: shrink)
     }
 
+    /// The image a rendering of at least `request.atLeast` starts from, chosen by the original's decoder
+    /// (`ImageDecoder.source`): the original itself, or an image embedded in it, or pixels decoded by its library.
+    public static func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn,
+                              in formats: [ImageFormat] = registered) throws -> ImageSource {
+        let decoder = (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
+        return try decoder.source(bytes, for: request, failOn: failOn)
+    }
+
+    /// Whether every pixel of an original decodes, by its decoder (`ImageDecoder.decodeEveryPixel`).
+    public static func decodeEveryPixel(of bytes: FileBytes, failOn: FailOn, in formats: [ImageFormat] = registered) throws {
+        let decoder = (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
+        try decoder.decodeEveryPixel(bytes, failOn: failOn)
+    }
+
     private static func knownOther(_ head: [UInt8]) -> String? {
         let table: [([UInt8], String)] = [
             (Array("%PDF".utf8), "a PDF document"), (Array("BM".utf8), "a BMP image"),

@@ -18,6 +18,13 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public enum Metadata: String, Sendable { case exif, xmp, icc }
     /// What a file of the format holds: an image, or a camera's RAW sensor data (with, usually, embedded previews).
     public enum Kind: String, Sendable { case image, cameraRaw = "camera-raw" }
+    /// A smaller image a file of the format may carry, which a rendering may start from (`ImageDecoder.source`).
+    public enum Embedded: String, Sendable {
+        /// A camera RAW's JPEG preview (libraw).
+        case preview
+        /// A HEIF or AVIF file's thumbnail item (libheif, through libvips' heifload).
+        case thumbnail
+    }
 
     /// The format's name: what `photos.format` records and `select: {format: …}` matches.
     public let rawValue: String
@@ -34,9 +41,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public let metadata: Set<Metadata>
     /// An image, or a camera RAW.
     public let kind: Kind
+    /// The smaller image its files may carry, if any.
+    public let embedded: Embedded?
 
     public init(name: String, extensions: [String], signatures: [FormatSignature], decoder: (any ImageDecoder)?,
-                encoder: OutputFormat?, metadata: Set<Metadata>, kind: Kind = .image) {
+                encoder: OutputFormat?, metadata: Set<Metadata>, kind: Kind = .image, embedded: Embedded? = nil) {
         self.rawValue = name
         self.extensions = extensions
         self.signatures = signatures
@@ -44,6 +53,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
         self.encoder = encoder
         self.metadata = metadata
         self.kind = kind
+        self.embedded = embedded
     }
 
     /// Whether files of the format are a camera's RAW data (a RAW+JPEG pair's RAW: the same name with a RAW

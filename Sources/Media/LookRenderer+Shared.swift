@@ -10,15 +10,19 @@ extension LookRenderer {
     /// load (`guarded(failOn:original:)`), since every pixel is decoded inside it; the budget reserves what
     /// `renderFullSize` reserves while it decodes. What it returns is at most `SharedDecode.longEdgeCap` on its long
     /// edge, so it is held outside the reservation.
-    package static func sharedOriginal(of bytes: FileBytes, maxSize: Int, failOn: FailOn, reserve: Reserve) throws -> Image {
+    /// What it was decoded from comes back beside it (`ImageSource.provenance`), for the outputs derived from it.
+    package static func sharedOriginal(of bytes: FileBytes, maxSize: Int, failOn: FailOn, reserve: Reserve,
+                                       policy: SourcePolicy = .standard) throws -> (image: Image, source: String?) {
         try guarded(failOn: failOn, original: bytes) {
-            let header = try ImageFormat.open(bytes, sequential: true, failOn: failOn)
+            let request = DecodeRequest(atLeast: MinimumSize(longEdge: maxSize), policy: policy)
+            let source = try ImageFormat.source(bytes, for: request, failOn: failOn)
+            let header = try source.open(sequential: true, failOn: failOn)
             var held: Image?
             try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
-                try checkData(of: bytes, header: header, failOn: failOn)
-                held = try fullSize(of: bytes, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
+                try checkData(of: source, header: header, failOn: failOn)
+                held = try fullSize(of: source, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
             }
-            return held!
+            return (held!, source.provenance)
         }
     }
 

@@ -12,36 +12,46 @@ public enum LookRenderer {
         public var width: Int
         public var height: Int
         public var bytes: [UInt8]
+        /// What it was rendered from when not the original itself as libvips reads it (`ImageSource.provenance`):
+        /// "from the embedded preview (1024×683)", "decoded by libraw 0.20.2".
+        public var source: String?
 
-        public init(width: Int, height: Int, bytes: [UInt8]) {
+        public init(width: Int, height: Int, bytes: [UInt8], source: String? = nil) {
             self.width = width
             self.height = height
             self.bytes = bytes
+            self.source = source
         }
     }
 
     /// A thumbnail of the look, encoded: one pipeline from the original's bytes to the file's bytes.
     /// - Parameter reserve: reserves decoded pixels from the run's memory budget around the rendering.
     public static func renderThumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
-                                       quality: Int, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+                                       quality: Int, failOn: FailOn, reserve: Reserve = unreserved,
+                                       policy: SourcePolicy = .standard) throws -> Rendered {
         try renderThumbnails(of: bytes, recipe: recipe, geometry: geometry, format: format, quality: quality, failOn: failOn,
-                             reserve: reserve, withOriginal: false).look
+                             reserve: reserve, withOriginal: false, policy: policy).look
     }
 
     /// A thumbnail of the look and, with `withOriginal`, one of the original look in the same geometry, from one
-    /// decode (`encodedThumbnails`). The original look's is the report's "before" (docs/report.md).
+    /// decode (`encodedThumbnails`). The original look's is the report's "before" (docs/report.md). The decoder
+    /// chooses what the thumbnail starts from among what `policy` allows (`ImageFormat.source`: an embedded preview
+    /// or thumbnail at least the box's size), and each `Rendered` says which (`source`).
     public static func renderThumbnails(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, format: OutputFormat,
                                         quality: Int, failOn: FailOn, reserve: Reserve = unreserved,
-                                        withOriginal: Bool) throws -> (look: Rendered, original: Rendered?) {
+                                        withOriginal: Bool, policy: SourcePolicy = .standard) throws -> (look: Rendered, original: Rendered?) {
         try guarded(failOn: failOn, original: bytes) {
-            let header = try ImageFormat.open(bytes, sequential: true, failOn: failOn)
+            let source = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry), policy: policy), failOn: failOn)
+            let header = try source.open(sequential: true, failOn: failOn)
             var rendered: (look: Rendered, original: Rendered?)?
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
             try reserve(reservation(for: header, wholeImage: false)) {
-                try checkData(of: bytes, header: header, failOn: failOn)
-                let small = try thumbnail(of: bytes, header: header, recipe: .original, geometry: geometry, failOn: failOn)
+                try checkData(of: source, header: header, failOn: failOn)
+                let small = try thumbnail(of: source, header: header, recipe: .original, geometry: geometry, failOn: failOn)
                 rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
             }
+            rendered!.look.source = source.provenance
+            rendered!.original?.source = source.provenance
             return rendered!
         }
     }
@@ -61,17 +71,22 @@ public enum LookRenderer {
     }
 
     /// The look at full size (or `maxSize`), encoded with a metadata policy.
+    /// The decoder chooses what it starts from among what `policy` allows (an embedded preview at least `maxSize`).
     public static func renderFullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, format: OutputFormat, quality: Int,
-                                      metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved) throws -> Rendered {
+                                      metadata: MetadataPolicy, failOn: FailOn, reserve: Reserve = unreserved,
+                                      policy: SourcePolicy = .standard) throws -> Rendered {
         try guarded(failOn: failOn, original: bytes) {
-            let header = try ImageFormat.open(bytes, sequential: true, failOn: failOn)
+            let request = DecodeRequest(atLeast: maxSize.map { MinimumSize(longEdge: $0) }, policy: policy)
+            let source = try ImageFormat.source(bytes, for: request, failOn: failOn)
+            let header = try source.open(sequential: true, failOn: failOn)
             // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's.
             var rendered: Rendered?
             try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
-                try checkData(of: bytes, header: header, failOn: failOn)
-                let image = try fullSize(of: bytes, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
+                try checkData(of: source, header: header, failOn: failOn)
+                let image = try fullSize(of: source, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,
-                                    bytes: try encode(image, format: format, quality: quality, metadata: metadata))
+                                    bytes: try encode(image, format: format, quality: quality, metadata: metadata),
+                                    source: source.provenance)
             }
             return rendered!
         }
@@ -99,7 +114,7 @@ public enum LookRenderer {
         } catch let error as VipsError {
             guard let original, !error.isMemoryShortage else { throw error }
             do {
-                _ = try Attribution.attributed { try Image.decodeEveryPixel(of: original, failOn: failOn) }
+                _ = try Attribution.attributed { try ImageFormat.decodeEveryPixel(of: original, failOn: failOn) }
             } catch let damage as DecoderDamage {
                 throw DamagedImage(reported(damage.words))
             } catch let decoding as VipsError where !decoding.isMemoryShortage {
@@ -134,8 +149,8 @@ public enum LookRenderer {
     /// past the last scanline, so a scan whose damage decodes as other pixels, or a file with no end-of-image marker,
     /// would pass. Run first, inside the rendering's reservation (a progressive JPEG's check holds its coefficients),
     /// so a damaged JPEG's reason is always libjpeg's first warning, as djpeg prints it.
-    static func checkData(of bytes: FileBytes, header: Image, failOn: FailOn) throws {
-        guard failOn == .warning, JPEGCheck.applies(to: header) else { return }
+    static func checkData(of source: ImageSource, header: Image, failOn: FailOn) throws {
+        guard failOn == .warning, JPEGCheck.applies(to: header), let bytes = source.bytes else { return }
         try JPEGCheck.check(bytes)
     }
 
@@ -144,12 +159,16 @@ public enum LookRenderer {
     ///
     /// The colour transform is the full-size path's (`srgb8(colourManaged: true)`: lcms, embedded profile to sRGB,
     /// relative intent), so a thumbnail and an export of the same photo have the same colours.
-    public static func thumbnail(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, geometry: ThumbnailGeometry,
+    /// An original libvips loads as it is goes through `vips_thumbnail_buffer` (its own shrink-on-load); any other
+    /// source (an embedded image, an orientation of the RAW's own, decoded pixels) loads shrunk here first.
+    public static func thumbnail(of source: ImageSource, header: Image? = nil, recipe: Recipe, geometry: ThumbnailGeometry,
                                  failOn: FailOn) throws -> Image {
-        let header = try header ?? ImageFormat.open(bytes, sequential: true, failOn: failOn)
-        let small = header.isCMYK || header.loader?.hasPrefix("jpegload") == true
-            ? try shrinkOnLoadThumbnail(of: bytes, header: header, geometry: geometry, failOn: failOn)
-            : try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: false)
+        let header = try header ?? source.open(sequential: true, failOn: failOn)
+        let small = if let bytes = source.bytes, source.isOriginal, !header.isCMYK, header.loader?.hasPrefix("jpegload") != true {
+            try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: false)
+        } else {
+            try shrinkOnLoadThumbnail(of: source, header: header, geometry: geometry, failOn: failOn)
+        }
         let pixels = try small.srgb8(colourManaged: true)
         return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
     }
@@ -165,20 +184,20 @@ public enum LookRenderer {
     ///
     /// The shrink factor is `vips_thumbnail`'s own (libjpeg DCT scaling by 2, 4 or 8, leaving at least a factor of
     /// two for the final Lanczos3).
-    private static func shrinkOnLoadThumbnail(of bytes: FileBytes, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
+    private static func shrinkOnLoadThumbnail(of source: ImageSource, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
         let (w, h) = header.orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
         let factor = geometry.crop == .none && geometry.sizing != .force
             ? max(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
             : min(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
         let shrink = header.loader?.hasPrefix("jpegload") == true
             ? (factor >= 16 ? 8 : factor >= 8 ? 4 : factor >= 4 ? 2 : 1) : 1
-        let image = try ImageFormat.open(bytes, sequential: true, failOn: failOn, shrink: shrink)
+        let image = try source.open(sequential: true, failOn: failOn, shrink: shrink)
         return try (header.isCMYK ? image.srgb8(colourManaged: true) : image).thumbnail(geometry: geometry)
     }
 
     /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).
-    public static func fullSize(of bytes: FileBytes, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
-        let header = try header ?? ImageFormat.open(bytes, sequential: true, failOn: failOn)
+    public static func fullSize(of source: ImageSource, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
+        let header = try header ?? source.open(sequential: true, failOn: failOn)
         // A JPEG bound for `maxSize` decodes smaller (DCT scaling), keeping at least twice the target for Lanczos3.
         let long = max(header.width, header.height)
         let shrink = maxSize.map { limit in
@@ -186,7 +205,7 @@ public enum LookRenderer {
         } ?? 1
         // Rotations and vertical flips read the image out of order, which a sequential load cannot do.
         let image = header.orientation == 1 && shrink == 1
-            ? header : try ImageFormat.open(bytes, sequential: header.orientation == 1, failOn: failOn, shrink: shrink)
+            ? header : try source.open(sequential: header.orientation == 1, failOn: failOn, shrink: shrink)
         var upright = try image.autorotated()
         // Reduced before the colour transform, as a thumbnail is: lcms then converts the pixels that are kept, not
         // every decoded one (a 5400×3600 photo bound for 1440 px decodes at full size: 19 MP through lcms before).

@@ -13,6 +13,20 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var camera: String?
     public var caption: String?
     public var hasGPS: Bool
+    /// The lens the file names (EXIF `LensModel`, or what libraw reads from a RAW).
+    public var lens: String?
+
+    public init(width: Int, height: Int, orientation: Int, taken: String?, camera: String?, caption: String?, hasGPS: Bool,
+                lens: String?) {
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.taken = taken
+        self.camera = camera
+        self.caption = caption
+        self.hasGPS = hasGPS
+        self.lens = lens
+    }
 
     /// Reads the fields from an opened image: EXIF from its `exif-data` block through libexif (each field's stored
     /// bytes, whole: libvips' string form of a field is cut to a fixed buffer and carries a description), XMP's
@@ -39,6 +53,7 @@ public struct PhotoMetadata: Sendable, Equatable {
         let xmp = image.blob("xmp-data").flatMap(PhotoMetadata.xmpDescription)
         caption = written(.imageDescription) ?? xmp ?? written(.userComment) ?? written(.xpComment)
         hasGPS = image.fieldNames.contains { $0.hasPrefix("exif-ifd3-GPS") }
+        lens = exif[.lensModel].flatMap(ExifText.value).map(PhotoMetadata.tidy).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// "2008:04:20 19:12:06" (+ "+02:00") → "2008-04-20T19:12:06+02:00"; nil for zeros or nonsense.

@@ -20,6 +20,10 @@ public struct SharedDecode: Sendable {
     public let maxSize: Int
     /// The decoded image, once a stage has asked for it.
     package var image: Image?
+    /// The sources the stage that decoded it allowed (`SourcePolicy`), and what it was decoded from when not the
+    /// original itself (`ImageSource.provenance`): an output whose stage allows other sources renders alone.
+    package var policy: SourcePolicy?
+    package var source: String?
     /// How many times the original was decoded for it (one, or zero when no stage got to it), and how many outputs
     /// derived from it: the run's `decodes_shared` (docs/events.md).
     public package(set) var decodes = 0

@@ -39,6 +39,10 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     public var maxSize: Int? = nil
     public var metadata: MetadataPolicy = .stripGPS
     public var ifExists: IfExists = .skip
+    /// A camera RAW's embedded preview, or libraw's decode.
+    public var raw: RawSource = .preview
+    /// A HEIF/AVIF file's embedded thumbnail, or its primary image.
+    public var embeddedThumbnail: EmbeddedThumbnailUse = .use
     public var select: Selection? = nil
 
     public init(to: PathTemplate) { self.to = to }
@@ -52,14 +56,19 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         .integer("max-size", \.maxSize, in: 1...100_000),
         .choice("metadata", \.metadata),
         .choice("if-exists", \.ifExists),
+        .choice("raw", \.raw, scope: .cameraRaw),
+        .choice("embedded-thumbnail", \.embeddedThumbnail, scope: .embeddedThumbnail),
         .selection(\.select),
     ]
+
+    /// The sources `raw:` and `embedded-thumbnail:` allow.
+    var policy: SourcePolicy { SourcePolicy(raw: raw, embeddedThumbnail: embeddedThumbnail) }
 
     /// Exports the photo once per target (`targets(of:)`: one per known path when the template is over a path's
     /// name, else one), rendering it at most once: done when any file was written, else skipped.
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
         let input = try self.input(of: work)
-        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+        let parametersHash = parametersHash(of: work, context: context)
         var rendered: LookRenderer.Rendered?
         var results: [StepResult] = []
         for target in try targets(of: work) {
@@ -123,7 +132,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                     try catalogue.record(rendition)
                 }
                 // `--force` rendered it again (and found the same bytes): that is work done, and counted so.
-                return context.force ? .done(input: input, output: rendition.fileHash)
+                return context.force ? .done(input: input, output: rendition.fileHash, source: rendered.source)
                     : .skipped("an identical file is already there", input: input, output: rendition.fileHash)
             }
             var mode = AtomicFile.Mode.noReplace
@@ -160,7 +169,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 if let marked { try catalogue.forgetRendition(photo: marked.photo, kind: .export, path: marked.path) }
                 try catalogue.record(rendition)
             }
-            return .done(input: input, output: rendition.fileHash)
+            return .done(input: input, output: rendition.fileHash, source: rendered.source)
         }
         throw StageError("cannot export to \(target): other writers keep taking every free name beside it")
     }
@@ -173,7 +182,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             guard let thumbnail = work.thumbnail else { return false }  // the thumbnail is to be made first
             input = thumbnail.fileHash
         }
-        let parametersHash = context.parametersHash(stage: .export, parameters: parameters)
+        let parametersHash = parametersHash(of: work, context: context)
         for target in try targets(of: work) {
             guard let previous = try previousExport(of: work.photo, at: target, context: context) else { return false }
             let current = previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
@@ -214,16 +223,18 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                let bytes = try? FileBytes(path: filtered.path), bytes.count == filtered.bytes {
                 return LookRenderer.Rendered(width: filtered.width, height: filtered.height, bytes: bytes.withBytes { Array($0) })
             }
-            if let maxSize, let shared = try work.sharedImage(atLeast: maxSize, context: context) {
+            if let maxSize, let shared = try work.sharedImage(atLeast: maxSize, policy: policy, context: context) {
                 // Derived from the photo's one decode for several outputs (`SharedDecode`).
-                let rendered = try LookRenderer.renderFullSize(fromShared: shared, recipe: work.recipe, maxSize: maxSize, format: format,
+                var rendered = try LookRenderer.renderFullSize(fromShared: shared.image, recipe: work.recipe, maxSize: maxSize, format: format,
                                                                quality: quality, metadata: metadata, failOn: context.failOn)
+                rendered.source = shared.source
                 work.sharedOutputMade()
                 return rendered
             }
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
             return try LookRenderer.renderFullSize(of: bytes, recipe: work.recipe, maxSize: maxSize, format: format, quality: quality,
-                                                   metadata: metadata, failOn: context.failOn, reserve: context.withPixels)
+                                                   metadata: metadata, failOn: context.failOn, reserve: context.withPixels,
+                                                   policy: policy)
         case .thumbnail:
             let thumbnail = work.thumbnail!
             let bytes = try FileBytes(path: thumbnail.path)

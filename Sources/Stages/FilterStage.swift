@@ -19,6 +19,8 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
     public var quality: Int = 90
     /// Whether a full-size filtered image is written besides the look.
     public var keep: Keep = .nothing
+    /// A camera RAW's embedded preview (when it is full size), or libraw's decode.
+    public var raw: RawSource = .preview
     public var select: Selection? = nil
 
     /// What the stage keeps besides the look it records on the photo.
@@ -43,6 +45,8 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         // Left out of the parameters at `none`: a look-only stage hashes as every filter stage did before the
         // option, so a catalogue's older runs apply the same parameters (docs/catalogue.md "Up to date").
         .choice("keep", \.keep, unrecorded: .nothing),
+        // A camera RAW's full-size image comes from its preview only when the preview is full size.
+        .choice("raw", \.raw, scope: .cameraRaw),
         .selection(\.select),
     ]
 
@@ -72,7 +76,7 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
             try context.catalogue { try $0.setFilter(photo: photoID, name: name, recipe: recipeText) }
             return .done(input: input, output: work.lookHash)
         }
-        let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
+        let parametersHash = parametersHash(of: work, context: context)
         let existing = try upToDate(work, context: context)
         if !context.force, let existing {
             work.filtered = (existing, quality)
@@ -83,7 +87,8 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         }
         let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
         let rendered = try LookRenderer.renderFullSize(of: bytes, recipe: preset.recipe, maxSize: nil, format: .jpeg, quality: quality,
-                                                       metadata: .stripGPS, failOn: context.failOn, reserve: context.withPixels)
+                                                       metadata: .stripGPS, failOn: context.failOn, reserve: context.withPixels,
+                                                       policy: SourcePolicy(raw: raw, embeddedThumbnail: .ignore))
         let path = RenditionFile.path(in: context.catalogueFolder, area: "filtered", photo: photoID, parametersHash: parametersHash,
                                       inputHash: input, extension: "jpg")
         let rendition = try RenditionFile.write(rendered, to: path, kind: .filtered, photo: photoID,
@@ -93,7 +98,7 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
             try catalogue.setFilter(photo: photoID, name: name, recipe: recipeText)
         }
         work.filtered = (rendition, quality)
-        return .done(input: input, output: rendition.fileHash)
+        return .done(input: input, output: rendition.fileHash, source: rendered.source)
     }
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
@@ -114,7 +119,7 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
     /// The recorded filtered image of this preset on the photo's original, when its file is intact.
     private func upToDate(_ work: PhotoWork, context: StageContext) throws -> Rendition? {
         let photoID = work.photo.id, input = work.photo.hash
-        let parametersHash = context.parametersHash(stage: .filter, parameters: parameters)
+        let parametersHash = parametersHash(of: work, context: context)
         let existing = try context.renditions(of: photoID)
             .last { $0.kind == .filtered && $0.parametersHash == parametersHash && $0.inputHash == input }
         return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }

@@ -38,18 +38,19 @@ extension ImportStage {
             guard let decoder = format.decoder else {
                 throw SniffFailure.unsupported("\(format.rawValue), which album recognises but has no decoder for")
             }
-            // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`).
+            // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`). No
+            // pixel is decoded: libvips' header, or libraw's identify.
             let (metadata, _) = try Attribution.attributed {
-                let header = try decoder.open(bytes, sequential: true, failOn: failOn, shrink: 1)
+                let header = try decoder.header(bytes, failOn: failOn)
                 try checkLimits(header)
-                return PhotoMetadata(image: header)
+                return header.metadata
             }
             var photo = PhotoRecord(
                 id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.count,
                 mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
-                orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil)
+                orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil, lens: metadata.lens)
             if mode == .copy {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
                 let target = context.catalogueFolder + "/" + photo.storedPath!
@@ -75,6 +76,8 @@ extension ImportStage {
             return (nil, .failed(error.description))
         } catch let error as VipsError {
             return (nil, .failed("cannot decode its header: \(error.reason)"))
+        } catch let damage as DamagedImage {
+            return (nil, .failed("cannot decode its header: \(damage.reason)"))
         } catch {
             return (nil, .failed(ErrorReason.of(error)))
         }
@@ -83,14 +86,15 @@ extension ImportStage {
     private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String) }
 
     /// Refuses decompression bombs and absurd headers before a pixel is decoded.
-    private func checkLimits(_ header: Image) throws {
-        let pixels = header.width * header.height
-        guard header.width > 0, header.height > 0 else { throw StageError("its header claims an empty image (\(header.width)×\(header.height))") }
+    private func checkLimits(_ header: PhotoHeader) throws {
+        let (width, height) = (header.storedWidth, header.storedHeight)
+        let pixels = width * height
+        guard width > 0, height > 0 else { throw StageError("its header claims an empty image (\(width)×\(height))") }
         guard pixels <= maxMegapixels * 1_000_000 else {
-            throw StageError("\(header.width)×\(header.height) is \(pixels / 1_000_000) megapixels, over the max-pixels limit of \(maxMegapixels) (raise max-pixels on the import to allow it)")
+            throw StageError("\(width)×\(height) is \(pixels / 1_000_000) megapixels, over the max-pixels limit of \(maxMegapixels) (raise max-pixels on the import to allow it)")
         }
         for field in ["exif-data", "xmp-data", "icc-profile-data", "iptc-data"] {
-            let size = header.blobSize(field)
+            let size = header.blockSizes[field] ?? 0
             guard size <= ImportStage.maxMetadataBytes else {
                 throw StageError("its \(field) metadata is \(size >> 20) MB, over the \(ImportStage.maxMetadataBytes >> 20) MB album accepts")
             }

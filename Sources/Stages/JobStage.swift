@@ -12,6 +12,13 @@ public protocol JobStage: Sendable {
     /// Every option with its value, defaults included: recorded as the step's parameters and hashed. A stage
     /// gets it from its `options` table (`DeclaredOptions`).
     var parameters: JSONValue { get }
+    /// Every parameters its renditions may be made with: `parameters`, and for options scoped to some photos
+    /// (`StageOption.scope`) those photos' own. A run records each (`runs.stages`), for prune to keep.
+    var parameterVariants: [JSONValue] { get }
+}
+
+extension JobStage {
+    public var parameterVariants: [JSONValue] { [parameters] }
 }
 
 /// A stage with a job-file reader of its own, in its own `+JobFile` file: what `StageRegistry.registered` lists.

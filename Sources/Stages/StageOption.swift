@@ -46,12 +46,17 @@ public struct StageOption<Stage>: Sendable {
     public let required: Bool
     /// The default as the docs say it, where the value alone would not say it well ("the image extensions").
     public let documentedDefault: String?
+    /// The photos whose renditions the option changes (`raw:` only camera RAWs'); nil: every photo's. It is in the
+    /// parameters of those photos' renditions only (`DeclaredOptions.parameters(for:)`), so changing it re-renders
+    /// exactly them.
+    public let scope: OptionScope?
 
-    public init(_ key: String, _ kind: Kind, required: Bool = false, documentedDefault: String? = nil) {
+    public init(_ key: String, _ kind: Kind, required: Bool = false, documentedDefault: String? = nil, scope: OptionScope? = nil) {
         self.key = key
         self.kind = kind
         self.required = required
         self.documentedDefault = documentedDefault
+        self.scope = scope
     }
 
     /// Whether a job file may write this key.
@@ -99,9 +104,10 @@ extension StageOption {
     }
     package static func choice<E: RawRepresentable & CaseIterable & Sendable>(
         _ key: String, _ path: WritableKeyPath<Stage, E> & Sendable, only: [E]? = nil, unrecorded: E? = nil,
-        documentedDefault: String? = nil
+        documentedDefault: String? = nil, scope: OptionScope? = nil
     ) -> StageOption where E.RawValue == String {
-        StageOption(key, .choice(StageChoice(path, only: only, unrecorded: unrecorded)), documentedDefault: documentedDefault)
+        StageOption(key, .choice(StageChoice(path, only: only, unrecorded: unrecorded)), documentedDefault: documentedDefault,
+                    scope: scope)
     }
     package static func selection(_ path: WritableKeyPath<Stage, Selection?> & Sendable) -> StageOption {
         StageOption("select", .selection(path))

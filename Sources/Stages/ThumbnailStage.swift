@@ -30,6 +30,10 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     public var crop: Crop = .centre
     public var format: OutputFormat = .jpeg
     public var quality: Int = 70
+    /// A camera RAW's embedded preview, or libraw's decode.
+    public var raw: RawSource = .preview
+    /// A HEIF/AVIF file's embedded thumbnail, or its primary image.
+    public var embeddedThumbnail: EmbeddedThumbnailUse = .use
     public var select: Selection? = nil
 
     public init() {}
@@ -41,8 +45,13 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         .choice("crop", \.crop),
         .choice("format", \.format, only: [.jpeg, .webp, .avif, .png]),
         .integer("quality", \.quality, in: 1...100),
+        .choice("raw", \.raw, scope: .cameraRaw),
+        .choice("embedded-thumbnail", \.embeddedThumbnail, scope: .embeddedThumbnail),
         .selection(\.select),
     ]
+
+    /// The sources `raw:` and `embedded-thumbnail:` allow.
+    var policy: SourcePolicy { SourcePolicy(raw: raw, embeddedThumbnail: embeddedThumbnail) }
 
     /// The libvips geometry for these options.
     public var geometry: ThumbnailGeometry {
@@ -69,24 +78,27 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         // the report's "before", from the same decode (docs/report.md, "Where previews come from").
         let before = try !work.recipe.isEmpty && recorded(work, look: work.photo.hash, context: context) == nil
         let (rendered, original): (LookRenderer.Rendered, LookRenderer.Rendered?)
-        if let shared = try work.sharedImage(context: context),
-           LookRenderer.sharedServes(width: shared.width, height: shared.height, geometry: geometry) {
+        let source: String?
+        if let shared = try work.sharedImage(policy: policy, context: context),
+           LookRenderer.sharedServes(width: shared.image.width, height: shared.image.height, geometry: geometry) {
             // Derived from the photo's one decode for several outputs (`SharedDecode`).
-            (rendered, original) = try LookRenderer.renderThumbnails(fromShared: shared, recipe: work.recipe, geometry: geometry,
+            (rendered, original) = try LookRenderer.renderThumbnails(fromShared: shared.image, recipe: work.recipe, geometry: geometry,
                                                                      format: format, quality: quality, failOn: context.failOn,
                                                                      withOriginal: before)
             work.sharedOutputMade()
+            source = shared.source
         } else {
             let bytes = try work.originalBytes(catalogueFolder: context.catalogueFolder)
             (rendered, original) = try LookRenderer.renderThumbnails(of: bytes, recipe: work.recipe, geometry: geometry, format: format,
                                                                      quality: quality, failOn: context.failOn, reserve: context.withPixels,
-                                                                     withOriginal: before)
+                                                                     withOriginal: before, policy: policy)
+            source = rendered.source
         }
         // The before first: the look's thumbnail is the photo's newest.
         if let original { _ = try record(original, of: work, look: work.photo.hash, context: context) }
         let rendition = try record(rendered, of: work, look: input, context: context)
         work.thumbnail = rendition
-        return .done(input: input, output: rendition.fileHash)
+        return .done(input: input, output: rendition.fileHash, source: source)
     }
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {
@@ -101,7 +113,7 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
 
     /// The recorded thumbnail of one of the photo's looks (its hash) with these options, when its file is intact.
     private func recorded(_ work: PhotoWork, look: String, context: StageContext) throws -> Rendition? {
-        let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
+        let parametersHash = parametersHash(of: work, context: context)
         let existing = try context.renditions(of: work.photo.id)
             .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == look }
         return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
@@ -111,7 +123,7 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     /// hash and the look's, and records it.
     private func record(_ rendered: LookRenderer.Rendered, of work: PhotoWork, look: String, context: StageContext) throws -> Rendition {
         let photoID = work.photo.id
-        let parametersHash = context.parametersHash(stage: .thumbnail, parameters: parameters)
+        let parametersHash = parametersHash(of: work, context: context)
         let path = RenditionFile.path(in: context.catalogueFolder, area: "thumbnails", photo: photoID, parametersHash: parametersHash,
                                       inputHash: look, extension: format.fileExtension)
         let rendition = try RenditionFile.write(rendered, to: path, kind: .thumbnail, photo: photoID,

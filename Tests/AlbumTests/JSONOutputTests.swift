@@ -31,7 +31,7 @@ final class JSONOutputTests: XCTestCase {
                       ("height", "integer"), ("format", "string"), ("taken", "string or null"), ("added", "string"),
                       ("caption", "string or null"), ("filter", "string"), ("filter_recipe", "array"),
                       ("camera", "string or null"), ("orientation", "integer"), ("has_gps", "boolean"),
-                      ("replaces", "string or null"), ("stored_path", "string or null"), ("state", "string"),
+                      ("replaces", "string or null"), ("stored_path", "string or null"), ("lens", "string or null"), ("state", "string"),
                       ("damage", "string"), ("aliases", "array"), ("renditions", "array")],
         "### rendition": [("kind", "string"), ("path", "string"), ("file_hash", "string"), ("width", "integer"),
                           ("height", "integer"), ("bytes", "integer"), ("params_hash", "string"), ("input_hash", "string"),

@@ -94,7 +94,7 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count, "no column is declared after the fixed history yet")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "schema 8 (photos.lens) is declared after the fixed history")
     }
 
     /// The distributed tables and the identity are read and written through their declarations, and store what the
@@ -187,7 +187,8 @@ final class RecordMappingTests: XCTestCase {
     func testACatalogueWrittenByPositionOpensAndReadsBackFieldForField() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let old = try Database(path: folder + "/" + Catalogue.databaseName)
-        try old.execute(Schema.migrations.joined(separator: "\n") + "\nPRAGMA user_version = \(Schema.currentVersion);")
+        let declaredLater = (Schema.migrations.count + 1...max(Schema.migrations.count + 1, Schema.currentVersion)).map { Schema.migration(to: $0) }
+        try old.execute((Schema.migrations + declaredLater).joined(separator: "\n") + "\nPRAGMA user_version = \(Schema.currentVersion);")
         try old.run("""
             INSERT INTO photos (id, hash, path, bytes, mtime_ns, inode, width, height, format, taken, added, caption, filter, \
             filter_recipe, camera, orientation, has_gps, replaces, stored_path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)

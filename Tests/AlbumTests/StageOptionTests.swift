@@ -116,8 +116,8 @@ final class StageOptionTests: XCTestCase {
         (job.importStage.map { [$0.parameters.text] } ?? []) + job.stages.map(\.parameters.text)
     }
 
-    private func hash<S: DeclaredOptions>(_ stage: S, _ name: StageName) -> String {
-        StageParameters(stage: name, parameters: stage.parameters, software: .current).hash
+    private func hash<S: DeclaredOptions>(_ stage: S, _ name: StageName, for format: ImageFormat? = nil) -> String {
+        StageParameters(stage: name, parameters: format.map { stage.parameters(for: $0) } ?? stage.parameters, software: .current).hash
     }
 
     /// How many of the stage's properties an option binds.
@@ -165,7 +165,16 @@ final class StageOptionTests: XCTestCase {
             case .recorded: continue
             }
             let varied = try load(entries, "\(name)-\(option.key)")
-            XCTAssertNotEqual(hash(varied, name), hash(reference, name), "\(name).\(option.key): \(entries)", file: file, line: line)
+            // An option scoped to some formats (`raw:`) changes the hash of those photos' renditions, and no other's.
+            let scoped = option.scope.flatMap { scope in ImageFormat.registered.first(where: scope.includes) }
+            XCTAssertNotEqual(hash(varied, name, for: scoped), hash(reference, name, for: scoped), "\(name).\(option.key): \(entries)",
+                              file: file, line: line)
+            if let scope = option.scope {
+                for format in ImageFormat.registered where !scope.includes(format) {
+                    XCTAssertEqual(hash(varied, name, for: format), hash(reference, name, for: format),
+                                   "\(name).\(option.key) leaves \(format)'s renditions alone", file: file, line: line)
+                }
+            }
             if case .tuning = option.kind { continue }
             XCTAssertNotEqual(JSONValue.object(option.parameters(of: varied)), JSONValue.object(option.parameters(of: reference)),
                               "\(name).\(option.key) reaches its own member of the parameters", file: file, line: line)

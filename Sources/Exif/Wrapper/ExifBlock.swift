@@ -3,12 +3,12 @@ internal import CExif
 /// The EXIF fields album reads, each named by its IFD and tag number (EXIF 2.32, and Microsoft's XP tags).
 public enum ExifTag: CaseIterable, Sendable {
     case imageDescription, make, model, xpComment
-    case dateTimeOriginal, offsetTimeOriginal, userComment
+    case dateTimeOriginal, offsetTimeOriginal, userComment, lensModel
 
     var ifd: ExifIfd {
         switch self {
         case .imageDescription, .make, .model, .xpComment: EXIF_IFD_0
-        case .dateTimeOriginal, .offsetTimeOriginal, .userComment: EXIF_IFD_EXIF
+        case .dateTimeOriginal, .offsetTimeOriginal, .userComment, .lensModel: EXIF_IFD_EXIF
         }
     }
 
@@ -21,6 +21,7 @@ public enum ExifTag: CaseIterable, Sendable {
         case .dateTimeOriginal: 0x9003
         case .offsetTimeOriginal: 0x9011
         case .userComment: 0x9286
+        case .lensModel: 0xA434
         }
     }
 }

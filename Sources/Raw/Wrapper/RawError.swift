@@ -1,6 +1,6 @@
 /// A libraw call failed: which call, on which file, and libraw's own words (`libraw_strerror`).
 public struct RawError: Error, Sendable, CustomStringConvertible {
-    /// The libraw call that failed, e.g. "open" (identify), "unpack" or "dcraw_process".
+    /// What libraw was doing, as a verb phrase: "open it" (identify), "unpack it", "process it", "unpack its preview".
     public var operation: String
     /// libraw's error code (`LibRaw_errors`).
     public var code: Int32
@@ -17,7 +17,7 @@ public struct RawError: Error, Sendable, CustomStringConvertible {
     }
 
     /// What went wrong, in libraw's words, e.g. "libraw 0.20.2 cannot unpack it: Input/output error".
-    public var reason: String { "libraw \(RawFile.version) cannot \(operation) it: \(message)" }
+    public var reason: String { "libraw \(RawFile.version) cannot \(operation): \(message)" }
 
     public var description: String { "\(file): \(reason)" }
 

@@ -14,22 +14,25 @@ public final class RawFile {
     /// What identify read.
     public let identity: RawIdentity
 
-    /// libraw's version, "0.20.2".
-    public static var version: String { String(cString: libraw_version()) }
+    /// libraw's version, "0.20.2" (`libraw_versionNumber`; `libraw_version` adds "-Release").
+    public static var version: String {
+        let number = Int(libraw_versionNumber())
+        return "\(number >> 16).\(number >> 8 & 0xFF).\(number & 0xFF)"
+    }
 
     /// Opens `bytes` with libraw's identify (`libraw_open_buffer`): headers only.
     /// - Throws: `RawError` naming the file and libraw's words; `isUnsupported` when the bytes are not a RAW libraw
     ///   knows (a plain TIFF among them).
     public init(_ bytes: FileBytes) throws {
         guard let handle = album_raw_init() else {
-            throw RawError(operation: "open", code: -100007, message: String(cString: libraw_strerror(-100007)), file: bytes.path)
+            throw RawError(operation: "open it", code: -100007, message: String(cString: libraw_strerror(-100007)), file: bytes.path)
         }
         let status = bytes.withBytes { buffer in
             libraw_open_buffer(handle, UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count)
         }
         guard status == LIBRAW_SUCCESS.rawValue else {
             libraw_close(handle)
-            throw RawError(operation: "open", code: status, message: String(cString: libraw_strerror(status)), file: bytes.path)
+            throw RawError(operation: "open it", code: status, message: String(cString: libraw_strerror(status)), file: bytes.path)
         }
         self.handle = handle
         self.bytes = bytes
@@ -49,6 +52,7 @@ public final class RawFile {
         defer { libraw_dcraw_clear_mem(image) }
         let data = RawFile.data(of: image)
         if image.pointee.type == LIBRAW_IMAGE_JPEG { return .jpeg(data) }
+        guard image.pointee.bits == 8 else { throw error("unpack its preview", LIBRAW_UNSUPPORTED_THUMBNAIL.rawValue) }
         return .bitmap(RawPixels(bytes: data, width: Int(image.pointee.width), height: Int(image.pointee.height),
                                  bands: Int(image.pointee.colors)))
     }
@@ -92,11 +96,10 @@ public final class RawFile {
     }
 
     private static func identity(of data: libraw_data_t) -> RawIdentity {
+        // libraw sets the preview's kind (`tformat`) only when it unpacks it; identify gives its size.
         let thumbnail = data.thumbnail
         let preview: RawPreviewInfo? = thumbnail.tlength > 0 && thumbnail.twidth > 0 && thumbnail.theight > 0
-            ? RawPreviewInfo(kind: thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG ? .jpeg
-                                 : thumbnail.tformat == LIBRAW_THUMBNAIL_BITMAP ? .bitmap : .other,
-                             width: Int(thumbnail.twidth), height: Int(thumbnail.theight), bytes: Int(thumbnail.tlength))
+            ? RawPreviewInfo(width: Int(thumbnail.twidth), height: Int(thumbnail.theight), bytes: Int(thumbnail.tlength))
             : nil
         let lens = [text(data.lens.Lens), text(data.lens.makernotes.Lens)].first { !$0.isEmpty }
         let make = text(data.idata.normalized_make)

@@ -38,17 +38,15 @@ public struct RawIdentity: Sendable, Equatable {
     }
 }
 
-/// An embedded preview's header: its kind and stored size, read at identify without unpacking it.
+/// An embedded preview's header: its stored size, read at identify without unpacking it (what it holds, a JPEG or a
+/// bitmap, libraw says when it unpacks it: `RawPreview`).
 public struct RawPreviewInfo: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable { case jpeg, bitmap, other }
-    public var kind: Kind
     public var width: Int
     public var height: Int
     /// Its size in the file, in bytes.
     public var bytes: Int
 
-    public init(kind: Kind, width: Int, height: Int, bytes: Int) {
-        self.kind = kind
+    public init(width: Int, height: Int, bytes: Int) {
         self.width = width
         self.height = height
         self.bytes = bytes

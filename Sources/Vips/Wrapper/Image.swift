@@ -31,8 +31,11 @@ public final class Image: @unchecked Sendable {
     ///   - sequential: read top to bottom once (streaming); right for every album pipeline but metadata.
     ///   - jpegShrink: 2, 4 or 8 to decode a JPEG at that fraction of its size (libjpeg's DCT scaling); 1 for full
     ///     size. Only for bytes libvips loads with `jpegload`: other loaders reject the option.
-    public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, jpegShrink: Int = 1) throws -> Image {
-        let options = jpegShrink > 1 ? "shrink=\(jpegShrink)" : ""
+    ///   - loaderOptions: more of the loader's own options, e.g. `["thumbnail=TRUE"]` for heifload's embedded
+    ///     thumbnail.
+    public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, jpegShrink: Int = 1,
+                            loaderOptions: [String] = []) throws -> Image {
+        let options = ((jpegShrink > 1 ? ["shrink=\(jpegShrink)"] : []) + loaderOptions).joined(separator: ",")
         let pointer = bytes.withBytes { buffer in
             ProgramLock.building {
                 album_vips_new_from_buffer(buffer.baseAddress, buffer.count, options, sequential ? 1 : 0, failOn.rawValue)

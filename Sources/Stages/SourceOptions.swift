@@ -1,0 +1,45 @@
+import Core
+import Media
+
+/// `raw:` on the stages that render: which image of a camera RAW a rendering starts from.
+public enum RawSource: String, Sendable, CaseIterable {
+    /// The largest embedded JPEG preview when it is at least the rendition's size, else libraw's decode.
+    case preview
+    /// Always libraw's decode of the sensor data.
+    case decode
+}
+
+/// `embedded-thumbnail:` on the stages that render: whether a HEIF/AVIF file's embedded thumbnail may serve.
+public enum EmbeddedThumbnailUse: String, Sendable, CaseIterable {
+    /// When it is at least the rendition's size on the side the fit needs; else the primary image.
+    case use
+    /// Always the primary image.
+    case ignore
+}
+
+extension SourcePolicy {
+    /// The policy a stage's `raw:` and `embedded-thumbnail:` give.
+    public init(raw: RawSource, embeddedThumbnail: EmbeddedThumbnailUse) {
+        self.init(rawPreview: raw == .preview, embeddedThumbnail: embeddedThumbnail == .use)
+    }
+}
+
+extension DeclaredOptions where Self: JobStage {
+    /// The hash of this stage's parameters for a rendition of `work`'s photo (`parameters(for:)`): the run's prepared
+    /// hash unless an option is scoped to the photo's format (a RAW's `raw:`, a HEIF's `embedded-thumbnail:`).
+    func parametersHash(of work: PhotoWork, context: StageContext) -> String {
+        let format = ImageFormat(rawValue: work.photo.format)
+        guard let format, Self.options.contains(where: { $0.scope?.includes(format) == true }) else {
+            return context.parametersHash(stage: Self.stage, parameters: parameters)
+        }
+        return StageParameters(stage: Self.stage, parameters: parameters(for: format), software: context.software).hash
+    }
+}
+
+extension StepResult {
+    /// A done step that says what its rendition was made from, when not the original itself as libvips reads it
+    /// ("from the embedded preview (1024×683)", "decoded by libraw 0.20.2").
+    static func done(input: String?, output: String?, source: String?) -> StepResult {
+        StepResult(status: .done, inputHash: input, outputHash: output, message: source)
+    }
+}
