@@ -12,7 +12,7 @@ For a multi-process peer (xargs, a Python pool) GNU time reports the largest sin
 (the rusage of waited-for descendants), never their sum: the table says so.
 
 Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR]
-                         [--only thumbnails|report|filter|multisize|distributed]
+                         [--only thumbnails|report|filter|multisize|distributed|embedded]
                          [--results FILE] [--album ALBUM]
                          [--report-before ALBUM]
        Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
@@ -1139,7 +1139,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--corpus", default=PHOTOS, help="the folder of photos (default: Benchmarks/corpus/photos)")
-    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize", "distributed"], default=None,
+    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize", "distributed", "embedded"], default=None,
                         help="only the thumbnail comparison and the memory floor (a confirming run), or only the "
                              "report, filter-on-a-date-range, multi-size or distributed-scaling rows (printed, and "
                              "written to --results only when it is given)")
@@ -1159,6 +1159,11 @@ def main():
         return
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.corpus = os.path.abspath(args.corpus)
+    if args.only == "embedded":
+        # Issue 32: a HEIC's embedded thumbnail and a RAW's preview, each beside what it saves (embedded_sources.py).
+        import embedded_sources
+        show_rows(embedded_sources.measure(ALBUM, args.rounds), args)
+        return
     if args.only == "report":
         report_only(args)
         return
@@ -1216,6 +1221,10 @@ def main():
         log(f"catalogue: SQLite alone {ceiling[0]:.0f} rows/s")
 
         distributed_table = distributed_run(args)
+
+        log("embedded: a HEIC's thumbnail item and a RAW's preview, each beside what it saves")
+        import embedded_sources
+        distributed_table += embedded_sources.measure(ALBUM, args.rounds)
 
     rows = build_table(len(files), len(subset) if subset else None, many_count, ceiling, throughput, args.quick, memory)
     if report_count:

@@ -35,22 +35,25 @@ extension ImageFormat {
     /// are left to libvips, which says why it cannot load them.
     public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int = 1,
                             in formats: [ImageFormat] = registered) throws -> Image {
-        let decoder = (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
-        return try decoder.open(bytes, sequential: sequential, failOn: failOn, shrink: shrink)
+        try decoder(of: bytes, in: formats).open(bytes, sequential: sequential, failOn: failOn, shrink: shrink)
     }
 
     /// The image a rendering of at least `request.atLeast` starts from, chosen by the original's decoder
     /// (`ImageDecoder.source`): the original itself, or an image embedded in it, or pixels decoded by its library.
     public static func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn,
                               in formats: [ImageFormat] = registered) throws -> ImageSource {
-        let decoder = (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
-        return try decoder.source(bytes, for: request, failOn: failOn)
+        try decoder(of: bytes, in: formats).source(bytes, for: request, failOn: failOn)
     }
 
     /// Whether every pixel of an original decodes, by its decoder (`ImageDecoder.decodeEveryPixel`).
     public static func decodeEveryPixel(of bytes: FileBytes, failOn: FailOn, in formats: [ImageFormat] = registered) throws {
-        let decoder = (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
-        try decoder.decodeEveryPixel(bytes, failOn: failOn)
+        try decoder(of: bytes, in: formats).decodeEveryPixel(bytes, failOn: failOn)
+    }
+
+    /// The decoder of the row `bytes` sniff as; libvips' loaders for bytes no row names (or a row with no decoder),
+    /// which then say why they cannot load them.
+    static func decoder(of bytes: FileBytes, in formats: [ImageFormat]) -> any ImageDecoder {
+        (try? sniff(bytes, in: formats))?.decoder ?? VipsLoader()
     }
 
     private static func knownOther(_ head: [UInt8]) -> String? {

@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""Issue 32's two rows: a thumbnail from an image the original carries, against the work it saves.
+
+- HEIC: `album run` of one 12 MP HEIC with a 320x240 embedded thumbnail (heif-enc -t 320, as an iPhone's), a
+  240x240 thumbnail job, against the same job with `embedded-thumbnail: ignore` (the primary image decoded).
+  Target: at most 0.25x.
+- RAW: `album run` of one DNG whose embedded JPEG preview is 1620x1080 (its sensor data 4032x3024, 16-bit), a
+  240x240 thumbnail job (`raw: preview`), against the same job on a JPEG of the preview's size and content.
+  Target: at most 1.0x.
+
+Each `album run` is whole (a new catalogue each time: import, thumbnail, the run's rows), alternating the order of
+the two sides from round to round. The fixtures are made here: the picture is a smooth gradient with noise (so JPEG
+and HEVC have real work), the DNG by Tests/AlbumTests/Support/make_dng.py.
+
+Usage: Benchmarks/embedded_sources.py [--rounds N] [--album ALBUM]   (called by run.py --only embedded)
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+WORK = os.path.join(BENCH, "work", "embedded")
+MAKE_DNG = os.path.join(ROOT, "Tests", "AlbumTests", "Support", "make_dng.py")
+
+
+def picture(path, width, height):
+    """A noisy gradient JPEG (quality 92) of width x height, made with Pillow."""
+    from PIL import Image, ImageFilter
+    import random
+    random.seed(7)
+    noise = Image.effect_noise((width, height), 40).convert("L")
+    gradient = Image.linear_gradient("L").resize((width, height))
+    image = Image.merge("RGB", (gradient, noise, gradient.transpose(Image.FLIP_LEFT_RIGHT))).filter(ImageFilter.SMOOTH)
+    image.save(path, "JPEG", quality=92)
+
+
+def fixtures():
+    os.makedirs(WORK, exist_ok=True)
+    heic, dng, jpeg = (os.path.join(WORK, name) for name in ("photo.heic", "camera.dng", "preview.jpg"))
+    if not os.path.exists(heic):
+        source = os.path.join(WORK, "heic-source.jpg")
+        picture(source, 4032, 3024)
+        subprocess.check_call(["heif-enc", "-q", "60", "-t", "320", "-o", heic, source])
+    if not os.path.exists(dng):
+        subprocess.check_call(["/usr/bin/python3", MAKE_DNG, dng, "--size", "4032x3024", "--preview", "1620x1080"])
+    if not os.path.exists(jpeg):
+        picture(jpeg, 1620, 1080)
+    return heic, dng, jpeg
+
+
+def job(folder, photo, thumbnail):
+    """A one-photo library and its job, in a fresh folder."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, "photos"))
+    os.symlink(photo, os.path.join(folder, "photos", os.path.basename(photo)))
+    with open(os.path.join(folder, "job.yml"), "w") as f:
+        f.write("version: 1\ncatalogue: album\nstages:\n  - import: {from: photos, follow-symlinks: true}\n"
+                f"  - thumbnail: {{{thumbnail}}}\n")
+    return folder
+
+
+def timed(album, folder):
+    start = time.perf_counter()
+    result = subprocess.run([album, "run", "job.yml", "--workers", "1"], cwd=folder, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"album run failed in {folder}: {result.stdout}{result.stderr}")
+    return seconds
+
+
+def source_of(folder):
+    import sqlite3
+    db = sqlite3.connect(f"file:{os.path.join(folder, 'album', 'catalogue.db')}?immutable=1", uri=True)
+    row = db.execute("SELECT coalesce(error, '') FROM steps WHERE stage = 'thumbnail'").fetchone()
+    return row[0] if row else "no step"
+
+
+def measure(album, rounds):
+    """The two rows in run.py's shape: (measurement, workers, median s, photos/s, ratio, rss, target, result), each
+    side its own row, the ratio and the verdict on the row measured against its baseline."""
+    heic, dng, jpeg = fixtures()
+    sides = {
+        "HEIC embedded thumbnail": (heic, "size: 240x240"),
+        "HEIC primary image (embedded-thumbnail: ignore)": (heic, "size: 240x240, embedded-thumbnail: ignore"),
+        "RAW preview": (dng, "size: 240x240"),
+        "JPEG of the preview's size": (jpeg, "size: 240x240"),
+    }
+    times = {label: [] for label in sides}
+    sources = {}
+    labels = list(sides)
+    for r in range(rounds):
+        order = labels if r % 2 == 0 else list(reversed(labels))
+        for label in order:
+            photo, thumbnail = sides[label]
+            name = "".join(c if c.isalnum() else "-" for c in label)
+            folder = job(os.path.join(WORK, name), photo, thumbnail)
+            times[label].append(timed(album, folder))
+            sources[label] = source_of(folder)
+        print(f"embedded round {r + 1}/{rounds}: " + ", ".join(f"{label} {times[label][-1]:.3f} s" for label in labels),
+              file=sys.stderr)
+    median = {label: statistics.median(values) for label, values in times.items()}
+    rows = []
+    for what, ours, theirs, target in (
+            ("one 4032x3024 HEIC (320x240 thumbnail item), 240x240 thumbnail, whole album run", labels[0], labels[1], 0.25),
+            ("one 4032x3024 DNG (1620x1080 JPEG preview), 240x240 thumbnail, whole album run", labels[2], labels[3], 1.0)):
+        ratio = median[ours] / median[theirs]
+        for label in (ours, theirs):
+            made = sources[label] or "the original"
+            rows.append((f"{what}: {label} ({made})", 1, f"{median[label]:.3f}", f"{1 / median[label]:.1f}",
+                         f"{ratio:.2f}×" if label == ours else "",
+                         "", f"≤ {target}× the next row (issue 32)" if label == ours else "",
+                         ("PASS" if ratio <= target else "MISS") if label == ours else ""))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--album", default=os.path.join(ROOT, ".build", "release", "album"))
+    args = parser.parse_args()
+    rows = measure(args.album, args.rounds)
+    print(f"| measurement | workers | median s ({args.rounds} rounds) | photos/s | ratio | target | result |")
+    print("|---|---|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(str(cell) for i, cell in enumerate(row) if i != 5) + " |")
+
+
+if __name__ == "__main__":
+    main()
