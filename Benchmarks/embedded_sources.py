@@ -5,8 +5,9 @@
   240x240 thumbnail job, against the same job with `embedded-thumbnail: ignore` (the primary image decoded).
   Target: at most 0.25x.
 - RAW: `album run` of one DNG whose embedded JPEG preview is 1620x1080 (its sensor data 4032x3024, 16-bit), a
-  240x240 thumbnail job (`raw: preview`), against the same job on a JPEG of the preview's size and content.
-  Target: at most 1.0x.
+  240x240 thumbnail job (`raw: preview`), against the same job on the preview itself as a JPEG file.
+  Target: at most 1.0x on the thumbnail step's own time (`steps.ms`): the whole run also reads and hashes the
+  RAW's 24 MB at import (about 0.1 s here), which the thumbnail does not choose; both ratios are shown.
 
 Each `album run` is whole (a new catalogue each time: import, thumbnail, the run's rows), alternating the order of
 the two sides from round to round. The fixtures are made here: the picture is a smooth gradient with noise (so JPEG
@@ -46,10 +47,11 @@ def fixtures():
         source = os.path.join(WORK, "heic-source.jpg")
         picture(source, 4032, 3024)
         subprocess.check_call(["heif-enc", "-q", "60", "-t", "320", "-o", heic, source])
-    if not os.path.exists(dng):
-        subprocess.check_call(["/usr/bin/python3", MAKE_DNG, dng, "--size", "4032x3024", "--preview", "1620x1080"])
     if not os.path.exists(jpeg):
         picture(jpeg, 1620, 1080)
+    if not os.path.exists(dng):
+        # The DNG's preview is that very JPEG: the two sides decode the same bytes.
+        subprocess.check_call(["/usr/bin/python3", MAKE_DNG, dng, "--size", "4032x3024", "--preview-jpeg", jpeg])
     return heic, dng, jpeg
 
 
@@ -73,11 +75,13 @@ def timed(album, folder):
     return seconds
 
 
-def source_of(folder):
+def thumbnail_step(folder):
+    """The thumbnail step's message (what it was made from) and its own time in seconds (`steps.ms`: the stage's
+    work on the photo, reading the original included, without the run around it)."""
     import sqlite3
     db = sqlite3.connect(f"file:{os.path.join(folder, 'album', 'catalogue.db')}?immutable=1", uri=True)
-    row = db.execute("SELECT coalesce(error, '') FROM steps WHERE stage = 'thumbnail'").fetchone()
-    return row[0] if row else "no step"
+    row = db.execute("SELECT coalesce(error, ''), ms FROM steps WHERE stage = 'thumbnail'").fetchone()
+    return (row[0], row[1] / 1000) if row else ("no step", float("nan"))
 
 
 def measure(album, rounds):
@@ -91,6 +95,7 @@ def measure(album, rounds):
         "JPEG of the preview's size": (jpeg, "size: 240x240"),
     }
     times = {label: [] for label in sides}
+    steps = {label: [] for label in sides}
     sources = {}
     labels = list(sides)
     for r in range(rounds):
@@ -100,21 +105,30 @@ def measure(album, rounds):
             name = "".join(c if c.isalnum() else "-" for c in label)
             folder = job(os.path.join(WORK, name), photo, thumbnail)
             times[label].append(timed(album, folder))
-            sources[label] = source_of(folder)
+            sources[label], step = thumbnail_step(folder)
+            steps[label].append(step)
         print(f"embedded round {r + 1}/{rounds}: " + ", ".join(f"{label} {times[label][-1]:.3f} s" for label in labels),
               file=sys.stderr)
     median = {label: statistics.median(values) for label, values in times.items()}
+    step_median = {label: statistics.median(values) for label, values in steps.items()}
     rows = []
-    for what, ours, theirs, target in (
-            ("one 4032x3024 HEIC (320x240 thumbnail item), 240x240 thumbnail, whole album run", labels[0], labels[1], 0.25),
-            ("one 4032x3024 DNG (1620x1080 JPEG preview), 240x240 thumbnail, whole album run", labels[2], labels[3], 1.0)):
-        ratio = median[ours] / median[theirs]
+    # The HEIC's target is on the whole run (issue 32: "the whole album run of one photo"); the RAW's on the thumbnail
+    # itself ("RAW preview thumbnails cost no more than a JPEG of the preview's size"), since the whole run also
+    # reads and hashes the RAW's 24 MB at import, which no thumbnail can avoid: both are shown for both.
+    for what, ours, theirs, target, on_step in (
+            ("one 4032x3024 HEIC (320x240 thumbnail item), 240x240 thumbnail", labels[0], labels[1], 0.25, False),
+            ("one 4032x3024 DNG, 24 MB (1620x1080 JPEG preview), 240x240 thumbnail", labels[2], labels[3], 1.0, True)):
+        run_ratio = median[ours] / median[theirs]
+        step_ratio = step_median[ours] / step_median[theirs]
+        ratio = step_ratio if on_step else run_ratio
         for label in (ours, theirs):
             made = sources[label] or "the original"
-            rows.append((f"{what}: {label} ({made})", 1, f"{median[label]:.3f}", f"{1 / median[label]:.1f}",
-                         f"{ratio:.2f}×" if label == ours else "",
-                         "", f"≤ {target}× the next row (issue 32)" if label == ours else "",
-                         ("PASS" if ratio <= target else "MISS") if label == ours else ""))
+            mine = label == ours
+            rows.append((f"{what}: {label} ({made}); whole album run, and (its thumbnail step alone)", 1,
+                         f"{median[label]:.3f} ({step_median[label]:.3f})", f"{1 / median[label]:.1f}",
+                         f"{run_ratio:.2f}× ({step_ratio:.2f}×)" if mine else "", "",
+                         (f"≤ {target}× the next row's " + ("thumbnail step" if on_step else "whole run") + " (issue 32)") if mine else "",
+                         ("PASS" if ratio <= target else "MISS") if mine else ""))
     return rows
 
 

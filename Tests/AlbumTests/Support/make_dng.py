@@ -4,10 +4,11 @@ JPEG preview (made with Pillow) in a SubIFD, as cameras and Adobe's converter wr
 
     make_dng.py OUT [--size 640x480] [--preview 480x320] [--preview-orientation N] [--orientation N]
                 [--make Canon] [--model "Canon EOS 6D"] [--lens "EF24-105mm f/4L IS USM"]
-                [--taken "2024:05:06 07:08:09"] [--truncate BYTES]
+                [--taken "2024:05:06 07:08:09"] [--truncate BYTES] [--preview-jpeg FILE]
 
 The picture is the tests' quadrants: red top-left, green top-right, blue bottom-left, white bottom-right (as stored,
 before the orientation). --truncate cuts the written file to its first BYTES (its sensor data is last).
+--preview-jpeg embeds FILE, a JPEG, as the preview instead (its size read by Pillow).
 """
 import argparse
 import io
@@ -121,6 +122,7 @@ def main():
     parser.add_argument("--lens", default="EF24-105mm f/4L IS USM")
     parser.add_argument("--taken", default="2024:05:06 07:08:09")
     parser.add_argument("--truncate", type=int)
+    parser.add_argument("--preview-jpeg")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     raw = mosaic(width, height)
@@ -128,6 +130,11 @@ def main():
     if args.preview:
         pw, ph = (int(v) for v in args.preview.split("x"))
         jpeg = preview_jpeg(pw, ph, args.preview_orientation)
+    if args.preview_jpeg:
+        with Image.open(args.preview_jpeg) as given:
+            pw, ph = given.size
+        with open(args.preview_jpeg, "rb") as f:
+            jpeg = f.read()
 
     exif = IFD()
     exif.add(0x9003, ASCII, args.taken)  # DateTimeOriginal
