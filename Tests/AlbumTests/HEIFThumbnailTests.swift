@@ -84,6 +84,34 @@ final class HEIFThumbnailTests: XCTestCase {
             """), ["1"])
     }
 
+    /// A HEIF's `irot` (added by the test's own heif_rotate.py: a quarter turn anticlockwise, on the primary image and
+    /// the thumbnail) is applied by libheif to both, whatever the EXIF says (6 here, which would turn the other way):
+    /// the recorded size is the turned one, and the thumbnail from either image shows the red quadrant bottom-left.
+    func testTheHEIFsOwnIrotTurnsBothImagesAndTheEXIFOrientationNothing() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let plain = try heic("stored", thumbnail: 320, orientation: 6, in: folder)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/heif_rotate.py").path
+        let turned = folder + "/photos/turned.heic"
+        let made = try Tool.run(["/usr/bin/python3", script, plain, turned, "1"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try FileManager.default.removeItem(atPath: plain)
+        XCTAssertEqual(try run("size: 160x160, fit: contain", in: folder).status, 0)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT width || 'x' || height || ' ' || orientation FROM photos"), ["1200x1600 1"])
+        XCTAssertEqual(try step("turned.heic", in: folder), "done: from the embedded thumbnail (240×320)")
+        func assertRedBottomLeft(_ label: String) throws {
+            let thumbnail = try Probe.newestThumbnail(folder + "/album", original: turned)
+            let header = try Probe.header(thumbnail)
+            XCTAssertEqual([header.width, header.height], [120, 160], label)
+            let means = try Fixture.quadrants(of: thumbnail).means
+            XCTAssert(means[2][0] > 150 && means[2][2] < 100, "\(label): bottom-left red: \(means)")
+            for q in [0, 1, 3] { XCTAssert(means[q][2] > 150 && means[q][0] < 100, "\(label): quadrant \(q) blue: \(means)") }
+        }
+        try assertRedBottomLeft("from the thumbnail item")
+        XCTAssertEqual(try run("size: 160x160, fit: contain, embedded-thumbnail: ignore", in: folder).status, 0)
+        XCTAssertEqual(try step("turned.heic", in: folder), "done:", "the primary image")
+        try assertRedBottomLeft("from the primary image")
+    }
+
     /// libvips 8.14's heifload drops a HEIF's EXIF orientation (libheif applies the file's own `irot`/`imir`, which
     /// are authoritative): a HEIC whose EXIF says 6 and which has no `irot` shows its pixels as stored, from the
     /// thumbnail and from the primary image alike, and is recorded with orientation 1.
