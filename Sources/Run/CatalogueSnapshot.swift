@@ -29,8 +29,11 @@ package final class CatalogueSnapshot: Sendable {
     /// before an edit), and such a photo still never joins the run.
     package let supersededIDs: Set<String>
 
-    package init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = []) {
-        currentPhotos = PhotoRecord.current(photos, aliases: aliases)
+    /// The current photos' second originals, by photo (import's fast path for a pair).
+    package let secondsByPhoto: [String: [SecondOriginal]]
+
+    package init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) {
+        currentPhotos = PhotoRecord.current(photos, aliases: aliases, seconds: seconds)
         supersededCount = photos.count - currentPhotos.count
         supersededIDs = Set(photos.map(\.id)).subtracting(currentPhotos.map(\.id))
         var byPath: [String: PhotoRecord] = [:]
@@ -47,6 +50,7 @@ package final class CatalogueSnapshot: Sendable {
         var aliasByPath: [String: (alias: PhotoAlias, photo: PhotoRecord)] = [:]
         for alias in known where aliasByPath[alias.path] == nil { aliasByPath[alias.path] = (alias, current[alias.photo]!) }
         aliasesByPath = aliasByPath
+        secondsByPhoto = Dictionary(grouping: seconds.filter { current[$0.photo] != nil }, by: \.photo)
     }
 
     /// Every photo, rendition and alias of `catalogue`; an empty snapshot when there is no catalogue yet.
@@ -56,7 +60,7 @@ package final class CatalogueSnapshot: Sendable {
             return
         }
         self.init(photos: try catalogue.allPhotos(), renditions: try catalogue.renditions(kind: nil),
-                  aliases: try catalogue.allAliases())
+                  aliases: try catalogue.allAliases(), seconds: try catalogue.allSecondOriginals())
     }
 
     /// The paths `photo`'s exports are made for as its chain begins: its own, then each alias the run began with
@@ -107,6 +111,7 @@ package final class CatalogueSnapshot: Sendable {
         context.knownPhoto = { [self] path in photosByPath[path] }
         context.recordedRenditions = { [self] photo in renditionsByPhoto[photo] ?? [] }
         context.knownAlias = { [self] path in aliasesByPath[path] }
+        context.knownSecondOriginals = { [self] photo in secondsByPhoto[photo] ?? [] }
         return context
     }
 }

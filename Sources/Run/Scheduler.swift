@@ -31,6 +31,8 @@ public final class Scheduler: Sendable {
     /// Each stage's parameters, serialised and hashed once for the whole run: `job.stages`' in order, and import's.
     let preparedStages: [StageParameters]
     let preparedImport: StageParameters?
+    /// The second original of each pair import's scan found (`ImportScan.seconds`), set once in `runAll`.
+    package let seconds = Mutex<[String: String]>([:])
     /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
     package let catalogueID: String?
 
@@ -84,6 +86,7 @@ public final class Scheduler: Sendable {
         defer { signals.cancel() }
         let scan = given ?? job.importScan()
         let files = scan.files
+        seconds.withLock { $0 = scan.seconds }
         state.withLock { $0.summary.passedOver = scan.passedOver }
         let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
         snapshot.withLock { $0 = known }
@@ -197,6 +200,8 @@ public final class Scheduler: Sendable {
                                    failOn: (job.importStage ?? StageRegistry.source(from: [])).failOn, force: options.force)
         context.catalogueID = catalogueID
         context.pendingSyncs = owner.syncs
+        let seconds = self.seconds.withLock { $0 }
+        if !seconds.isEmpty { context.secondOriginalPath = { seconds[$0] } }
         return snapshot.withLock { $0 }?.answering(context) ?? context
     }
 }
