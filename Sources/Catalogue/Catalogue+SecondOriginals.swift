@@ -11,6 +11,11 @@ extension CatalogueReader {
         try fetchAll(SecondOriginal.self, "ORDER BY added, rowid")
     }
 
+    /// The second originals recorded at `path` (one at most: a path is one photo's at a time).
+    public func secondOriginals(path: String) throws -> [SecondOriginal] {
+        try fetchAll(SecondOriginal.self, "WHERE path = ?", [.text(paths.stored(path))])
+    }
+
     /// The second originals whose file is gone from its path: `album prune` forgets them (the photo stays).
     public func missingSecondOriginals() throws -> [SecondOriginal] {
         try allSecondOriginals().filter(\.isMissing)

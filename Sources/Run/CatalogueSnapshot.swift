@@ -105,6 +105,16 @@ package final class CatalogueSnapshot: Sendable {
         photosAfterImport(settled: Set(files.compactMap { photosByPath[$0]?.id }))
     }
 
+    /// The current photos whose own file this run's scan paired as another file's second original
+    /// (`ImportScan.seconds`: a file imported alone before, or the other way round before `pair:` changed): import
+    /// records that file as the pair's, so these photos are superseded from now on (`PhotoRecord.pairedIDs`) and
+    /// join no stage. One rule for the run's and the plan's phase 2.
+    package func pairedAway(_ seconds: [String: String]) -> Set<String> {
+        guard !seconds.isEmpty else { return [] }
+        let paths = Set(seconds.values)
+        return Set(currentPhotos.filter { paths.contains($0.path) }.map(\.id))
+    }
+
     /// The stage context's answers from this snapshot: the current photo recorded for a path, a photo's renditions.
     package func answering(_ context: StageContext) -> StageContext {
         var context = context

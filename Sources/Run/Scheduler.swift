@@ -106,7 +106,7 @@ public final class Scheduler: Sendable {
             // A photo whose own file phase 1 found holding another photo's bytes (recorded as that photo's alias) is
             // superseded from now on (`PhotoRecord.supersededIDs`): it joins no stage, and its name's export is the
             // other photo's to take over.
-            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found)
+            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found).union(known.pairedAway(scan.seconds))
             if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
             let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
             let aliases = job.stages.contains(where: \.writesEachPath) ? found : []

@@ -1,0 +1,278 @@
+import Foundation
+import XCTest
+
+/// RAW+JPEG pairs (issue 32, docs/catalogue.md "Pairs"), through the built binary on files the tests make: a camera
+/// RAW and a JPEG with the same name in one folder are one photo with two originals. The RAW here is DNG-shaped (a
+/// TIFF with a DNGVersion tag, written by Debian's Pillow), which is all a second original needs: it is read, hashed
+/// and stat-ed, never decoded while the JPEG renders.
+final class PairTests: XCTestCase {
+    /// A DNG-shaped file: a flat `colour` TIFF with the DNGVersion and UniqueCameraModel tags.
+    static func dng(at path: String, colour: (Int, Int, Int) = (200, 40, 40), width: Int = 64, height: Int = 48) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = try Independent.python("""
+            import sys
+            from PIL import Image, TiffImagePlugin
+            ifd = TiffImagePlugin.ImageFileDirectory_v2()
+            ifd[50706] = bytes([1, 4, 0, 0]); ifd.tagtype[50706] = 1
+            ifd[50708] = "Album Test Camera"; ifd.tagtype[50708] = 2
+            Image.new("RGB", (int(sys.argv[2]), int(sys.argv[3])), (int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))).save(
+                sys.argv[1], format="TIFF", tiffinfo=ifd)
+            """, [path, String(width), String(height), String(colour.0), String(colour.1), String(colour.2)])
+    }
+
+    /// `photos/IMG_1.JPG` + `photos/IMG_1.DNG` (a pair), `photos/lone.jpg` and `photos/solo.dng` (alone), and a job
+    /// that imports JPEGs and DNGs with `pair` (none: the default) and makes thumbnails.
+    func library(pair: String? = nil) throws -> String {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.JPG")
+        try PairTests.dng(at: "\(folder)/photos/IMG_1.DNG")
+        try Fixture.jpeg(at: "\(folder)/photos/lone.jpg", variant: 1)
+        try PairTests.dng(at: "\(folder)/photos/solo.dng", colour: (40, 200, 40))
+        try writeJob(in: folder, pair: pair)
+        return folder
+    }
+
+    func writeJob(in folder: String, pair: String?) throws {
+        try TestSupport.write("""
+            version: 1
+            name: pairs
+            stages:
+              - import: {from: photos, include: ["*.jpg", "*.dng"]\(pair.map { ", pair: \($0)" } ?? "")}
+              - thumbnail: {size: 32x32}
+            """, to: "job.yml", in: folder)
+    }
+
+    @discardableResult
+    func album(_ arguments: [String], in folder: String, status: Int32 = 0,
+               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try TestSupport.album(arguments, in: folder)
+        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    /// `album ls --json`'s photos, by the name of their original (the newest photo of a name).
+    func photos(in folder: String) throws -> [String: [String: Any]] {
+        let listed = try album(["ls", "--json"], in: folder)
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        return Dictionary(array.map { (($0["path"] as! String as NSString).lastPathComponent, $0) }, uniquingKeysWith: { newest, _ in newest })
+    }
+
+    /// The second originals `ls --json` lists for a photo: (file name, format, hash, bytes).
+    func seconds(_ photo: [String: Any]?) -> [String] {
+        ((photo?["second_originals"] as? [[String: Any]]) ?? []).map {
+            "\(($0["path"] as! String as NSString).lastPathComponent) \($0["format"]!) \($0["hash"]!) \($0["bytes"]!)"
+        }
+    }
+
+    /// The import steps of the newest run, per status.
+    func lastImport(_ folder: String) throws -> [String] {
+        try Probe.rows(folder + "/album", "SELECT status || ' ' || coalesce(error, '') FROM steps WHERE stage = 'import' AND run = (SELECT max(id) FROM runs) ORDER BY id")
+    }
+
+    func size(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
+    }
+
+    func testARawAndAJPEGWithTheSameNameAreOnePhotoThatListsBothAndNeitherIsWritten() throws {
+        let folder = try library()
+        let before = try ["IMG_1.JPG", "IMG_1.DNG", "lone.jpg", "solo.dng"].map { try TestSupport.hash("\(folder)/photos/\($0)") }
+        let run = try album(["run", "job.yml"], in: folder)
+        XCTAssertTrue(run.stderr.contains("import         3"), run.stderr)
+        let photos = try photos(in: folder)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "lone.jpg", "solo.dng"], "the pair is one photo; a lone RAW and a lone JPEG are photos as before")
+        XCTAssertEqual(photos["IMG_1.JPG"]?["format"] as? String, "jpeg", "the JPEG renders by default")
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]),
+                       ["IMG_1.DNG dng \(try TestSupport.hash("\(folder)/photos/IMG_1.DNG")) \(try size("\(folder)/photos/IMG_1.DNG"))"])
+        XCTAssertEqual(seconds(photos["lone.jpg"]), [])
+        XCTAssertEqual(seconds(photos["solo.dng"]), [])
+
+        let listed = try album(["ls"], in: folder)
+        XCTAssertTrue(listed.stdout.contains("\(folder)/photos/IMG_1.JPG + IMG_1.DNG"), listed.stdout)
+        let shown = try album(["show", "photos/IMG_1.JPG"], in: folder)
+        XCTAssertTrue(shown.stdout.contains("second   \(folder)/photos/IMG_1.DNG (dng, "), shown.stdout)
+        let shownJSON = try album(["show", "--json", "photos/IMG_1.JPG"], in: folder)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(shownJSON.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(seconds(object["photo"] as? [String: Any]), seconds(photos["IMG_1.JPG"]))
+        // The RAW's path names the photo too.
+        let byRaw = try album(["show", "photos/IMG_1.DNG"], in: folder)
+        XCTAssertTrue(byRaw.stdout.contains("path     \(folder)/photos/IMG_1.JPG"), byRaw.stdout)
+
+        try album(["verify"], in: folder)
+        // Unchanged by stat: neither file is read again, nothing is recorded.
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), [])
+        XCTAssertEqual(try ["IMG_1.JPG", "IMG_1.DNG", "lone.jpg", "solo.dng"].map { try TestSupport.hash("\(folder)/photos/\($0)") }, before,
+                       "originals are never written")
+    }
+
+    func testPairRawRendersTheRawAndSeparateKeepsTwoPhotos() throws {
+        let folder = try library(pair: "raw")
+        try album(["run", "job.yml"], in: folder)
+        var photos = try photos(in: folder)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.DNG", "lone.jpg", "solo.dng"])
+        XCTAssertEqual(seconds(photos["IMG_1.DNG"]).map { $0.components(separatedBy: " ").prefix(2).joined(separator: " ") }, ["IMG_1.JPG jpeg"])
+        // Its thumbnail is the RAW's picture (flat red), not the JPEG's quadrants.
+        let thumbnail = try Probe.newestThumbnail(folder + "/album", original: "\(folder)/photos/IMG_1.DNG")
+        let means = try Fixture.quadrants(of: thumbnail).means
+        for quadrant in means {
+            XCTAssertEqual(quadrant[0], 200, accuracy: 12, "\(means)")
+            XCTAssertEqual(quadrant[1], 40, accuracy: 12, "\(means)")
+        }
+
+        let separate = try library(pair: "separate")
+        try album(["run", "job.yml"], in: separate)
+        photos = try self.photos(in: separate)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "IMG_1.DNG", "lone.jpg", "solo.dng"], "separate: two photos, as before pairs")
+        XCTAssertEqual(photos.values.flatMap { seconds($0) }, [])
+    }
+
+    func testEditingEitherFileMakesANewVersion() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        let first = try XCTUnwrap(try photos(in: folder)["IMG_1.JPG"])
+
+        // The RAW edited (another picture, as a raw editor writing in place would): the second original's new version.
+        try PairTests.dng(at: "\(folder)/photos/IMG_1.DNG", colour: (10, 10, 10), width: 66)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), ["done its second original \(folder)/photos/IMG_1.DNG changed: recorded as its new version"])
+        var photos = try photos(in: folder)
+        XCTAssertEqual(photos["IMG_1.JPG"]?["id"] as? String, first["id"] as? String, "the rendered original did not change")
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]),
+                       ["IMG_1.DNG dng \(try TestSupport.hash("\(folder)/photos/IMG_1.DNG")) \(try size("\(folder)/photos/IMG_1.DNG"))"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE stage = 'import' AND status = 'done' AND photo = '\(first["id"]!)'"), ["2"],
+                       "the history holds both versions of the RAW (input and output hash)")
+        try album(["verify"], in: folder)
+
+        // The JPEG edited: a new photo that replaces the pair's, with the RAW as its second original.
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.JPG", variant: 9)
+        try album(["run", "job.yml"], in: folder)
+        photos = try self.photos(in: folder)
+        let superseded = try album(["ls", "--state", "superseded", "-q"], in: folder)
+        XCTAssertEqual(superseded.stdout.split(separator: "\n"), [Substring(first["id"] as! String)])
+        let current = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try album(["show", "--json", "photos/IMG_1.JPG"], in: folder).stdout.utf8)) as? [String: Any])
+        let newest = try XCTUnwrap(current["photo"] as? [String: Any])
+        XCTAssertEqual(newest["replaces"] as? String, first["id"] as? String)
+        XCTAssertEqual(seconds(newest).count, 1, "the new version keeps the RAW")
+        try album(["verify"], in: folder)
+    }
+
+    func testAChangeOfEitherFileByItsStatIsNoticedAndAnUnchangedStatIsNotRead() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        let raw = "\(folder)/photos/IMG_1.DNG"
+        let recorded = try Probe.rows(folder + "/album", "SELECT hash FROM second_originals")
+        // Bytes changed under the same size, inode and mtime: the fast path does not read the RAW…
+        XCTAssertEqual(try Tool.run(["cp", "-p", raw, folder + "/times"]).status, 0)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: raw))
+        try handle.seek(toOffset: 400)
+        try handle.write(contentsOf: Data([0x5A, 0xA5, 0x5A, 0xA5]))
+        try handle.close()
+        XCTAssertEqual(try Tool.run(["touch", "-r", folder + "/times", raw]).status, 0)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), [])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT hash FROM second_originals"), recorded, "not read")
+        // …and verify, which reads every original, finds it.
+        let verify = try album(["verify"], in: folder, status: 1)
+        XCTAssertTrue(verify.stdout.contains("\(raw): the second original's SHA-256 differs from the one recorded, though its size, inode and modification time are as recorded: damaged on disk"),
+                      verify.stdout + verify.stderr)
+        // Touched (a new mtime): read, and recorded as its new version.
+        XCTAssertEqual(try Tool.run(["touch", raw]).status, 0)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), ["done its second original \(raw) changed: recorded as its new version"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT hash FROM second_originals"), [try TestSupport.hash(raw)])
+        try album(["verify"], in: folder)
+    }
+
+    func testVerifyReportsAMissingOrChangedSecondOriginalAndPruneForgetsAGoneOne() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        let raw = "\(folder)/photos/IMG_1.DNG"
+        try PairTests.dng(at: raw, colour: (1, 2, 3), width: 70)
+        var verify = try album(["verify", "--json"], in: folder)
+        var report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((report["states"] as? [String: Any])?["changed"] as? Int, 1, "an edited RAW is changed, as an edited original is")
+
+        try FileManager.default.removeItem(atPath: raw)
+        verify = try album(["verify", "--json"], in: folder, status: 1)
+        report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+        let problems = try XCTUnwrap(report["problems"] as? [[String: Any]])
+        XCTAssertEqual(problems.map { $0["path"] as? String }, [raw])
+        XCTAssertEqual(problems.first?["kind"] as? String, "original")
+        XCTAssertTrue((problems.first?["message"] as? String ?? "").hasPrefix("the second original is missing"), "\(problems)")
+
+        // The run goes on with the JPEG alone; prune forgets the gone RAW and keeps the photo.
+        try album(["run", "job.yml"], in: folder)
+        let prune = try album(["prune", "--json"], in: folder)
+        let pruned = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(prune.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((pruned["second_originals"] as? [[String: Any]])?.map { $0["path"] as? String }, [raw])
+        XCTAssertEqual(((pruned["photos"] as? [String: Any])?["forgotten"] as? [Any])?.count, 0)
+        let photos = try photos(in: folder)
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]), [])
+        XCTAssertEqual(photos["IMG_1.JPG"]?["state"] as? String, "ok")
+        try album(["verify"], in: folder)
+    }
+
+    func testRelocateMovesBothFilesAndRmForgetsBothButDeletesNeither() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        try FileManager.default.moveItem(atPath: "\(folder)/photos", toPath: "\(folder)/moved")
+        try album(["verify"], in: folder, status: 1)
+        let relocate = try album(["relocate", "--from", "\(folder)/photos", "--to", "\(folder)/moved"], in: folder)
+        XCTAssertTrue(relocate.stdout.contains("second original: \(folder)/photos/IMG_1.DNG -> \(folder)/moved/IMG_1.DNG"), relocate.stdout)
+        try album(["verify"], in: folder)
+        let photos = try photos(in: folder)
+        XCTAssertEqual(photos["IMG_1.JPG"]?["path"] as? String, "\(folder)/moved/IMG_1.JPG")
+        XCTAssertEqual(((photos["IMG_1.JPG"]?["second_originals"] as? [[String: Any]])?.first?["path"] as? String), "\(folder)/moved/IMG_1.DNG")
+
+        let id = try XCTUnwrap(photos["IMG_1.JPG"]?["id"] as? String)
+        try album(["rm", id], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM second_originals"), ["0"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE id = '\(id)'"), ["0"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/moved/IMG_1.JPG"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/moved/IMG_1.DNG"), "rm never deletes an original")
+        let gc = try album(["gc"], in: folder)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/moved/IMG_1.DNG"), gc.stdout)
+        try album(["verify"], in: folder)
+    }
+
+    func testChangingPairRegroupsTheFiles() throws {
+        let folder = try library(pair: "separate")
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(Set(try photos(in: folder).keys), ["IMG_1.JPG", "IMG_1.DNG", "lone.jpg", "solo.dng"])
+
+        // separate → jpeg: the RAW's own photo is the pair's second original now, and superseded.
+        try writeJob(in: folder, pair: "jpeg")
+        try album(["run", "job.yml"], in: folder)
+        var photos = try photos(in: folder)
+        XCTAssertEqual(photos["IMG_1.DNG"]?["state"] as? String, "superseded")
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]).count, 1)
+        try album(["verify"], in: folder)
+
+        // jpeg → raw: the RAW renders; the JPEG's photo is superseded.
+        try writeJob(in: folder, pair: "raw")
+        try album(["run", "job.yml"], in: folder)
+        photos = try self.photos(in: folder)
+        XCTAssertEqual(photos["IMG_1.JPG"]?["state"] as? String, "superseded")
+        XCTAssertEqual(photos["IMG_1.DNG"]?["state"] as? String, "ok")
+        XCTAssertEqual(seconds(photos["IMG_1.DNG"]).map { $0.components(separatedBy: " ")[0] }, ["IMG_1.JPG"])
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]), [], "a path is one photo's second original at a time")
+        try album(["verify"], in: folder)
+
+        // And back: the JPEG's photo is current again, the RAW's superseded.
+        try writeJob(in: folder, pair: "jpeg")
+        try album(["run", "job.yml"], in: folder)
+        photos = try self.photos(in: folder)
+        XCTAssertEqual(photos["IMG_1.JPG"]?["state"] as? String, "ok")
+        XCTAssertEqual(photos["IMG_1.DNG"]?["state"] as? String, "superseded")
+        XCTAssertEqual(try album(["ls", "--state", "ok", "-q"], in: folder).stdout.split(separator: "\n").count, 3)
+        try album(["verify"], in: folder)
+        // Prune forgets the superseded grouping; the pair stays whole.
+        try album(["prune"], in: folder)
+        photos = try self.photos(in: folder)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "lone.jpg", "solo.dng"])
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]).count, 1)
+        try album(["verify"], in: folder)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), [])
+    }
+}
