@@ -32,14 +32,14 @@ final class PairTests: XCTestCase {
         return folder
     }
 
-    func writeJob(in folder: String, pair: String?) throws {
+    func writeJob(in folder: String, pair: String?, export: Bool = false) throws {
         try TestSupport.write("""
             version: 1
             name: pairs
             stages:
               - import: {from: photos, include: ["*.jpg", "*.dng"]\(pair.map { ", pair: \($0)" } ?? "")}
               - thumbnail: {size: 32x32}
-            """, to: "job.yml", in: folder)
+            """ + (export ? "\n  - export: {from: thumbnail, to: \"out/{name}.jpg\"}" : ""), to: "job.yml", in: folder)
     }
 
     @discardableResult
@@ -153,6 +153,7 @@ final class PairTests: XCTestCase {
         let newest = try XCTUnwrap(current["photo"] as? [String: Any])
         XCTAssertEqual(newest["replaces"] as? String, first["id"] as? String)
         XCTAssertEqual(seconds(newest).count, 1, "the new version keeps the RAW")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM second_originals"), ["1"], "the RAW is the new version's only")
         try album(["verify"], in: folder)
     }
 
@@ -274,5 +275,24 @@ final class PairTests: XCTestCase {
         try album(["verify"], in: folder)
         try album(["run", "job.yml"], in: folder)
         XCTAssertEqual(try lastImport(folder), [])
+    }
+
+    func testARegroupedPairsNewPhotoTakesItsExportOver() throws {
+        let folder = try library()
+        try writeJob(in: folder, pair: "jpeg", export: true)
+        try album(["run", "job.yml"], in: folder)
+        let exportOwner = "SELECT p.path FROM renditions r JOIN photos p ON p.id = r.photo WHERE r.kind = 'export' AND r.path LIKE '%/IMG_1.jpg'"
+        XCTAssertEqual(try Probe.rows(folder + "/album", exportOwner), ["../photos/IMG_1.JPG"])
+        for (pair, renders) in [("raw", "../photos/IMG_1.DNG"), ("jpeg", "../photos/IMG_1.JPG")] {
+            try writeJob(in: folder, pair: pair, export: true)
+            try album(["run", "job.yml"], in: folder)
+            XCTAssertEqual(try Probe.rows(folder + "/album", exportOwner), [renders], "pair: \(pair)")
+            try album(["verify"], in: folder)
+        }
+        try album(["prune"], in: folder)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/out/IMG_1.jpg"))
+        try album(["verify"], in: folder)
     }
 }
