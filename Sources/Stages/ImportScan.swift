@@ -9,7 +9,7 @@ public struct ImportScan: Sendable, Equatable {
     /// How many entries to import each root of `from` gave, before `limit` (the "is it mounted?" check).
     public var foundPerRoot: [String: Int] = [:]
     /// The second original of each pair among `files` (a file to import → the pair's other file, which `files`
-    /// leaves out; `ImportPairs`): import records it with the photo (docs/catalogue.md, "Pairs").
+    /// leaves out; `ImportStage.paired`): import records it with the photo (docs/catalogue.md, "Pairs").
     public var seconds: [String: String] = [:]
 
     public init(files: [String] = [], unreadableFolders: [UnreadableFolder] = [], passedOver: PassedOver = PassedOver(),

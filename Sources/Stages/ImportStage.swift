@@ -94,7 +94,7 @@ public struct ImportStage: DeclaredOptions {
     public func scan(skipping derived: DerivedFiles = DerivedFiles()) -> ImportScan {
         var scanner = FolderScanner(stage: self, derived: derived)
         for root in from { scanner.visit(root: root) }
-        var (found, seconds) = ImportPairs.grouped(scanner.found.sorted(), pair: pair)
+        var (found, seconds) = ImportStage.paired(scanner.found.sorted(), pair: pair)
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
         return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
                           foundPerRoot: scanner.foundPerRoot, seconds: seconds)

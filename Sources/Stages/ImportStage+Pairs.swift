@@ -4,14 +4,14 @@ import Media
 /// or HEIC with the same name but for the extension (case-insensitive: `IMG_1.CR2` and `IMG_1.JPG`) are one photo
 /// with two originals. `pair:` chooses which one renders (`jpeg`, the default, or `raw`); `separate` pairs nothing.
 /// A name with more than one RAW or more than one JPEG/HEIC is left unpaired: each file is a photo of its own.
-public enum ImportPairs {
+extension ImportStage {
     /// `files` with each pair's second original taken out, and for each pair its rendered file's path → its second
     /// original's path. `files` keep their order.
-    public static func grouped(_ files: [String], pair: ImportStage.Pair) -> (files: [String], seconds: [String: String]) {
+    public static func paired(_ files: [String], pair: Pair) -> (files: [String], seconds: [String: String]) {
         guard pair != .separate else { return (files, [:]) }
         var raws: [String: [String]] = [:], pictures: [String: [String]] = [:]
         for file in files {
-            guard let (key, ext) = key(of: file) else { continue }
+            guard let (key, ext) = pairKey(of: file) else { continue }
             if ImageFormat.rawExtensions.contains(ext) { raws[key, default: []].append(file) }
             if ImageFormat.pairedPictureExtensions.contains(ext) { pictures[key, default: []].append(file) }
         }
@@ -27,16 +27,14 @@ public enum ImportPairs {
 
     /// A file's folder and its name without the extension, the name lowercased (what the two files of a pair
     /// share), and its extension, lowercased; nil for a name without one.
-    static func key(of path: String) -> (String, String)? {
+    static func pairKey(of path: String) -> (String, String)? {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let name = path[slash...]
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return (String(path[..<slash]) + name[..<dot].lowercased(), String(name[name.index(after: dot)...]).lowercased())
     }
-}
 
-extension ImportStage {
-    /// `pair:`: which file of a RAW+JPEG pair renders (`ImportPairs`).
+    /// `pair:`: which file of a RAW+JPEG pair renders (`ImportStage.paired`).
     public enum Pair: String, Sendable, CaseIterable {
         /// The JPEG (or HEIC) renders; the RAW is the photo's second original.
         case jpeg
