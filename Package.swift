@@ -47,6 +47,13 @@ let package = Package(
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]
         ),
+        /// libraw, the camera RAW reader (libraw_r, its thread-safe build): identify, embedded previews, decoding
+        /// (seen only by Raw). Its module map links `raw_r` and its header is in the default path: Debian's
+        /// `pkg-config libraw_r` adds `-fopenmp`, a flag SwiftPM refuses (libraw_r's own shared library needs libgomp).
+        .systemLibrary(
+            name: "CRaw",
+            path: "Sources/Raw/CRaw"
+        ),
         /// Every libc call album makes: file bytes and their SHA-256, native paths, stat, directory listings, atomic
         /// writes, the flock lock, unlink, fnmatch, the standard streams, signals. The only Swift that sees libcrypto.
         .target(
@@ -73,6 +80,13 @@ let package = Package(
             dependencies: ["CExif"],
             path: "Sources/Exif/Wrapper"
         ),
+        /// The libraw wrapper: a camera RAW's identity, its embedded preview and its decoded pixels. The only Swift that
+        /// sees libraw.
+        .target(
+            name: "Raw",
+            dependencies: ["CRaw", "System"],
+            path: "Sources/Raw/Wrapper"
+        ),
         // album's own layers, lowest first. Each depends only on layers below it (ARCHITECTURE.md); an import of a
         // target that is not a declared dependency fails the build (`make build` passes
         // `--explicit-target-dependency-import-check error`).
@@ -89,7 +103,7 @@ let package = Package(
         /// reader or a writer.
         .target(name: "Maintenance", dependencies: ["Core", "Catalogue", "System", "SQLite"]),
         /// Pixels: formats, metadata, filter primitives and recipes, and the libvips pipelines that render a look.
-        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif"]),
+        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif", "Raw"]),
         /// The stages a job chains (import, filter, thumbnail, export), their options, and what one photo carries
         /// through them.
         .target(name: "Stages", dependencies: ["Core", "YAML", "Catalogue", "Media", "System", "Vips"]),
@@ -126,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "AlbumTests",
             dependencies: ["Core", "YAML", "Catalogue", "Maintenance", "Media", "Stages", "JobFile", "Run", "Report", "Plan",
-                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif"],
+                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif", "Raw"],
+            exclude: ["Support/make_dng.py"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),
     ]

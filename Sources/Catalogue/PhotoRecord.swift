@@ -16,7 +16,7 @@ public struct PhotoRecord: Sendable, Equatable {
     public var inode: Int
     public var width: Int
     public var height: Int
-    /// The format detected from the bytes: jpeg, png, webp, heif, avif, tiff, gif or jxl.
+    /// The format detected from the bytes: a row of the format table (jpeg, png, …, jxl, and the camera RAWs dng, cr2, …).
     public var format: String
     /// Capture time from EXIF `DateTimeOriginal` (+ `OffsetTimeOriginal`), ISO-8601; nil when the photo has none.
     public var taken: String?

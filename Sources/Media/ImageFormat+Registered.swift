@@ -1,3 +1,4 @@
+import Raw
 import Vips
 
 extension ImageFormat {
@@ -15,12 +16,37 @@ extension ImageFormat {
                     decoder: VipsLoader(), encoder: nil, metadata: [.exif, .xmp, .icc]),
         ImageFormat(name: "avif", extensions: ["avif"], signatures: [.isoBrand(["avif", "avis"])],
                     decoder: VipsLoader(), encoder: .avif, metadata: [.exif, .xmp, .icc]),
-        ImageFormat(name: "tiff", extensions: ["tif", "tiff"], signatures: [.bytes([0x49, 0x49, 0x2A, 0x00]), .bytes([0x4D, 0x4D, 0x00, 0x2A])],
+        // A TIFF is a file with TIFF's magic that libraw does not identify as a camera RAW (most RAWs are TIFFs).
+        ImageFormat(name: "tiff", extensions: ["tif", "tiff"], signatures: [.all([.tiff, .not(.camera(.any))])],
                     decoder: VipsLoader(), encoder: .tiff, metadata: [.exif, .xmp, .icc]),
         ImageFormat(name: "gif", extensions: ["gif"], signatures: [.bytes(Array("GIF87a".utf8)), .bytes(Array("GIF89a".utf8))],
                     decoder: VipsLoader(), encoder: nil, metadata: []),
         ImageFormat(name: "jxl", extensions: ["jxl"],
                     signatures: [.bytes([0xFF, 0x0A]), .bytes([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])],
                     decoder: VipsLoader(), encoder: nil, metadata: [.exif, .xmp, .icc]),
+        // Camera RAWs, read by libraw. Those built on TIFF are told apart by libraw's identify (`CameraMatch`); the
+        // others by their own magic.
+        ImageFormat(name: "dng", extensions: ["dng"], signatures: [.all([.tiff, .camera(.dng)])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "cr2", extensions: ["cr2"],
+                    signatures: [.all([.tiff, .camera(.maker(["Canon"]))])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "cr3", extensions: ["cr3"], signatures: [.isoBrand(["crx "])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "nef", extensions: ["nef", "nrw"], signatures: [.all([.tiff, .camera(.maker(["Nikon"]))])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "arw", extensions: ["arw", "srf", "sr2"], signatures: [.all([.tiff, .camera(.maker(["Sony"]))])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "raf", extensions: ["raf"], signatures: [.bytes(Array("FUJIFILMCCD-RAW".utf8))],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "orf", extensions: ["orf"],
+                    signatures: [.bytes(Array("IIRO".utf8)), .bytes(Array("IIRS".utf8)), .bytes(Array("MMOR".utf8))],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "rw2", extensions: ["rw2", "rwl"], signatures: [.bytes([0x49, 0x49, 0x55, 0x00])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "pef", extensions: ["pef"], signatures: [.all([.tiff, .camera(.maker(["Pentax", "Ricoh"]))])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
+        ImageFormat(name: "srw", extensions: ["srw"], signatures: [.all([.tiff, .camera(.maker(["Samsung"]))])],
+                    decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw),
     ]
 }

@@ -1,8 +1,11 @@
+import Raw
 import System
 import Vips
 
 extension ImageFormat {
-    /// Sniffs the format from a file's first bytes (at least 32 are looked at when present), among `formats`.
+    /// Sniffs the format from a file's first bytes (at least 32 are looked at when present), among `formats`. From
+    /// the first bytes alone, a camera RAW built on TIFF (DNG, NEF, ARW, …) is a TIFF: `sniff(_: FileBytes)` asks
+    /// libraw.
     /// - Returns: the format, or a reason the bytes are not an image album reads.
     public static func sniff(_ head: [UInt8], in formats: [ImageFormat] = registered) -> Result<ImageFormat, SniffFailure> {
         if head.isEmpty { return .failure(.empty) }
@@ -14,9 +17,18 @@ extension ImageFormat {
         return .failure(.notAnImage(textHint(head)))
     }
 
-    /// Sniffs a file's format from its first 64 bytes; throws `SniffFailure`.
+    /// Sniffs a file's format from its content: its first 64 bytes, and for bytes with TIFF's magic, libraw's
+    /// identify of the whole file (headers only; at most once), which tells a camera RAW from a plain TIFF. Throws
+    /// `SniffFailure`.
     public static func sniff(_ bytes: FileBytes, in formats: [ImageFormat] = registered) throws -> ImageFormat {
-        try sniff(bytes.prefix(64), in: formats).get()
+        let head = bytes.prefix(64)
+        var identified: RawIdentity??
+        let identity = { () -> RawIdentity? in
+            if identified == nil { identified = .some(try? RawFile(bytes).identity) }
+            return identified!
+        }
+        if let format = formats.first(where: { $0.matches(head, identity: identity) }) { return format }
+        return try sniff(head, in: formats).get()
     }
 
     /// Opens an original with its format's decoder (`ImageDecoder`). Bytes no row names (or a row with no decoder)

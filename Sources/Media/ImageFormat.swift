@@ -1,3 +1,4 @@
+import Raw
 import Vips
 
 /// One image format album knows: one row of the format table (`ImageFormat.registered`), the one place its name,
@@ -15,6 +16,8 @@ import Vips
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A metadata block a format can carry.
     public enum Metadata: String, Sendable { case exif, xmp, icc }
+    /// What a file of the format holds: an image, or a camera's RAW sensor data (with, usually, embedded previews).
+    public enum Kind: String, Sendable { case image, cameraRaw = "camera-raw" }
 
     /// The format's name: what `photos.format` records and `select: {format: …}` matches.
     public let rawValue: String
@@ -29,16 +32,23 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public let encoder: OutputFormat?
     /// The metadata blocks it carries.
     public let metadata: Set<Metadata>
+    /// An image, or a camera RAW.
+    public let kind: Kind
 
     public init(name: String, extensions: [String], signatures: [FormatSignature], decoder: (any ImageDecoder)?,
-                encoder: OutputFormat?, metadata: Set<Metadata>) {
+                encoder: OutputFormat?, metadata: Set<Metadata>, kind: Kind = .image) {
         self.rawValue = name
         self.extensions = extensions
         self.signatures = signatures
         self.decoder = decoder
         self.encoder = encoder
         self.metadata = metadata
+        self.kind = kind
     }
+
+    /// Whether files of the format are a camera's RAW data (a RAW+JPEG pair's RAW: the same name with a RAW
+    /// extension and an image's).
+    public var isRaw: Bool { kind == .cameraRaw }
 
     /// The registered format called `rawValue`.
     public init?(rawValue: String) {
@@ -53,8 +63,11 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public static func == (lhs: ImageFormat, rhs: ImageFormat) -> Bool { lhs.rawValue == rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
-    /// Whether a file's first bytes say it is in this format.
-    public func matches(_ head: [UInt8]) -> Bool { signatures.contains { $0.matches(head) } }
+    /// Whether a file's first bytes say it is in this format; `identity` is libraw's identify of the whole file,
+    /// for the signatures that need it (`FormatSignature.camera`).
+    public func matches(_ head: [UInt8], identity: () -> RawIdentity? = { nil }) -> Bool {
+        signatures.contains { $0.matches(head, identity: identity) }
+    }
 
     /// The extension files written in this format take: its first.
     public var fileExtension: String { extensions[0] }
