@@ -1,12 +1,7 @@
 extension ImageFormat {
-    /// The extensions of camera RAW files, lowercased: the RAW half of a RAW+JPEG pair (docs/catalogue.md, "Pairs").
-    ///
-    /// Written here until the format table has RAW rows that say they are RAW; then this becomes those rows'
-    /// extensions (the one place to change).
-    public static let rawExtensions: Set<String> = [
-        "dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "srw",
-        "3fr", "iiq", "x3f", "erf", "mrw", "kdc", "dcr", "mef", "mos",
-    ]
+    /// The extensions of camera RAW files, lowercased: the RAW half of a RAW+JPEG pair (docs/catalogue.md, "Pairs"),
+    /// the extensions of the format table's RAW rows (`isRaw`).
+    public static let rawExtensions: Set<String> = Set(registered.filter(\.isRaw).flatMap(\.extensions))
 
     /// The extensions of the files a camera writes beside a RAW as its rendered picture, lowercased: the JPEG and
     /// HEIC rows' (the other half of a pair).
