@@ -61,6 +61,13 @@ final class PairTests: XCTestCase {
         try Probe.rows(folder + "/album", "SELECT status || ' ' || coalesce(error, '') FROM steps WHERE stage = 'import' AND run = (SELECT max(id) FROM runs) ORDER BY id")
     }
 
+    /// What `album plan --json` counts to do at import.
+    func importToDo(_ folder: String) throws -> Int? {
+        let plan = try album(["plan", "job.yml", "--json"], in: folder)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        return (object["stages"] as? [[String: Any]])?.first { $0["stage"] as? String == "import" }?["to_do"] as? Int
+    }
+
     func size(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
     }
@@ -124,7 +131,9 @@ final class PairTests: XCTestCase {
 
         // The RAW edited (another picture, as a raw editor writing in place would): the second original's new version.
         try PairTests.dng(at: "\(folder)/photos/IMG_1.DNG", model: "Canon EOS 5D")
+        XCTAssertEqual(try importToDo(folder), 1, "the plan counts the RAW's new version, as the run records it")
         try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try importToDo(folder), 0)
         XCTAssertEqual(try lastImport(folder), ["done its second original \(folder)/photos/IMG_1.DNG changed: recorded as its new version"])
         var photos = try photos(in: folder)
         XCTAssertEqual(photos["IMG_1.JPG"]?["id"] as? String, first["id"] as? String, "the rendered original did not change")
