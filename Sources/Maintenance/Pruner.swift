@@ -50,8 +50,13 @@ public struct Pruner {
         let gone = Set(forgotten.map(\.0.id))
         // Names whose file is gone, of photos that stay (a forgotten photo's aliases go with its row).
         plan.forgottenAliases = allAliases.filter { !gone.contains($0.photo) && $0.isMissing }
-        // A pair's second original whose file is gone, of photos that stay: the photo keeps its rendered original.
-        plan.forgottenSeconds = allSeconds.filter { !gone.contains($0.photo) && $0.isMissing }
+        // A pair's second original whose file is gone, of photos that stay and whose own file is there: the photo
+        // keeps its rendered original. A photo whose own file is gone too (kept missing, or under a folder that is
+        // not there: an unmounted share) keeps its second originals with it.
+        plan.forgottenSeconds = allSeconds.filter { second in
+            guard !gone.contains(second.photo), let photo = byID[second.photo], !PhotoRecord.isGone(photo.path) else { return false }
+            return second.isMissing
+        }
         for photo in photos where !gone.contains(photo.id) {
             let old = Pruner.oldRenditions(of: photo, renditions[photo.id] ?? [], current: current)
             plan.oldRenditions += old

@@ -83,10 +83,12 @@ public struct Verifier {
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
         let seconds = Dictionary(grouping: allSeconds, by: \.photo)
         for photo in photos {
-            if !replaced.contains(photo.id) {
+            let condition = photo.condition(isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [])
+            // A pair's other file, checked while its photo is current and there (a missing photo is reported, or kept,
+            // by its own original).
+            if condition.state != .superseded, condition.state != .missing {
                 for second in seconds[photo.id] ?? [] { Verifier.check(second, problems: &problems, states: &states) }
             }
-            let condition = photo.condition(isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [])
             let id = " (photo \(photo.id.prefix(8)))"
             switch condition.state {
             case .superseded:

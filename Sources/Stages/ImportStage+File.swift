@@ -132,7 +132,7 @@ extension ImportStage {
 
     /// Records `candidate` (`record`'s rule for its bytes), on the catalogue's serial owner.
     private static func recordPhoto(_ candidate: PhotoRecord, catalogue: Catalogue) throws -> Outcome {
-        do {  // one scope, as the closure it was
+        do {  // the body as it was inside `record`'s closure (kept so, for a small diff)
             if let existing = try catalogue.photo(hash: candidate.hash) {
                 let match = ImportMatch.of(path: candidate.path, photo: existing, aliases: try catalogue.aliases(photo: existing.id))
                 let reason = match.reason(existing)

@@ -295,4 +295,17 @@ final class PairTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/out/IMG_1.jpg"))
         try album(["verify"], in: folder)
     }
+
+    func testPruneKeepsTheSecondOriginalsOfAPhotoWhoseFolderIsGone() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        try FileManager.default.moveItem(atPath: "\(folder)/photos", toPath: "\(folder)/away")
+        let prune = try album(["prune", "--json"], in: folder)
+        let pruned = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(prune.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((pruned["second_originals"] as? [Any])?.count, 0, "an unmounted share's RAWs are not forgotten: \(prune.stdout)")
+        XCTAssertEqual(((pruned["photos"] as? [String: Any])?["unreachable"] as? [Any])?.count, 1)
+        try FileManager.default.moveItem(atPath: "\(folder)/away", toPath: "\(folder)/photos")
+        XCTAssertEqual(seconds(try photos(in: folder)["IMG_1.JPG"]).count, 1)
+        try album(["verify"], in: folder)
+    }
 }
