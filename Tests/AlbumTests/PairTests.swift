@@ -308,4 +308,20 @@ final class PairTests: XCTestCase {
         XCTAssertEqual(seconds(try photos(in: folder)["IMG_1.JPG"]).count, 1)
         try album(["verify"], in: folder)
     }
+
+    func testAHEICAndARawPairInAnyCaseButNotAcrossFolders() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try FileManager.default.createDirectory(atPath: "\(folder)/photos/other", withIntermediateDirectories: true)
+        _ = try FormatFixture.write(try FormatFixture.quadrants().encoded(suffix: ".heic[compression=hevc,Q=80]"), to: "photos/IMG_2.HEIC", in: folder)
+        try PairTests.dng(at: "\(folder)/photos/img_2.dng")
+        try PairTests.dng(at: "\(folder)/photos/other/IMG_2.DNG", model: "Canon EOS 5D")
+        try writeJob(in: folder, pair: nil)
+        try album(["run", "job.yml"], in: folder)
+        let listed = try album(["ls", "--json"], in: folder)
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(Set(array.map { "\($0["format"]!) \((($0["path"] as! String).dropFirst(folder.count + 1)))" }),
+                       ["heif photos/IMG_2.HEIC", "dng photos/other/IMG_2.DNG"], "a RAW in another folder is a photo of its own")
+        let heic = try XCTUnwrap(array.first { $0["format"] as? String == "heif" })
+        XCTAssertEqual(seconds(heic).map { $0.components(separatedBy: " ").prefix(2).joined(separator: " ") }, ["img_2.dng dng"])
+    }
 }
