@@ -63,7 +63,7 @@ extension ImportStage {
                     try bytes.withBytes { try AtomicFile.write(Array($0), to: target) }
                 }
             }
-            let second = try secondPath.map(readSecond)
+            let second = try secondPath.flatMap(readSecond)
             let outcome = try record(photo, second: second, context: context)
             switch outcome {
             case .added(let photo):

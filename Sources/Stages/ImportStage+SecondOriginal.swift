@@ -20,10 +20,13 @@ extension ImportStage {
     }
 
     /// Reads the second original at `path` once: its stat, then its bytes' SHA-256. Only read and hashed, never
-    /// decoded (the photo renders from its other file) and never written.
-    func readSecond(_ path: String) throws -> ReadSecond {
+    /// decoded (the photo renders from its other file) and never written. Nil for an entry import never opens (a
+    /// link not followed, not a regular file): the photo is imported without it, as if it were not there.
+    func readSecond(_ path: String) throws -> ReadSecond? {
         switch entry(atPath: path) {
-        case .failed(let reason), .skipped(let reason):
+        case .skipped:
+            return nil
+        case .failed(let reason):
             throw StageError("cannot read its second original \(path): \(reason)")
         case .file(let identity):
             do {
@@ -43,7 +46,9 @@ extension ImportStage {
         if let recorded, !context.force, case .file(let identity) = entry(atPath: secondPath), identity.isUnchanged(since: recorded) {
             return .skipped("unchanged since it was imported", input: photo.hash, output: photo.hash)
         }
-        let read = try readSecond(secondPath)
+        guard let read = try readSecond(secondPath) else {
+            return .skipped("unchanged since it was imported", input: photo.hash, output: photo.hash)
+        }
         let second = (recorded.map { $0.with(read.identity, hash: read.hash) }) ?? read.record(for: photo.id, added: Timestamp.now())
         try context.write { catalogue in try ImportStage.keep(second, catalogue: catalogue) }
         if let recorded, recorded.hash == read.hash {

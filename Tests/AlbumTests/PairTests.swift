@@ -324,4 +324,16 @@ final class PairTests: XCTestCase {
         let heic = try XCTUnwrap(array.first { $0["format"] as? String == "heif" })
         XCTAssertEqual(seconds(heic).map { $0.components(separatedBy: " ").prefix(2).joined(separator: " ") }, ["img_2.dng dng"])
     }
+
+    func testALinkedRawThatImportDoesNotFollowLeavesTheJPEGAlone() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_3.JPG")
+        try PairTests.dng(at: "\(folder)/elsewhere/IMG_3.DNG")
+        try FileManager.default.createSymbolicLink(atPath: "\(folder)/photos/IMG_3.DNG", withDestinationPath: "\(folder)/elsewhere/IMG_3.DNG")
+        try writeJob(in: folder, pair: nil)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(seconds(try photos(in: folder)["IMG_3.JPG"]), [], "a link not followed is not read as a second original")
+        try album(["run", "job.yml"], in: folder)
+        try album(["verify"], in: folder)
+    }
 }
