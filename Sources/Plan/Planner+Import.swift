@@ -19,7 +19,8 @@ extension Planner {
         case .failed(let reason):
             note(&plan, path: path, stage: .import, .toDo, "(it fails: \(reason))")
         case .file(let identity):
-            let known = snapshot.photosByPath[path]
+            // A photo a regrouped pair superseded is found again by its bytes, as the run finds it (`pairedAwayByPath`).
+            let known = snapshot.photosByPath[path] ?? snapshot.pairedAwayByPath[path]
             if let known, identity.isUnchanged(since: known) {
                 let secondChanged = Planner.secondChanged(plan.scan.seconds[path], of: known, snapshot: snapshot)
                 note(&plan, path: path, stage: .import, force || secondChanged ? .toDo : .upToDate)

@@ -31,6 +31,10 @@ package final class CatalogueSnapshot: Sendable {
 
     /// The current photos' second originals, by photo (import's fast path for a pair).
     package let secondsByPhoto: [String: [SecondOriginal]]
+    /// The photos superseded only because their own path is another photo's second original (a pair regrouped,
+    /// `PhotoRecord.pairedIDs`), by path: import finds such a file's bytes as that photo's again and makes it current
+    /// (`pair:` changed back), which the plan counts as the run does.
+    package let pairedAwayByPath: [String: PhotoRecord]
 
     package init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) {
         currentPhotos = PhotoRecord.current(photos, aliases: aliases, seconds: seconds)
@@ -51,6 +55,8 @@ package final class CatalogueSnapshot: Sendable {
         for alias in known where aliasByPath[alias.path] == nil { aliasByPath[alias.path] = (alias, current[alias.photo]!) }
         aliasesByPath = aliasByPath
         secondsByPhoto = Dictionary(grouping: seconds.filter { current[$0.photo] != nil }, by: \.photo)
+        let paired = PhotoRecord.pairedIDs(photos, seconds: seconds).subtracting(photos.compactMap(\.replaces))
+        pairedAwayByPath = Dictionary(photos.filter { paired.contains($0.id) }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every photo, rendition and alias of `catalogue`; an empty snapshot when there is no catalogue yet.

@@ -71,6 +71,11 @@ extension ImportStage {
             case .duplicate(let existing, let reason):
                 let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
                 return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
+            case .paired(let existing, let message):
+                // Known bytes whose pair's other file is new to the photo, or changed: the second original's new version.
+                let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
+                return (PhotoWork(photo: existing, original: bytes, recipe: recipe),
+                        StepResult(status: .done, inputHash: hash, outputHash: second?.hash, message: message))
             case .alias(let existing, let alias, let reason):
                 var work = PhotoWork(photo: existing, original: bytes, recipe: try Recipe(canonicalJSON: existing.filterRecipe))
                 work.newAlias = alias
@@ -87,7 +92,11 @@ extension ImportStage {
         }
     }
 
-    private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String) }
+    private enum Outcome {
+        case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String)
+        /// Known bytes (a duplicate) whose pair's second original was new to the photo or changed.
+        case paired(PhotoRecord, String)
+    }
 
     /// Refuses decompression bombs and absurd headers before a pixel is decoded.
     private func checkLimits(_ header: Image) throws {
@@ -121,11 +130,15 @@ extension ImportStage {
             switch outcome {
             case .added(let added): photo = added.id
             case .duplicate(let existing, _): photo = existing.id
-            case .alias: return outcome
+            case .alias, .paired: return outcome
             }
             let recorded = try catalogue.secondOriginals(photo: photo).first { $0.path == second.path }
             try ImportStage.keep(recorded.map { $0.with(second.identity, hash: second.hash) } ?? second.record(for: photo, added: candidate.added),
                                  catalogue: catalogue)
+            if case .duplicate(let existing, _) = outcome, recorded?.hash != second.hash {
+                return .paired(existing, recorded == nil ? "paired with \(second.path): recorded as its second original"
+                                                         : "its second original \(second.path) changed: recorded as its new version")
+            }
             return outcome
         }
     }
