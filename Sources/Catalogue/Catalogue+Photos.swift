@@ -37,9 +37,11 @@ extension CatalogueReader {
     }
 
     /// Whether `photo` is superseded: a newer version replaces it, or its own file now holds another photo's bytes
-    /// (that photo's alias at its path, `PhotoRecord.supersededIDs`).
+    /// (that photo's alias at its path, `PhotoRecord.supersededIDs`), or is another photo's second original.
     public func isSuperseded(_ photo: PhotoRecord) throws -> Bool {
         if try isSuperseded(photo: photo.id) { return true }
+        let paired = try fetchAll(SecondOriginal.self, "WHERE path = ? AND photo != ?", [.text(paths.stored(photo.path)), .text(photo.id)])
+        if !paired.isEmpty { return true }
         let there = try fetchAll(PhotoAlias.self, "WHERE path = ? AND photo != ?", [.text(paths.stored(photo.path)), .text(photo.id)])
         return PhotoRecord.displacedIDs([photo], aliases: there).contains(photo.id)
     }

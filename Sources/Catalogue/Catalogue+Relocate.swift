@@ -3,7 +3,7 @@ import Core
 
 extension CatalogueReader {
     /// The recorded paths that lie under `old` (the folder itself or anything in it), each with the path it takes
-    /// under `new`: photos' originals first, then their aliases, then renditions (exports recorded absolute; and a catalogue's own files,
+    /// under `new`: photos' originals first, then their aliases, their second originals, then renditions (exports recorded absolute; and a catalogue's own files,
     /// when it was moved while it still stored them absolute, before schema version 3 made them relative).
     /// Both prefixes are absolute and normalised (`Paths.absolute`).
     public func relocations(from old: String, to new: String) throws -> [RelocatedPath] {
@@ -18,6 +18,9 @@ extension CatalogueReader {
         }
         for alias in try allAliases() {
             if let to = moved(alias.path) { found.append(RelocatedPath(photo: alias.photo, kind: nil, from: alias.path, to: to, alias: true)) }
+        }
+        for second in try allSecondOriginals() {
+            if let to = moved(second.path) { found.append(RelocatedPath(photo: second.photo, kind: nil, from: second.path, to: to, second: true)) }
         }
         for rendition in try renditions(kind: nil) {
             if let to = moved(rendition.path) {
@@ -39,6 +42,9 @@ extension Catalogue {
                 if let kind = move.kind {
                     try database.run("UPDATE renditions SET path = ? WHERE photo = ? AND kind = ? AND path = ?",
                                      [.text(paths.stored(move.to)), .text(move.photo), .text(kind.rawValue), .text(paths.stored(move.from))])
+                } else if move.second {
+                    try database.run("UPDATE second_originals SET path = ? WHERE photo = ? AND path = ?",
+                                     [.text(paths.stored(move.to)), .text(move.photo), .text(paths.stored(move.from))])
                 } else if move.alias {
                     try database.run("UPDATE aliases SET path = ? WHERE photo = ? AND path = ?",
                                      [.text(paths.stored(move.to)), .text(move.photo), .text(paths.stored(move.from))])

@@ -34,4 +34,10 @@ public struct FileIdentity: Sendable, Equatable {
     public func isUnchanged(since alias: PhotoAlias) -> Bool {
         bytes == alias.bytes && mtimeNanoseconds == alias.mtimeNanoseconds && inode == alias.inode
     }
+
+    /// Whether a file with this identity is still the file `second` was last read or found at: the same rule again,
+    /// so a rerun knows a pair's second original unchanged without reading it.
+    public func isUnchanged(since second: SecondOriginal) -> Bool {
+        bytes == second.bytes && mtimeNanoseconds == second.mtimeNanoseconds && inode == second.inode
+    }
 }

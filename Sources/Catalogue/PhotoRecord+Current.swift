@@ -7,8 +7,9 @@ extension PhotoRecord {
     /// The superseded photo keeps its row, its renditions and its history, but it is no longer what its file
     /// holds, so it never joins a run: neither `album run` nor `album plan` takes it through a stage.
     /// With `aliases`, a photo whose own file now holds another photo's bytes is superseded too (`supersededIDs`).
-    public static func current(_ photos: [PhotoRecord], aliases: [PhotoAlias] = []) -> [PhotoRecord] {
-        let superseded = supersededIDs(photos, aliases: aliases)
+    /// With `seconds`, a photo whose own file is now another photo's second original is superseded too (`pairedIDs`).
+    public static func current(_ photos: [PhotoRecord], aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) -> [PhotoRecord] {
+        let superseded = supersededIDs(photos, aliases: aliases, seconds: seconds)
         return photos.filter { !superseded.contains($0.id) }
     }
 
@@ -22,8 +23,21 @@ extension PhotoRecord {
     /// photo b (b.jpg), photo a with alias b.jpg, b.jpg holding a's bytes → b superseded
     /// the same after b's bytes were copied back (b.jpg no longer has the alias's stat) → b current again
     /// ```
-    public static func supersededIDs(_ photos: [PhotoRecord], aliases: [PhotoAlias]) -> Set<String> {
-        Set(photos.compactMap(\.replaces)).union(displacedIDs(photos, aliases: aliases))
+    ///
+    /// With `seconds`, also each photo whose own path is recorded as another photo's second original (`pairedIDs`).
+    public static func supersededIDs(_ photos: [PhotoRecord], aliases: [PhotoAlias], seconds: [SecondOriginal] = []) -> Set<String> {
+        Set(photos.compactMap(\.replaces)).union(displacedIDs(photos, aliases: aliases)).union(pairedIDs(photos, seconds: seconds))
+    }
+
+    /// The photos among `photos` whose own path is now another photo's second original: a file imported alone, then
+    /// paired (`pair:` from `separate` to `jpeg`, or from `jpeg` to `raw` and back) belongs to the pair's photo from
+    /// then on (docs/catalogue.md, "Pairs"). Import keeps a path one thing at a time, so of two photos each holding
+    /// the other's path, only the one import paired last has it recorded.
+    public static func pairedIDs(_ photos: [PhotoRecord], seconds: [SecondOriginal]) -> Set<String> {
+        guard !seconds.isEmpty else { return [] }
+        var byPath: [String: Set<String>] = [:]
+        for second in seconds { byPath[second.path, default: []].insert(second.photo) }
+        return Set(photos.filter { photo in byPath[photo.path].map { !$0.subtracting([photo.id]).isEmpty } ?? false }.map(\.id))
     }
 
     /// The photos among `photos` whose own path now holds another photo's bytes, as `aliases` record them: the

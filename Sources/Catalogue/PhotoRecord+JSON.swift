@@ -11,11 +11,14 @@ extension PhotoRecord {
     /// (docs/catalogue.md "Aliases"), as `ls --json` and `show --json` print it.
     /// With `renditions` (`album ls --json --renditions`), the photo's rendition files too, `"renditions"`, each as
     /// `Rendition.json`: a manifest for a website build.
-    public func json(_ condition: PhotoCondition, aliases: [PhotoAlias], renditions: [Rendition]? = nil) -> JSONValue {
+    /// Then its second originals (a pair's other file, docs/catalogue.md "Pairs"), `"second_originals"`, each as
+    /// `SecondOriginal.json` (`[]` for none).
+    public func json(_ condition: PhotoCondition, aliases: [PhotoAlias], seconds: [SecondOriginal] = [], renditions: [Rendition]? = nil) -> JSONValue {
         guard case .object(var members) = json else { return json }
         members.append(("state", .string(condition.state.rawValue)))
         if condition.state == .damaged { members.append(("damage", .string(condition.reason ?? damage))) }
         members.append(("aliases", .array(aliases.map { .string($0.path) })))
+        members.append(("second_originals", .array(seconds.map(\.json))))
         if let renditions { members.append(("renditions", .array(renditions.map(\.json)))) }
         return .object(members)
     }

@@ -49,8 +49,8 @@ extension PhotoRecord {
 
     /// The state of each of `photos`, by id; `photos` is the whole catalogue (superseded is decided from its rows),
     /// `aliases` every alias it records.
-    public static func conditions(of photos: [PhotoRecord], aliases: [PhotoAlias] = []) -> [String: PhotoCondition] {
-        let replaced = supersededIDs(photos, aliases: aliases)
+    public static func conditions(of photos: [PhotoRecord], aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) -> [String: PhotoCondition] {
+        let replaced = supersededIDs(photos, aliases: aliases, seconds: seconds)
         let byPhoto = Dictionary(grouping: aliases, by: \.photo)
         return Dictionary(uniqueKeysWithValues: photos.map {
             ($0.id, $0.condition(isSuperseded: replaced.contains($0.id), aliases: byPhoto[$0.id] ?? []))

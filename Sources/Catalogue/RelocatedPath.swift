@@ -9,7 +9,9 @@ public struct RelocatedPath: Sendable, Equatable {
     public var to: String
     /// Whether the path is one of the photo's aliases (docs/catalogue.md, "Aliases") rather than its own path.
     public var alias: Bool = false
+    /// Whether the path is one of the photo's second originals (a pair's other file, docs/catalogue.md "Pairs").
+    public var second: Bool = false
 
-    /// What the path is, as `album relocate` names it: `original`, `alias`, or the rendition's kind.
-    public var label: String { kind?.rawValue ?? (alias ? "alias" : "original") }
+    /// What the path is, as `album relocate` names it: `original`, `alias`, `second original`, or the rendition's kind.
+    public var label: String { kind?.rawValue ?? (alias ? "alias" : second ? "second original" : "original") }
 }

@@ -14,16 +14,22 @@ package enum Schema {
 
     /// The records whose tables album writes, each declaring its columns once (`TableRecord.columns`).
     package static let records: [any TableRecord.Type] = [PhotoRecord.self, Rendition.self, RunRecord.self, StepRecord.self, PhotoAlias.self,
-                                                          CatalogueIdentity.self, DistributedRecord.self, DistributedChunkRecord.self]
+                                                          CatalogueIdentity.self, DistributedRecord.self, DistributedChunkRecord.self,
+                                                          SecondOriginal.self]
 
     /// The SQL that takes a catalogue from `version - 1` to `version`: the fixed history's migration for the first
-    /// seven versions (written by hand, never changed), then an `ALTER TABLE … ADD COLUMN` for each column of
-    /// `records` declared `since` a later version, made from its declaration.
+    /// seven versions (written by hand, never changed), then, made from the declarations, a `CREATE TABLE` (and its
+    /// indexes) for each record whose table is declared `since` that version, and an `ALTER TABLE … ADD COLUMN` for
+    /// each column of an older table declared `since` it.
     static func migration(to version: Int, records: [any TableRecord.Type] = Schema.records) -> String {
         let fixed = version <= migrations.count ? migrations[version - 1] : ""
         guard version > migrations.count else { return fixed }
         var statements = fixed.isEmpty ? [] : [fixed]
-        for record in records {
+        for record in records where record.since == version {
+            statements.append(record.declaredDefinition + ";")
+            statements += record.indexes.map { $0 + ";" }
+        }
+        for record in records where record.since < version {
             let table = record.table
             for column in record.declaredColumns where column.since == version {
                 statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.definition);")

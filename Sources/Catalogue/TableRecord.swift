@@ -17,6 +17,11 @@ package protocol TableRecord: Sendable {
     static var constraints: [String] { get }
     /// The record with placeholder values, before `init(row:)` reads each column into it.
     static var blank: Self { get }
+    /// The schema version whose migration creates the table from its declaration (`Schema.migration(to:)`): 1 for
+    /// the tables of the fixed history (versions 1–7 create them by hand), a later version for a table added since.
+    static var since: Int { get }
+    /// The table's indexes, created with it when the table is one its declaration creates (`since` over 7).
+    static var indexes: [String] { get }
     /// Applies `transform` to each path the record stores relative to the catalogue (`CataloguePaths`): resolved
     /// after a read, made relative before a write. Records without such a path keep the default, which does nothing.
     mutating func mapPaths(_ transform: (String) -> String)
@@ -26,6 +31,10 @@ extension TableRecord {
     package mutating func mapPaths(_ transform: (String) -> String) {}
 
     package static var constraints: [String] { [] }
+
+    package static var since: Int { 1 }
+
+    package static var indexes: [String] { [] }
 
     /// Reads a record from a row that has the table's columns (`SELECT *`); throws when one is missing or mistyped.
     package init(row: Row) throws {

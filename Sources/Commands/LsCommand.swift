@@ -79,7 +79,9 @@ struct LsCommand: Command {
         if let warning = selection.unmatchedPathWarning(among: all.map(\.path)) { Console.err(warning) }
         // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
         let aliases = try catalogue.allAliases()
-        let conditions = PhotoRecord.conditions(of: all, aliases: aliases)
+        let seconds = try catalogue.allSecondOriginals()
+        let secondsByPhoto = Dictionary(grouping: seconds, by: \.photo)
+        let conditions = PhotoRecord.conditions(of: all, aliases: aliases, seconds: seconds)
         let condition = { (photo: PhotoRecord) -> PhotoCondition in conditions[photo.id] ?? .ok }
         let wanted = state
         let photos = all.filter { photo in selection.matches(photo) && (wanted.map { condition(photo).state == $0 } ?? true) }
@@ -91,7 +93,8 @@ struct LsCommand: Command {
             let byPhoto = Dictionary(grouping: aliases, by: \.photo)
             let renditions = withRenditions ? Dictionary(grouping: try catalogue.renditions(kind: nil), by: \.photo) : nil
             Console.out(JSONValue.array(photos.map { photo in
-                photo.json(condition(photo), aliases: byPhoto[photo.id] ?? [], renditions: renditions.map { $0[photo.id] ?? [] })
+                photo.json(condition(photo), aliases: byPhoto[photo.id] ?? [], seconds: secondsByPhoto[photo.id] ?? [],
+                           renditions: renditions.map { $0[photo.id] ?? [] })
             }).prettyText)
             return .ok
         }
@@ -101,10 +104,19 @@ struct LsCommand: Command {
             let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
             let state: String = condition(photo).state.rawValue
             table.append([String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
-                          photo.format, photo.filter, state, caption, photo.path])
+                          photo.format, photo.filter, state, caption, LsCommand.shownPath(photo, seconds: secondsByPhoto[photo.id] ?? [])])
         }
         Console.out(table.rendered)
         Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")
         return .ok
+    }
+
+    /// The `path` cell: the photo's original, then each second original of a pair, by its name when it is in the
+    /// same folder (`/photos/IMG_1.JPG + IMG_1.CR2`), else by its path.
+    static func shownPath(_ photo: PhotoRecord, seconds: [SecondOriginal]) -> String {
+        let folder = photo.path.lastIndex(of: "/").map { String(photo.path[...$0]) } ?? ""
+        return ([photo.path] + seconds.map { second in
+            second.path.hasPrefix(folder) && !second.path.dropFirst(folder.count).contains("/") ? String(second.path.dropFirst(folder.count)) : second.path
+        }).joined(separator: " + ")
     }
 }

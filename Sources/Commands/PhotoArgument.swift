@@ -21,11 +21,15 @@ enum PhotoArgument {
     }
 
     /// The photo whose original is at `path` (absolute, normalised as import records it): the newest photo imported
-    /// from it (its earlier versions, superseded, are named by id), or the photo it is another name of (an alias).
+    /// from it (its earlier versions, superseded, are named by id), or the photo it is another name of (an alias), or the pair whose second original it is.
     static func resolve(path: String, in catalogue: CatalogueReader) throws -> PhotoRecord {
         var found = try catalogue.latestPhoto(path: path).map { [$0] } ?? []
         for alias in try catalogue.aliases(path: path) where !found.contains(where: { $0.id == alias.photo }) {
             if let photo = try catalogue.photo(id: alias.photo) { found.append(photo) }
+        }
+        // Or the photo whose second original it is (a pair's other file).
+        for second in try catalogue.secondOriginals(path: path) where !found.contains(where: { $0.id == second.photo }) {
+            if let photo = try catalogue.photo(id: second.photo) { found.append(photo) }
         }
         switch found.count {
         case 0:

@@ -73,6 +73,9 @@ struct PruneOutcome {
         if aliases > 0 {
             Console.err("album: \(dryRun ? "would forget" : "forgot") \(aliases) other name\(aliases == 1 ? "" : "s") of photos whose file is gone (aliases)")
         }
+        for second in plan.forgottenSeconds {
+            Console.err("album: \(dryRun ? "would forget" : "forgot") the second original \(second.path.shown) of photo \(second.photo.prefix(8)): its file is gone; the photo stays, with its original")
+        }
         Console.err(dryRun ? "album: prune would forget \(photos) and \(renditions), delete \(files) and remove \(history); nothing changed (--dry-run)"
                            : "album: prune forgot \(photos) and \(renditions), deleted \(files) and removed \(history)")
     }
@@ -99,6 +102,9 @@ struct PruneOutcome {
             ])),
             ("aliases", .array(plan.forgottenAliases.map {
                 .object([("photo", .string($0.photo)), ("path", .string($0.path))])
+            })),
+            ("second_originals", .array(plan.forgottenSeconds.map {
+                .object([("photo", .string($0.photo)), ("path", .string($0.path)), ("why", .string("its file is gone"))])
             })),
             ("renditions", .array(plan.oldRenditions.map {
                 .object([("photo", .string($0.rendition.photo)), ("kind", .string($0.rendition.kind.rawValue)),

@@ -39,10 +39,11 @@ struct ShowCommand: Command {
         let renditions = try catalogue.renditions(photo: photo.id)
         let history = try catalogue.history(photo: photo.id)
         let aliases = try catalogue.aliases(photo: photo.id)
+        let seconds = try catalogue.secondOriginals(photo: photo.id)
         let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases)
         if json {
             Console.out(JSONValue.object([
-                ("photo", photo.json(condition, aliases: aliases)), ("renditions", .array(renditions.map(\.json))),
+                ("photo", photo.json(condition, aliases: aliases, seconds: seconds)), ("renditions", .array(renditions.map(\.json))),
                 ("history", .array(history.map(ShowCommand.json))),
             ]).prettyText)
             return .ok
@@ -50,6 +51,7 @@ struct ShowCommand: Command {
         var about = TextTable(["photo", photo.id])
         about.append(["path", photo.path])
         for alias in aliases { about.append(["alias", alias.path]) }
+        for second in seconds { about.append(["second", "\(second.path) (\(second.format), \(second.bytes) bytes, \(second.hash))"]) }
         about.append(["state", condition.reason.map { "\(condition.state.rawValue): \($0)" } ?? condition.state.rawValue])
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])

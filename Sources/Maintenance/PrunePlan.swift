@@ -39,6 +39,9 @@ public struct PrunePlan: Sendable {
     /// Other names of photos that stay whose file is gone (docs/catalogue.md "Aliases"): their rows are forgotten;
     /// exports made for them are the photo's renditions, judged like any other.
     public var forgottenAliases: [PhotoAlias] = []
+    /// Second originals (a pair's other file, docs/catalogue.md "Pairs") of photos that stay whose file is gone: their
+    /// rows are forgotten, and the photo stays, with its rendered original.
+    public var forgottenSeconds: [SecondOriginal] = []
     /// The jobs whose latest runs do not say which stages they applied (runs before schema version 5): renditions
     /// that only their parameters could prove old are kept. "NAME (run N)" each.
     public var unproven: [String] = []

@@ -26,7 +26,9 @@ public struct Pruner {
         let allAliases = try catalogue.allAliases()
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
         // Photos whose own file now holds another photo's bytes: superseded, though no version replaces them.
-        let displaced = PhotoRecord.displacedIDs(photos, aliases: allAliases)
+        // And photos whose own file is now another photo's second original (a pair made since, docs "Pairs").
+        let allSeconds = try catalogue.allSecondOriginals()
+        let displaced = PhotoRecord.displacedIDs(photos, aliases: allAliases).union(PhotoRecord.pairedIDs(photos, seconds: allSeconds))
         var visited = Set<String>()
         for head in photos where !replaced.contains(head.id) {
             var chain: [PhotoRecord] = []
@@ -48,6 +50,13 @@ public struct Pruner {
         let gone = Set(forgotten.map(\.0.id))
         // Names whose file is gone, of photos that stay (a forgotten photo's aliases go with its row).
         plan.forgottenAliases = allAliases.filter { !gone.contains($0.photo) && $0.isMissing }
+        // A pair's second original whose file is gone, of photos that stay and whose own file is there: the photo
+        // keeps its rendered original. A photo whose own file is gone too (kept missing, or under a folder that is
+        // not there: an unmounted share) keeps its second originals with it.
+        plan.forgottenSeconds = allSeconds.filter { second in
+            guard !gone.contains(second.photo), let photo = byID[second.photo], !PhotoRecord.isGone(photo.path) else { return false }
+            return second.isMissing
+        }
         for photo in photos where !gone.contains(photo.id) {
             let old = Pruner.oldRenditions(of: photo, renditions[photo.id] ?? [], current: current)
             plan.oldRenditions += old
@@ -69,6 +78,7 @@ public struct Pruner {
                 try writer.forgetRow(photo: forgotten.photo.id)
             }
             try writer.forgetAliases(plan.forgottenAliases)
+            try writer.forgetSecondOriginals(plan.forgottenSeconds)
             for old in plan.oldRenditions {
                 try writer.forgetRendition(photo: old.rendition.photo, kind: old.rendition.kind, path: old.rendition.path)
             }

@@ -78,10 +78,17 @@ public struct Verifier {
         }
         let photos = try catalogue.allPhotos()
         let allAliases = try catalogue.allAliases()
-        let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases)
+        let allSeconds = try catalogue.allSecondOriginals()
+        let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases, seconds: allSeconds)
         let aliases = Dictionary(grouping: allAliases, by: \.photo)
+        let seconds = Dictionary(grouping: allSeconds, by: \.photo)
         for photo in photos {
             let condition = photo.condition(isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [])
+            // A pair's other file, checked while its photo is current and there (a missing photo is reported, or kept,
+            // by its own original).
+            if condition.state != .superseded, condition.state != .missing {
+                for second in seconds[photo.id] ?? [] { Verifier.check(second, problems: &problems, states: &states) }
+            }
             let id = " (photo \(photo.id.prefix(8)))"
             switch condition.state {
             case .superseded:
@@ -115,6 +122,27 @@ public struct Verifier {
                 }
                 problems.append(CatalogueProblem(path: path, problem: problem + id, kind: .original, photo: photo.id))
             }
+        }
+    }
+
+    /// Checks a current photo's second original (a pair's other file) as its own original is checked: gone is a
+    /// problem ("the second original is missing"), unless a prune forgets it; edited (its stat and its bytes not the
+    /// recorded ones) is the `changed` state, which the next run records as its new version; its bytes changed
+    /// under the recorded stat is damage on disk.
+    static func check(_ second: SecondOriginal, problems: inout [CatalogueProblem], states: inout VerifyStates) {
+        let id = " (photo \(second.photo.prefix(8)))"
+        if let status = try? FileStatus(second.path, followingLinks: true), status.isRegular,
+           !FileIdentity(status).isUnchanged(since: second) {
+            if status.size != second.bytes || (try? FileBytes(path: second.path).sha256()) != second.hash {
+                states.changed += 1
+                return
+            }
+        }
+        if var problem = Verifier.check(second.path, bytes: second.bytes, hash: second.hash, what: "second original") {
+            if problem.hasSuffix("differs from the one recorded") {
+                problem += ", though its size, inode and modification time are as recorded: damaged on disk"
+            }
+            problems.append(CatalogueProblem(path: second.path, problem: problem + id, kind: .original, photo: second.photo))
         }
     }
 

@@ -19,9 +19,11 @@ extension Planner {
         case .failed(let reason):
             note(&plan, path: path, stage: .import, .toDo, "(it fails: \(reason))")
         case .file(let identity):
-            let known = snapshot.photosByPath[path]
+            // A photo a regrouped pair superseded is found again by its bytes, as the run finds it (`pairedAwayByPath`).
+            let known = snapshot.photosByPath[path] ?? snapshot.pairedAwayByPath[path]
             if let known, identity.isUnchanged(since: known) {
-                note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
+                let secondChanged = Planner.secondChanged(plan.scan.seconds[path], of: known, snapshot: snapshot)
+                note(&plan, path: path, stage: .import, force || secondChanged ? .toDo : .upToDate)
                 guard PhotoRecord.settle(known, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))),
                                   beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
@@ -54,6 +56,17 @@ extension Planner {
                                   progress: &progress, in: &plan, context: context)
             }
         }
+    }
+
+    /// Whether import records a new version of `known`'s second original at `path` (a pair's other file the scan
+    /// found, `ImportScan.seconds`), as `ImportStage.importSecond` decides: none recorded there, or one whose file
+    /// has another stat and, read only then, other bytes.
+    static func secondChanged(_ path: String?, of known: PhotoRecord, snapshot: CatalogueSnapshot) -> Bool {
+        guard let path else { return false }
+        guard let recorded = snapshot.secondsByPhoto[known.id]?.first(where: { $0.path == path }) else { return true }
+        guard let status = try? FileStatus(path, followingLinks: true) else { return true }
+        if FileIdentity(status).isUnchanged(since: recorded) { return false }
+        return status.size != recorded.bytes || (try? FileBytes(path: path).sha256()) != recorded.hash
     }
 
     /// The photo import would record for a new or changed file, as far as its name, its stat and the catalogue

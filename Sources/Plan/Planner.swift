@@ -108,7 +108,9 @@ public struct Planner {
         // Phase 2: the current photos phase 1 did not settle; then the exports of the names found for known bytes.
         if !job.stages.isEmpty {
             // As the run: a photo whose own file phase 1 found holding another photo's bytes is superseded now.
+            // And a photo whose own file the scan paired as another's second original (`CatalogueSnapshot.pairedAway`).
             let displaced = PhotoRecord.displacedIDs(snapshot.currentPhotos, aliases: progress.aliasesFound.map(\.alias))
+                .union(snapshot.pairedAway(plan.scan.seconds))
             if !displaced.isEmpty { plan.states[.superseded, default: 0] += displaced.count }
             for photo in snapshot.photosAfterImport(settled: progress.settled) where !displaced.contains(photo.id) {
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),

@@ -29,8 +29,15 @@ package final class CatalogueSnapshot: Sendable {
     /// before an edit), and such a photo still never joins the run.
     package let supersededIDs: Set<String>
 
-    package init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = []) {
-        currentPhotos = PhotoRecord.current(photos, aliases: aliases)
+    /// The current photos' second originals, by photo (import's fast path for a pair).
+    package let secondsByPhoto: [String: [SecondOriginal]]
+    /// The photos superseded only because their own path is another photo's second original (a pair regrouped,
+    /// `PhotoRecord.pairedIDs`), by path: import finds such a file's bytes as that photo's again and makes it current
+    /// (`pair:` changed back), which the plan counts as the run does.
+    package let pairedAwayByPath: [String: PhotoRecord]
+
+    package init(photos: [PhotoRecord], renditions: [Rendition], aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) {
+        currentPhotos = PhotoRecord.current(photos, aliases: aliases, seconds: seconds)
         supersededCount = photos.count - currentPhotos.count
         supersededIDs = Set(photos.map(\.id)).subtracting(currentPhotos.map(\.id))
         var byPath: [String: PhotoRecord] = [:]
@@ -47,6 +54,9 @@ package final class CatalogueSnapshot: Sendable {
         var aliasByPath: [String: (alias: PhotoAlias, photo: PhotoRecord)] = [:]
         for alias in known where aliasByPath[alias.path] == nil { aliasByPath[alias.path] = (alias, current[alias.photo]!) }
         aliasesByPath = aliasByPath
+        secondsByPhoto = Dictionary(grouping: seconds.filter { current[$0.photo] != nil }, by: \.photo)
+        let paired = PhotoRecord.pairedIDs(photos, seconds: seconds).subtracting(photos.compactMap(\.replaces))
+        pairedAwayByPath = Dictionary(photos.filter { paired.contains($0.id) }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Every photo, rendition and alias of `catalogue`; an empty snapshot when there is no catalogue yet.
@@ -56,7 +66,7 @@ package final class CatalogueSnapshot: Sendable {
             return
         }
         self.init(photos: try catalogue.allPhotos(), renditions: try catalogue.renditions(kind: nil),
-                  aliases: try catalogue.allAliases())
+                  aliases: try catalogue.allAliases(), seconds: try catalogue.allSecondOriginals())
     }
 
     /// The paths `photo`'s exports are made for as its chain begins: its own, then each alias the run began with
@@ -101,12 +111,23 @@ package final class CatalogueSnapshot: Sendable {
         photosAfterImport(settled: Set(files.compactMap { photosByPath[$0]?.id }))
     }
 
+    /// The current photos whose own file this run's scan paired as another file's second original
+    /// (`ImportScan.seconds`: a file imported alone before, or the other way round before `pair:` changed): import
+    /// records that file as the pair's, so these photos are superseded from now on (`PhotoRecord.pairedIDs`) and
+    /// join no stage. One rule for the run's and the plan's phase 2.
+    package func pairedAway(_ seconds: [String: String]) -> Set<String> {
+        guard !seconds.isEmpty else { return [] }
+        let paths = Set(seconds.values)
+        return Set(currentPhotos.filter { paths.contains($0.path) }.map(\.id))
+    }
+
     /// The stage context's answers from this snapshot: the current photo recorded for a path, a photo's renditions.
     package func answering(_ context: StageContext) -> StageContext {
         var context = context
         context.knownPhoto = { [self] path in photosByPath[path] }
         context.recordedRenditions = { [self] photo in renditionsByPhoto[photo] ?? [] }
         context.knownAlias = { [self] path in aliasesByPath[path] }
+        context.knownSecondOriginals = { [self] photo in secondsByPhoto[photo] ?? [] }
         return context
     }
 }

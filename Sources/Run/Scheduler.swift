@@ -31,6 +31,8 @@ public final class Scheduler: Sendable {
     /// Each stage's parameters, serialised and hashed once for the whole run: `job.stages`' in order, and import's.
     let preparedStages: [StageParameters]
     let preparedImport: StageParameters?
+    /// The second original of each pair import's scan found (`ImportScan.seconds`), set once in `runAll`.
+    package let seconds = Mutex<[String: String]>([:])
     /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
     package let catalogueID: String?
 
@@ -84,6 +86,7 @@ public final class Scheduler: Sendable {
         defer { signals.cancel() }
         let scan = given ?? job.importScan()
         let files = scan.files
+        seconds.withLock { $0 = scan.seconds }
         state.withLock { $0.summary.passedOver = scan.passedOver }
         let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
         snapshot.withLock { $0 = known }
@@ -103,7 +106,7 @@ public final class Scheduler: Sendable {
             // A photo whose own file phase 1 found holding another photo's bytes (recorded as that photo's alias) is
             // superseded from now on (`PhotoRecord.supersededIDs`): it joins no stage, and its name's export is the
             // other photo's to take over.
-            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found)
+            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found).union(known.pairedAway(scan.seconds))
             if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
             let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
             let aliases = job.stages.contains(where: \.writesEachPath) ? found : []
@@ -197,6 +200,8 @@ public final class Scheduler: Sendable {
                                    failOn: (job.importStage ?? StageRegistry.source(from: [])).failOn, force: options.force)
         context.catalogueID = catalogueID
         context.pendingSyncs = owner.syncs
+        let seconds = self.seconds.withLock { $0 }
+        if !seconds.isEmpty { context.secondOriginalPath = { seconds[$0] } }
         return snapshot.withLock { $0 }?.answering(context) ?? context
     }
 }

@@ -83,7 +83,9 @@ public struct JobWatch {
             signals.pause()  // the run's own SignalWatch takes the signals now
             if let number = signals.received { return stopped(by: number) }
             var scan = job.importScan()
-            scan.files = scan.files.filter(batch.contains)
+            // A pair goes with the batch when either of its files is in it (a camera writes the RAW after the JPEG).
+            let seconds = scan.seconds
+            scan.files = scan.files.filter { batch.contains($0) || seconds[$0].map(batch.contains) == true }
             var run = makeRun(scan)
             // Only the batch's files go through the stages: the catalogue's other photos are not this batch's.
             run.options.photosAfterImport = []

@@ -47,7 +47,8 @@ extension ExportStage {
     /// now holds other bytes (a new photo, its alias row forgotten), a photo moved to another name, or a photo whose
     /// own file now holds another photo's bytes (`cp a.jpg b.jpg`: b.jpg is an alias of a's photo now, and the old b
     /// is superseded) leaves such a file; the photo whose name gives `target` now takes it over as its own, as an
-    /// edited original's new version takes its earlier export. A name whose file is gone still claims its export
+    /// edited original's new version takes its earlier export; so does a photo whose own file is now another photo's
+    /// second original (a pair regrouped, docs/catalogue.md "Pairs"). A name whose file is gone still claims its export
     /// (an unmounted share is not a rename).
     func abandonedExport(at target: String, for photo: PhotoRecord, context: StageContext) throws -> Rendition? {
         guard FileSystem.exists(target) else { return nil }
@@ -56,7 +57,9 @@ extension ExportStage {
             for rendition in try catalogue.renditions(path: target) where rendition.kind == .export && rendition.photo != photo.id {
                 guard let other = try catalogue.photo(id: rendition.photo) else { continue }
                 let aliases = try catalogue.aliases(photo: other.id)
-                let names = (ExportStage.holdsOtherBytes(other.path, not: other, alias: nil) ? [] : [other.path])
+                // A photo whose own file is now another photo's second original (a regrouped pair) claims nothing by it.
+                let pairedAway = try catalogue.secondOriginals(path: other.path).contains { $0.photo != other.id }
+                let names = (pairedAway || ExportStage.holdsOtherBytes(other.path, not: other, alias: nil) ? [] : [other.path])
                     + aliases.filter { !ExportStage.holdsOtherBytes($0.path, not: other, alias: $0) }.map(\.path)
                 let claimed = try names.contains { name in
                     var named = other

@@ -8,9 +8,13 @@ public struct ImportScan: Sendable, Equatable {
     public var passedOver = PassedOver()
     /// How many entries to import each root of `from` gave, before `limit` (the "is it mounted?" check).
     public var foundPerRoot: [String: Int] = [:]
+    /// The second original of each pair among `files` (a file to import → the pair's other file, which `files`
+    /// leaves out; `ImportStage.paired`): import records it with the photo (docs/catalogue.md, "Pairs").
+    public var seconds: [String: String] = [:]
 
     public init(files: [String] = [], unreadableFolders: [UnreadableFolder] = [], passedOver: PassedOver = PassedOver(),
-                foundPerRoot: [String: Int] = [:]) {
+                foundPerRoot: [String: Int] = [:], seconds: [String: String] = [:]) {
+        self.seconds = seconds
         self.files = files
         self.unreadableFolders = unreadableFolders
         self.passedOver = passedOver

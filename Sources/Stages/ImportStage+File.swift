@@ -15,11 +15,17 @@ extension ImportStage {
         case .skipped(let reason): return (nil, .skipped(reason, input: nil, output: nil))
         case .file(let found): identity = found
         }
+        // The pair's other file, when the scan paired this one with it (docs/catalogue.md, "Pairs").
+        let secondPath = context.secondOriginalPath?(path)
         do {
-            // Fast path: the same file, unchanged since it was hashed, is not read again.
+            // Fast path: the same file, unchanged since it was hashed, is not read again (nor its pair's other
+            // file, when that too has its recorded stat).
             if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
-                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
-                        .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
+                let work = PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))
+                guard let secondPath else {
+                    return (work, .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
+                }
+                return (work, try importSecond(secondPath, of: known, context: context))
             }
             // The same for another name of a photo: an alias unchanged since it was hashed is that photo's bytes.
             if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {
@@ -58,13 +64,19 @@ extension ImportStage {
                     try bytes.withBytes { try AtomicFile.write(Array($0), to: target) }
                 }
             }
-            let outcome = try record(photo, context: context)
+            let second = try secondPath.flatMap(readSecond)
+            let outcome = try record(photo, second: second, context: context)
             switch outcome {
             case .added(let photo):
                 return (PhotoWork(photo: photo, original: bytes, recipe: .original), .done(input: hash, output: hash))
             case .duplicate(let existing, let reason):
                 let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
                 return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
+            case .paired(let existing, let message):
+                // Known bytes whose pair's other file is new to the photo, or changed: the second original's new version.
+                let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
+                return (PhotoWork(photo: existing, original: bytes, recipe: recipe),
+                        StepResult(status: .done, inputHash: hash, outputHash: second?.hash, message: message))
             case .alias(let existing, let alias, let reason):
                 var work = PhotoWork(photo: existing, original: bytes, recipe: try Recipe(canonicalJSON: existing.filterRecipe))
                 work.newAlias = alias
@@ -83,7 +95,11 @@ extension ImportStage {
         }
     }
 
-    private enum Outcome { case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String) }
+    private enum Outcome {
+        case added(PhotoRecord), duplicate(PhotoRecord, String), alias(PhotoRecord, PhotoAlias, String)
+        /// Known bytes (a duplicate) whose pair's second original was new to the photo or changed.
+        case paired(PhotoRecord, String)
+    }
 
     /// Refuses decompression bombs and absurd headers before a pixel is decoded.
     private func checkLimits(_ header: PhotoHeader) throws {
@@ -105,8 +121,35 @@ extension ImportStage {
     /// known are the same file touched, a move, or another name of the photo (`ImportMatch`); new bytes are a new
     /// photo, a new version of the photo at that path when there is one. Any alias recorded at the path for other
     /// bytes is forgotten: the file there no longer holds them.
-    private func record(_ candidate: PhotoRecord, context: StageContext) throws -> Outcome {
+    ///
+    /// A path is one thing at a time: the file is a photo's own original now, so any second original recorded there
+    /// is forgotten; the pair's `second`, when there is one, is recorded for the photo the file is (not for another
+    /// name of a known photo, an alias, which keeps its photo's originals as they are).
+    private func record(_ candidate: PhotoRecord, second: ReadSecond?, context: StageContext) throws -> Outcome {
         try context.write { catalogue -> Outcome in
+            try catalogue.forgetSecondOriginals(path: candidate.path)
+            let outcome = try ImportStage.recordPhoto(candidate, catalogue: catalogue)
+            guard let second else { return outcome }
+            let photo: String
+            switch outcome {
+            case .added(let added): photo = added.id
+            case .duplicate(let existing, _): photo = existing.id
+            case .alias, .paired: return outcome
+            }
+            let recorded = try catalogue.secondOriginals(photo: photo).first { $0.path == second.path }
+            try ImportStage.keep(recorded.map { $0.with(second.identity, hash: second.hash) } ?? second.record(for: photo, added: candidate.added),
+                                 catalogue: catalogue)
+            if case .duplicate(let existing, _) = outcome, recorded?.hash != second.hash {
+                return .paired(existing, recorded == nil ? "paired with \(second.path): recorded as its second original"
+                                                         : "its second original \(second.path) changed: recorded as its new version")
+            }
+            return outcome
+        }
+    }
+
+    /// Records `candidate` (`record`'s rule for its bytes), on the catalogue's serial owner.
+    private static func recordPhoto(_ candidate: PhotoRecord, catalogue: Catalogue) throws -> Outcome {
+        do {  // the body as it was inside `record`'s closure (kept so, for a small diff)
             if let existing = try catalogue.photo(hash: candidate.hash) {
                 let match = ImportMatch.of(path: candidate.path, photo: existing, aliases: try catalogue.aliases(photo: existing.id))
                 let reason = match.reason(existing)

@@ -37,6 +37,9 @@ public struct ImportStage: DeclaredOptions {
     public var allowUntrustedLoaders: Bool = false
     /// The most pixels one photo may have (`max-pixels`, in megapixels), checked from the header before decoding.
     public var maxMegapixels: Int = 100
+    /// Which file of a RAW+JPEG pair renders (`pair`): the JPEG (or HEIC), the RAW, or neither paired
+    /// (`separate`: two photos, as before pairs). docs/catalogue.md, "Pairs".
+    public var pair: Pair = .jpeg
 
     public enum OnDamaged: String, Sendable, CaseIterable { case fail, warn }
 
@@ -60,6 +63,7 @@ public struct ImportStage: DeclaredOptions {
         .choice("on-damaged", \.onDamaged),
         .integer("max-pixels", \.maxMegapixels, in: 1...10_000, unit: "megapixels"),
         StageOption("untrusted-loaders", .flag(\.allowUntrustedLoaders, on: "allow", off: "block")),
+        .choice("pair", \.pair, unrecorded: .jpeg),
     ]
 
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
@@ -90,9 +94,9 @@ public struct ImportStage: DeclaredOptions {
     public func scan(skipping derived: DerivedFiles = DerivedFiles()) -> ImportScan {
         var scanner = FolderScanner(stage: self, derived: derived)
         for root in from { scanner.visit(root: root) }
-        var found = scanner.found.sorted()
+        var (found, seconds) = ImportStage.paired(scanner.found.sorted(), pair: pair)
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
         return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
-                          foundPerRoot: scanner.foundPerRoot)
+                          foundPerRoot: scanner.foundPerRoot, seconds: seconds)
     }
 }

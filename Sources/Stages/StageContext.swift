@@ -47,6 +47,17 @@ public struct StageContext: Sendable {
     /// `knownPhoto`.
     public var knownAlias: (@Sendable (_ path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)?)? = nil
 
+    /// The second original import's scan paired with the file at `path` (`ImportScan.seconds`); nil: none.
+    public var secondOriginalPath: (@Sendable (_ path: String) -> String?)? = nil
+    /// The second originals recorded for a photo (import's fast path for a pair); answered like `knownPhoto`.
+    public var knownSecondOriginals: (@Sendable (_ photo: String) throws -> [SecondOriginal])? = nil
+
+    /// The second originals recorded for `photo`.
+    public func secondOriginals(of photo: String) throws -> [SecondOriginal] {
+        if let knownSecondOriginals { return try knownSecondOriginals(photo) }
+        return try read { try $0.secondOriginals(photo: photo) }
+    }
+
     /// The alias recorded at `path`, with its photo.
     public func alias(atPath path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)? {
         if let knownAlias { return try knownAlias(path) }

@@ -195,6 +195,25 @@ final class PlanRunAgreementTests: XCTestCase {
         XCTAssertEqual(plan["thumbnail"], [1, 3, 0])
     }
 
+    /// RAW+JPEG pairs (docs/catalogue.md, "Pairs"): a pair is one photo to import and thumbnail; an edited RAW is
+    /// an import to do (its new version) and nothing to render; a change of `pair:` regroups alike.
+    func testPairsAgree() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.JPG", variant: 7)
+        try RawFixture.dng(at: "\(folder)/photos/IMG_1.DNG", preview: "320x240")
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64}\n", in: folder)
+        XCTAssertEqual(try assertAgree("job.yml", in: folder)["import"], [5, 0, 0], "the pair is one photo")
+        try RawFixture.dng(at: "\(folder)/photos/IMG_1.DNG", preview: "320x240", ["--model", "Canon EOS 5D"])
+        let edited = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(edited["import"], [1, 4, 0], "the RAW's new version")
+        XCTAssertEqual(edited["thumbnail"], [0, 5, 0], "the JPEG renders: nothing to render again")
+        for pair in ["raw", "separate", "jpeg", "raw", "jpeg"] {
+            try write("  - import: {from: photos, pair: \(pair)}\n  - thumbnail: {size: 64x64}\n", in: folder)
+            try assertAgree("job.yml", in: folder)
+        }
+    }
+
     /// The bug this rule fixed: the superseded photo went through the stages after import and failed with "has
     /// changed since it was imported", so the run exited 1.
     func testAnEditedOriginalAndANewThumbnailSizeInOneRerunExitZeroAndThumbnailOnlyTheNewVersion() throws {

@@ -35,6 +35,8 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(step.values.map(\.column), try columns("steps", in: catalogue, except: ["id", "at"]))
         let alias = PhotoAlias(photo: "p", path: "/p/b.jpg", bytes: 1, mtimeNanoseconds: 2, inode: 3, added: "a")
         XCTAssertEqual(alias.values.map(\.column), try columns("aliases", in: catalogue, except: []))
+        let second = SecondOriginal(photo: "p", path: "/p/b.cr2", format: "cr2", hash: "h", bytes: 1, mtimeNanoseconds: 2, inode: 3, added: "a")
+        XCTAssertEqual(second.values.map(\.column), try columns("second_originals", in: catalogue, except: []))
     }
 
     /// A row whose every column holds a value of its declared type that no default has (for a CHECKed column, an
@@ -71,6 +73,7 @@ final class RecordMappingTests: XCTestCase {
         try roundTrip(RunRecord.self) { try $0.runs() }
         try roundTrip(StepRecord.self) { try $0.steps(run: 3) }  // `run` is steps' column 1: the integer 1 + 2
         try roundTrip(PhotoAlias.self) { try $0.allAliases() }
+        try roundTrip(SecondOriginal.self) { try $0.allSecondOriginals() }
     }
 
     /// A table as SQLite describes it: each column's name, type, NOT NULL, default and key, then its foreign keys.
@@ -94,7 +97,12 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "schema 8 (photos.lens) is declared after the fixed history")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "schema 8 (second_originals, photos.lens) is the only version after the fixed history")
+        // A table declared after the fixed history is created by the migration to its version, with its indexes.
+        XCTAssertTrue(Schema.migration(to: 8).hasPrefix(SecondOriginal.declaredDefinition + ";\n" + SecondOriginal.indexes.joined(separator: ";\n") + ";"),
+                      Schema.migration(to: 8))
+        XCTAssertEqual(try catalogue.database.query("SELECT name FROM sqlite_master WHERE tbl_name = 'second_originals' AND type = 'index' AND sql IS NOT NULL") { $0.text(0) },
+                       ["second_originals_path"])
     }
 
     /// The distributed tables and the identity are read and written through their declarations, and store what the

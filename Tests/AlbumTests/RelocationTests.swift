@@ -156,7 +156,7 @@ final class RelocationTests: XCTestCase {
 
     /// A catalogue written at schema version 2 stored every path absolute: made here by a run over `folder/library`
     /// (its catalogue `.album` inside) and a photo from `folder/outside`, then turned back into what version 2 wrote
-    /// with SQL (each stored path resolved, what versions 5 and 6 added dropped, `user_version` 2).
+    /// with SQL (each stored path resolved, what versions 5, 6 and 8 added dropped, `user_version` 2).
     func makeVersion2Catalogue(in folder: String) throws {
         _ = try makeLibrary("\(folder)/library", jobIn: "\(folder)/library", catalogue: ".album", export: "site/{name}.jpg")
         try Fixture.jpeg(at: "\(folder)/outside/far.jpg")
@@ -170,7 +170,7 @@ final class RelocationTests: XCTestCase {
             try database.run("UPDATE \(table) SET path = ? || path WHERE path NOT LIKE '/%'", [.text(catalogue + "/")])
         }
         try database.execute("""
-            DROP TABLE distributed_chunks; DROP TABLE distributed; DROP INDEX runs_parent;
+            DROP TABLE second_originals; DROP TABLE distributed_chunks; DROP TABLE distributed; DROP INDEX runs_parent;
             ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN chunk;
             DROP TABLE aliases; ALTER TABLE photos DROP COLUMN damage; ALTER TABLE photos DROP COLUMN missing_kept; ALTER TABLE runs DROP COLUMN stages; PRAGMA user_version = 2
             """)

@@ -1,0 +1,46 @@
+import Media
+
+/// RAW+JPEG pairs among the files import found (docs/catalogue.md, "Pairs"): in one folder, a camera RAW and a JPEG
+/// or HEIC with the same name but for the extension (case-insensitive: `IMG_1.CR2` and `IMG_1.JPG`) are one photo
+/// with two originals. `pair:` chooses which one renders (`jpeg`, the default, or `raw`); `separate` pairs nothing.
+/// A name with more than one RAW or more than one JPEG/HEIC is left unpaired: each file is a photo of its own.
+extension ImportStage {
+    /// `files` with each pair's second original taken out, and for each pair its rendered file's path → its second
+    /// original's path. `files` keep their order.
+    public static func paired(_ files: [String], pair: Pair) -> (files: [String], seconds: [String: String]) {
+        guard pair != .separate else { return (files, [:]) }
+        var raws: [String: [String]] = [:], pictures: [String: [String]] = [:]
+        for file in files {
+            guard let (key, ext) = pairKey(of: file) else { continue }
+            if ImageFormat.rawExtensions.contains(ext) { raws[key, default: []].append(file) }
+            if ImageFormat.pairedPictureExtensions.contains(ext) { pictures[key, default: []].append(file) }
+        }
+        var seconds: [String: String] = [:], taken = Set<String>()
+        for (key, raw) in raws {
+            guard raw.count == 1, let picture = pictures[key], picture.count == 1 else { continue }
+            let (rendered, second) = pair == .raw ? (raw[0], picture[0]) : (picture[0], raw[0])
+            seconds[rendered] = second
+            taken.insert(second)
+        }
+        return (files.filter { !taken.contains($0) }, seconds)
+    }
+
+    /// A file's folder and its name without the extension, the name lowercased (what the two files of a pair
+    /// share), and its extension, lowercased; nil for a name without one.
+    static func pairKey(of path: String) -> (String, String)? {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return (String(path[..<slash]) + name[..<dot].lowercased(), String(name[name.index(after: dot)...]).lowercased())
+    }
+
+    /// `pair:`: which file of a RAW+JPEG pair renders (`ImportStage.paired`).
+    public enum Pair: String, Sendable, CaseIterable {
+        /// The JPEG (or HEIC) renders; the RAW is the photo's second original.
+        case jpeg
+        /// The RAW renders; the JPEG (or HEIC) is the second original.
+        case raw
+        /// No pairs: each file is a photo of its own (as before pairs).
+        case separate
+    }
+}
