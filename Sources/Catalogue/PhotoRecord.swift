@@ -41,6 +41,20 @@ public struct PhotoRecord: Sendable, Equatable {
     public var damage: String? = nil
     /// When `album prune --keep-missing` kept this photo while its original was gone (ISO-8601 UTC); nil if never.
     public var missingKept: String? = nil
+    /// XMP's `xmp:Rating` (−1 rejected, 0 unrated, 1–5), a sidecar's over the embedded packet's.
+    public var rating: Int? = nil
+    /// XMP's `xmp:Label` ("Red", "Select"), likewise.
+    public var label: String? = nil
+    /// XMP's `dc:subject`, then `lr:hierarchicalSubject`'s paths ("Places|Europe|Paris"), likewise.
+    public var keywords: [String] = []
+    /// XMP's `dc:title`, likewise.
+    public var title: String? = nil
+    /// The XMP sidecar read at import (`IMG_1.xmp` or `IMG_1.CR2.xmp`), absolute; nil when there was none.
+    public var sidecar: String? = nil
+    /// The sidecar's size, inode and modification time when it was read: a change is noticed by a stat.
+    public var sidecarIdentity = SidecarIdentity()
+    /// Why the sidecar or the embedded XMP could not be read, naming the file; nil when both were (or there was none).
+    public var xmpProblem: String? = nil
 
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {

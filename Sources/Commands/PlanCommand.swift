@@ -23,6 +23,9 @@ struct PlanCommand: Command {
     @Option(SharedOptions.allowEmpty) var allowEmpty: Bool
     @Option(SharedOptions.retryDamaged) var retryDamaged: Bool
     @Option(SharedOptions.verbose.helped("one line per photo and stage")) var verbose: Bool
+    @Option(SharedOptions.rating.helped("plan as if the job's select: also had rating: CMP")) var rating: RatingComparison?
+    @Option(SharedOptions.keyword.helped("plan as if the job's select: also had this keyword (repeat for more)")) var keywords: [String]
+    @Option(SharedOptions.label.helped("plan as if the job's select: also had label: NAME")) var label: String?
     @Option(SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")) var json: Bool
 
     var jobPath: String { given[0] }
@@ -34,6 +37,9 @@ struct PlanCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
+        if rating != nil || !keywords.isEmpty || label != nil {
+            job.select = SharedOptions.narrowed(job.select ?? Selection(), rating: rating, keywords: keywords, label: label)
+        }
         let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
         for warning in plan.warnings { Console.err(warning) }
         if json {

@@ -8,10 +8,13 @@ public struct ImportScan: Sendable, Equatable {
     public var passedOver = PassedOver()
     /// How many entries to import each root of `from` gave, before `limit` (the "is it mounted?" check).
     public var foundPerRoot: [String: Int] = [:]
+    /// Each entry's XMP sidecar, absolute (`IMG_1.CR2.xmp` or `IMG_1.xmp`), found in the listing the scan made.
+    public var sidecars: [String: String] = [:]
 
     public init(files: [String] = [], unreadableFolders: [UnreadableFolder] = [], passedOver: PassedOver = PassedOver(),
-                foundPerRoot: [String: Int] = [:]) {
+                foundPerRoot: [String: Int] = [:], sidecars: [String: String] = [:]) {
         self.files = files
+        self.sidecars = sidecars
         self.unreadableFolders = unreadableFolders
         self.passedOver = passedOver
         self.foundPerRoot = foundPerRoot

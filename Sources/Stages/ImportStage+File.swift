@@ -4,20 +4,27 @@ import Vips
 import Core
 import Catalogue
 import Media
+import XMP
 
 extension ImportStage {
-    /// Imports one file: reads it once, hashes it, sniffs its format, reads its header, records the photo.
+    /// Imports one file: reads it once, hashes it, sniffs its format, reads its header and its XMP sidecar (when the
+    /// scan found one), records the photo.
     /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
-    public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
+    public func importFile(_ path: String, sidecar: String?, context: StageContext) -> (PhotoWork?, StepResult) {
         let identity: FileIdentity
         switch entry(atPath: path) {
         case .failed(let reason): return (nil, .failed(reason))
         case .skipped(let reason): return (nil, .skipped(reason, input: nil, output: nil))
         case .file(let found): identity = found
         }
+        let found = FoundSidecar.at(sidecar)
         do {
-            // Fast path: the same file, unchanged since it was hashed, is not read again.
+            // Fast path: the same file, unchanged since it was hashed, is not read again; nor is its sidecar, when
+            // its stat is the one recorded. A sidecar changed, added or removed updates the facts alone.
             if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
+                if let change = sidecarChange(of: known, sidecar: sidecar) {
+                    return try refreshFacts(of: known, sidecar: sidecar, change: change, context: context)
+                }
                 return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
                         .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
             }
@@ -39,17 +46,20 @@ extension ImportStage {
                 throw SniffFailure.unsupported("\(format.rawValue), which album recognises but has no decoder for")
             }
             // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`).
-            let (metadata, _) = try Attribution.attributed {
+            let (header, _) = try Attribution.attributed {
                 let header = try decoder.open(bytes, sequential: true, failOn: failOn, shrink: 1)
                 try checkLimits(header)
                 return PhotoMetadata(image: header)
             }
+            let (packet, problem) = found?.read() ?? (nil, nil)
+            let metadata = header.applying(sidecar: packet)
             var photo = PhotoRecord(
                 id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.count,
                 mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
                 orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil)
+            photo.setFacts(metadata, sidecar: found, problems: [header.embeddedXMPProblem, problem])
             if mode == .copy {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
                 let target = context.catalogueFolder + "/" + photo.storedPath!
@@ -58,9 +68,12 @@ extension ImportStage {
                 }
             }
             let outcome = try record(photo, context: context)
+            // A sidecar or embedded packet that could not be read is said on the step, and the photo keeps its own facts.
+            let warning = photo.xmpProblem.map { "warning: \($0)" }
             switch outcome {
             case .added(let photo):
-                return (PhotoWork(photo: photo, original: bytes, recipe: .original), .done(input: hash, output: hash))
+                return (PhotoWork(photo: photo, original: bytes, recipe: .original),
+                        StepResult(status: .done, inputHash: hash, outputHash: hash, message: warning))
             case .duplicate(let existing, let reason):
                 let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
                 return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
@@ -108,7 +121,8 @@ extension ImportStage {
                 let reason = match.reason(existing)
                 switch match {
                 case .sameFile, .moved:
-                    // The same file again (touched, or moved here): remember where it is and its new stat.
+                    // The same file again (touched, or moved here): remember where it is and its new stat, and the
+                    // facts of the sidecar beside it now.
                     try catalogue.forgetAliases(path: candidate.path)
                     try catalogue.updateLocation(photo: existing.id, path: candidate.path,
                                                  mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode)
@@ -116,6 +130,8 @@ extension ImportStage {
                     moved.path = candidate.path
                     moved.mtimeNanoseconds = candidate.mtimeNanoseconds
                     moved.inode = candidate.inode
+                    moved.takeFacts(of: candidate)
+                    if moved != existing { try catalogue.updateFacts(moved) }
                     return .duplicate(moved, reason)
                 case .knownAlias(var alias):
                     alias.bytes = candidate.bytes

@@ -92,7 +92,8 @@ public struct ImportStage: DeclaredOptions {
         for root in from { scanner.visit(root: root) }
         var found = scanner.found.sorted()
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
+        let kept = Set(found)
         return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
-                          foundPerRoot: scanner.foundPerRoot)
+                          foundPerRoot: scanner.foundPerRoot, sidecars: scanner.sidecars.filter { kept.contains($0.key) })
     }
 }

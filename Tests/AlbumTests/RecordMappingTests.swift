@@ -46,7 +46,8 @@ final class RecordMappingTests: XCTestCase {
         let raw = try Database(path: folder + "/" + Catalogue.databaseName)  // foreign keys off: rows need no parents
         defer { raw.close() }
         // A step's params must be a JSON object (`StepRecord.checkedParameters`).
-        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1, "params": #"{"p":5}"#]
+        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1, "params": #"{"p":5}"#,
+                                      "keywords": #"["beach","Places|Europe|Paris"]"#]
         func roundTrip<R: TableRecord>(_ type: R.Type, read: (CatalogueReader) throws -> [R]) throws {
             let columns = try raw.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(R.table)]) {
                 (try $0["name"] as String, try $0["type"] as String)
@@ -94,7 +95,7 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count, "no column is declared after the fixed history yet")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "issue 32's XMP columns are the one version declared after the fixed history")
     }
 
     /// The distributed tables and the identity are read and written through their declarations, and store what the
@@ -128,16 +129,16 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(identity.count, 32)
     }
 
-    /// docs/catalogue.md, "Adding a column", compiled: a photo with a `rating`, declared on one line. Here it is a
+    /// docs/catalogue.md, "Adding a column", compiled: a photo with `stars`, declared on one line. Here it is a
     /// record that extends `PhotoRecord` (a test cannot add a property to it); in album, the line goes into
     /// `PhotoRecord.columns` and the property into `PhotoRecord`.
     struct RatedPhoto: TableRecord, Equatable {
         static let table = "photos"
         var photo: PhotoRecord
-        var rating: Int? = nil
+        var stars: Int? = nil
 
         static let columns: [Column<RatedPhoto>] = PhotoRecord.columns.map { $0.lifted(\RatedPhoto.photo) } + [
-            .column("rating", "INTEGER", \.rating, since: Schema.currentVersion + 1, json: 18),  // the one line
+            .column("stars", "INTEGER", \.stars, since: Schema.currentVersion + 1, json: 24),  // the one line
         ]
         static let blank = RatedPhoto(photo: PhotoRecord.blank)
     }
@@ -145,7 +146,7 @@ final class RecordMappingTests: XCTestCase {
     func testANewColumnIsMigratedWrittenReadAndShownFromItsDeclarationAlone() throws {
         let next = Schema.currentVersion + 1
         let migration = Schema.migration(to: next, records: [RatedPhoto.self])
-        XCTAssertEqual(migration, "ALTER TABLE photos ADD COLUMN rating INTEGER;", "the migration comes from the declaration")
+        XCTAssertEqual(migration, "ALTER TABLE photos ADD COLUMN stars INTEGER;", "the migration comes from the declaration")
         let catalogue = try Catalogue(folder: try TestSupport.temporaryFolder(self), create: true)
         defer { catalogue.close() }
         try catalogue.connection { try $0.execute(migration) }
@@ -154,14 +155,14 @@ final class RecordMappingTests: XCTestCase {
         try declared.execute(RatedPhoto.declaredDefinition)
         XCTAssertEqual(try tableInfo("photos", in: catalogue.database), try tableInfo("photos", in: declared))
 
-        let rated = RatedPhoto(photo: photo, rating: 4)
-        XCTAssertEqual(rated.values.last?.column, "rating")
+        let rated = RatedPhoto(photo: photo, stars: 4)
+        XCTAssertEqual(rated.values.last?.column, "stars")
         XCTAssertEqual(rated.values.last?.value, .integer(4))
         try catalogue.insertRow(rated)
         XCTAssertEqual(try catalogue.fetchAll(RatedPhoto.self, ""), [rated], "written by values, read whole by init(row:)")
         XCTAssertEqual(try catalogue.allPhotos(), [photo], "PhotoRecord, which does not declare it, reads the row as before")
         guard case .object(let shown) = photo.json else { return XCTFail("a photo's JSON is an object") }
-        XCTAssertEqual(rated.columnJSON.map(\.0), shown.map(\.0) + ["rating"], "shown in its place, after what ls --json printed")
+        XCTAssertEqual(rated.columnJSON.map(\.0), shown.map(\.0) + ["stars"], "shown in its place, after what ls --json printed")
         XCTAssertEqual(rated.columnJSON.last?.1, .int(4))
     }
 
@@ -187,7 +188,9 @@ final class RecordMappingTests: XCTestCase {
     func testACatalogueWrittenByPositionOpensAndReadsBackFieldForField() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let old = try Database(path: folder + "/" + Catalogue.databaseName)
-        try old.execute(Schema.migrations.joined(separator: "\n") + "\nPRAGMA user_version = \(Schema.currentVersion);")
+        // The fixed history, then the columns declared since (issue 32's XMP facts, schema 8), as a writer migrates.
+        let declared = (Schema.migrations.count + 1...Schema.currentVersion).map { Schema.migration(to: $0) }
+        try old.execute((Schema.migrations + declared).joined(separator: "\n") + "\nPRAGMA user_version = \(Schema.currentVersion);")
         try old.run("""
             INSERT INTO photos (id, hash, path, bytes, mtime_ns, inode, width, height, format, taken, added, caption, filter, \
             filter_recipe, camera, orientation, has_gps, replaces, stored_path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
