@@ -39,6 +39,13 @@ public enum Sidecar {
         return nil
     }
 
+    /// Every sidecar among `sidecars` that names the file `name` by either convention: the one `of` reads, and one
+    /// it shadows (`IMG_1.xmp` beside `IMG_1.CR2.xmp`), which is still this file's, never an ignored file.
+    public static func candidates(of name: String, among sidecars: [String: String]) -> [String] {
+        let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : String(name[..<$0]) }
+        return [sidecars[name], stem.flatMap { sidecars[$0] }].compactMap { $0 }
+    }
+
     /// A folder's sidecars by their names without the `.xmp` extension (the first by name when two differ only in
     /// the extension's case).
     public static func byStem(_ names: [String]) -> [String: String] {

@@ -68,8 +68,8 @@ struct FolderScanner {
                     found.append(path)
                     if let sidecar = Sidecar.of(name, among: sidecarsHere) {
                         sidecars[path] = folder == "/" ? "/" + sidecar : folder + "/" + sidecar
-                        claimed.insert(sidecar)
                     }
+                    claimed.formUnion(Sidecar.candidates(of: name, among: sidecarsHere))  // the one read, and one it shadows
                 }
             } else if !name.hasPrefix("."), !stage.included(name: name) {
                 passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
