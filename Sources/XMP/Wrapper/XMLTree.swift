@@ -55,22 +55,32 @@ public enum XMLTree {
         guard bytes.count < Int(Int32.max) else { throw XMLError(message: "it is over 2 GB", line: nil) }
         guard let context = xmlNewParserCtxt() else { throw XMLError(message: "libxml2 could not allocate a parser", line: nil) }
         defer { xmlFreeParserCtxt(context) }
+        var first = album_xml_error()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlCtxtReadMemory(context, chars.baseAddress, Int32(chars.count), nil, nil, album_xml_options())
+                album_xml_read(context, chars.baseAddress, Int32(chars.count), &first)
             }
         }
         guard let document = parsed, context.pointee.wellFormed != 0 else {
             if let parsed { xmlFreeDoc(parsed) }
-            throw lastError(of: context)
+            throw first.set != 0 ? XMLTree.error(first) : lastError(of: context)
         }
         defer { xmlFreeDoc(document) }
-        if let subset = document.pointee.intSubset ?? document.pointee.extSubset {
-            throw XMLError(message: "it declares a DTD (<!DOCTYPE>), which XMP never has: album reads none",
-                           line: Int(xmlGetLineNo(UnsafeMutableRawPointer(subset).assumingMemoryBound(to: xmlNode.self))))
+        if document.pointee.intSubset != nil || document.pointee.extSubset != nil {
+            throw XMLError(message: "it declares a DTD (<!DOCTYPE>), which XMP never has: album reads none, and expands no entity",
+                           line: nil, wellFormed: true)
         }
         guard let root = xmlDocGetRootElement(document) else { throw XMLError(message: "it has no root element", line: nil) }
         return element(root)
+    }
+
+    /// The first error libxml2 raised: its message and line.
+    private static func error(_ first: album_xml_error) -> XMLError {
+        let message = withUnsafeBytes(of: first.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }.trimmingWhitespace
+        return XMLError(message: message.isEmpty ? "libxml2 could not parse it" : message,
+                        line: first.line > 0 ? Int(first.line) : nil)
     }
 
     /// The error libxml2 recorded on the parser: its message and line.
@@ -135,10 +145,13 @@ public enum XMLTree {
 public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var line: Int?
+    /// true for a well-formed document album refuses (one that declares a DTD); false when libxml2 could not parse it.
+    public var wellFormed: Bool
 
-    public init(message: String, line: Int?) {
+    public init(message: String, line: Int?, wellFormed: Bool = false) {
         self.message = message
         self.line = line
+        self.wellFormed = wellFormed
     }
 
     /// "line 4: Opening and ending tag mismatch: Bag line 3 and Description".

@@ -33,7 +33,7 @@ public struct XMPPacket: Sendable, Equatable {
     public init(parsing bytes: [UInt8]) throws {
         let root: XMLTree.Element
         do { root = try XMLTree.parse(bytes) } catch let error as XMLError {
-            throw XMPError(reason: "it is not well-formed XML: \(error)")
+            throw XMPError(reason: error.wellFormed ? "\(error)" : "it is not well-formed XML: \(error)")
         }
         guard let rdf = XMPPacket.first(in: root, where: { $0.isNamed(XMPNamespace.rdf, "RDF") }) else {
             throw XMPError(reason: "it is XML but not XMP: it has no rdf:RDF element (its root is <\(root.name)>)")
