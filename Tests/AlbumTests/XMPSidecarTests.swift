@@ -54,10 +54,11 @@ final class XMPSidecarTests: XCTestCase {
     }
 
     /// A job over `photos/` that thumbnails what `select` takes.
-    func writeJob(in folder: String, select: String? = nil) throws {
+    func writeJob(in folder: String, select: String? = nil, report: Bool = false) throws {
         try TestSupport.write("""
             version: 1
             catalogue: album
+            \(report ? "report: out/report.html" : "")
             stages:
               - import: {from: photos}
               - thumbnail: {size: 64x64\(select.map { ", select: \($0)" } ?? "")}
@@ -150,9 +151,11 @@ final class XMPSidecarTests: XCTestCase {
                                                             keywords: rating >= 4 ? ["beach"] : ["city"]), to: "\(name).xmp", in: photos)
             }
         }
-        try writeJob(in: folder, select: #"{rating: ">= 4"}"#)
+        try writeJob(in: folder, select: #"{rating: ">= 4"}"#, report: true)
         let run = try TestSupport.album(["run", "job.yml"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
+        let page = try String(contentsOfFile: folder + "/out/report.html", encoding: .utf8)
+        XCTAssert(page.contains(#"<p class="meta xmp">★★★★★ · Red · beach</p>"#), "the report shows the facts")
         let thumbnailed = try Probe.rows(folder + "/album", """
             SELECT p.path FROM renditions r JOIN photos p ON p.id = r.photo WHERE r.kind = 'thumbnail' ORDER BY p.path
             """)
