@@ -148,14 +148,16 @@ final class XMPSidecarTests: XCTestCase {
             try Fixture.jpeg(at: "\(photos)/\(name).jpg", variant: name.count + (rating ?? 9))
             if let rating {
                 try TestSupport.write(Self.attributeSidecar(rating: rating, label: rating == 5 ? "Red" : "Blue",
-                                                            keywords: rating >= 4 ? ["beach"] : ["city"]), to: "\(name).xmp", in: photos)
+                                                            keywords: rating >= 4 ? ["beach"] : ["city"],
+                                                            hierarchical: rating == 5 ? ["Places|Europe|Paris"] : []),
+                                      to: "\(name).xmp", in: photos)
             }
         }
         try writeJob(in: folder, select: #"{rating: ">= 4"}"#, report: true)
         let run = try TestSupport.album(["run", "job.yml"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
         let page = try String(contentsOfFile: folder + "/out/report.html", encoding: .utf8)
-        XCTAssert(page.contains(#"<p class="meta xmp">★★★★★ · Red · beach</p>"#), "the report shows the facts")
+        XCTAssert(page.contains(#"<p class="meta xmp">★★★★★ · Red · beach, Places|Europe|Paris</p>"#), "the report shows the facts")
         let thumbnailed = try Probe.rows(folder + "/album", """
             SELECT p.path FROM renditions r JOIN photos p ON p.id = r.photo WHERE r.kind = 'thumbnail' ORDER BY p.path
             """)
@@ -175,6 +177,9 @@ final class XMPSidecarTests: XCTestCase {
         XCTAssertEqual(try names(["--rating", "< 1"]), ["none.jpg"], "unrated counts as 0")
         XCTAssertEqual(try names(["--label", "red"]), ["five.jpg"], "labels in any case")
         XCTAssertEqual(try names(["--keyword", "BEACH", "--rating", "5"]), ["five.jpg"])
+        XCTAssertEqual(try names(["--keyword", "europe"]), ["five.jpg"], "a level of a hierarchical keyword")
+        XCTAssertEqual(try names(["--keyword", "Places|Europe"]), ["five.jpg"], "the start of its path")
+        XCTAssertEqual(try names(["--keyword", "Eur"]), [], "a whole level, not part of one")
         let bad = try quiet(["--rating", ">> 4"])
         XCTAssertEqual(bad.status, 2)
         XCTAssert(bad.stderr.contains("--rating: '>> 4' is not a rating comparison"), bad.stderr)
