@@ -80,6 +80,7 @@ struct LsCommand: Command {
         let selection = try self.selection.resolved(in: catalogue)
         let all = try catalogue.allPhotos()
         if let warning = selection.unmatchedPathWarning(among: all.map(\.path)) { Console.err(warning) }
+        for warning in FactWarnings.of(selection, among: all, label: "--label", keyword: "--keyword") { Console.err(warning) }
         // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
         let aliases = try catalogue.allAliases()
         let conditions = PhotoRecord.conditions(of: all, aliases: aliases)

@@ -1,4 +1,6 @@
 import Core
+import System
+import Catalogue
 import JobFile
 import Plan
 import Stages
@@ -42,6 +44,15 @@ struct PlanCommand: Command {
         }
         let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
         for warning in plan.warnings { Console.err(warning) }
+        if rating != nil || !keywords.isEmpty || label != nil, FileSystem.exists(job.catalogue + "/" + Catalogue.databaseName) {
+            // The flags' labels and keywords, against the catalogue's: a misspelt one plans nothing, and says so.
+            let reader = try CatalogueReader(folder: job.catalogue)
+            defer { reader.close() }
+            let narrowed = Selection(rating: nil, label: label, keywords: keywords.isEmpty ? nil : keywords)
+            for warning in FactWarnings.of(narrowed, among: try reader.allPhotos(), label: "--label", keyword: "--keyword") {
+                Console.err(warning)
+            }
+        }
         if json {
             Console.out(PlanCommand.json(plan, verbose: verbose).prettyText)
         } else {

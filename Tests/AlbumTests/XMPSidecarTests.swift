@@ -180,6 +180,10 @@ final class XMPSidecarTests: XCTestCase {
         XCTAssertEqual(try names(["--keyword", "europe"]), ["five.jpg"], "a level of a hierarchical keyword")
         XCTAssertEqual(try names(["--keyword", "Places|Europe"]), ["five.jpg"], "the start of its path")
         XCTAssertEqual(try names(["--keyword", "Eur"]), [], "a whole level, not part of one")
+        let misspelt = try quiet(["--label", "Rde", "--keyword", "beahc"])
+        XCTAssertEqual(misspelt.status, 0)
+        XCTAssert(misspelt.stderr.contains("album: warning: --label 'Rde' is no photo's label; did you mean 'Red'?"), misspelt.stderr)
+        XCTAssert(misspelt.stderr.contains("album: warning: --keyword 'beahc' is no photo's keyword; did you mean 'beach'?"), misspelt.stderr)
         let bad = try quiet(["--rating", ">> 4"])
         XCTAssertEqual(bad.status, 2)
         XCTAssert(bad.stderr.contains("--rating: '>> 4' is not a rating comparison"), bad.stderr)
@@ -187,6 +191,8 @@ final class XMPSidecarTests: XCTestCase {
         let plan = try TestSupport.album(["plan", "job.yml", "--keyword", "city"], in: folder)
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssert(plan.stdout.contains("select: keywords city"), "the flag narrows the job's select: \(plan.stdout)")
+        let planMisspelt = try TestSupport.album(["plan", "job.yml", "--keyword", "Pari"], in: folder)
+        XCTAssert(planMisspelt.stderr.contains("--keyword 'Pari' is no photo's keyword; did you mean 'Paris'?"), planMisspelt.stderr)
         XCTAssert(plan.stdout.contains("thumbnail        0           0         4"), "one.jpg, the city, has a rating under 4: \(plan.stdout)")
     }
 
