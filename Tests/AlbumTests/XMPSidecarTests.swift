@@ -119,6 +119,16 @@ final class XMPSidecarTests: XCTestCase {
         }
     }
 
+    func testAFileImportedAloneHasItsSidecarRead() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.jpg", variant: 1)
+        try TestSupport.write(Self.elementSidecar(rating: 4, keywords: ["alone"]), to: "photos/IMG_1.XMP", in: folder)
+        let run = try TestSupport.album(["import", "-c", "album", "photos/IMG_1.jpg"], in: folder)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try listed(folder)["IMG_1.jpg"]?["rating"] as? Int, 4, "no folder listing, the two names looked up")
+        XCTAssertEqual(try listed(folder)["IMG_1.jpg"]?["keywords"] as? [String], ["alone"])
+    }
+
     func testEmbeddedXMPIsReadAndASidecarWinsOverIt() throws {
         try Probe.require("exiftool", package: "libimage-exiftool-perl")
         let folder = try TestSupport.temporaryFolder(self)
