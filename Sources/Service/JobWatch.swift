@@ -83,7 +83,8 @@ public struct JobWatch {
             signals.pause()  // the run's own SignalWatch takes the signals now
             if let number = signals.received { return stopped(by: number) }
             var scan = job.importScan()
-            scan.files = scan.files.filter(batch.contains)
+            // A photo whose sidecar is in the batch goes too: its facts are updated (its pixels only if they changed).
+            scan.files = scan.files.filter { batch.contains($0) || scan.sidecars[$0].map(batch.contains) == true }
             var run = makeRun(scan)
             // Only the batch's files go through the stages: the catalogue's other photos are not this batch's.
             run.options.photosAfterImport = []
