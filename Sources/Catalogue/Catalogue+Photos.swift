@@ -98,7 +98,7 @@ extension Catalogue {
 extension Catalogue {
     /// The columns a sidecar's facts fill (issue 32), which `updateFacts` rewrites.
     static let factColumns = ["taken", "caption", "rating", "label", "keywords", "title", "sidecar", "sidecar_bytes",
-                              "sidecar_mtime_ns", "sidecar_inode", "xmp_problem"]
+                              "sidecar_mtime_ns", "sidecar_inode", "xmp_problem", "description"]
 
     /// Records `photo`'s XMP facts, its capture time and caption as they now stand, and the sidecar they were read
     /// with: a changed, added or removed sidecar changes these and nothing else (the photo's bytes, renditions and

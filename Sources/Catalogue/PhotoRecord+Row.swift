@@ -41,6 +41,7 @@ extension PhotoRecord: TableRecord {
         .column("sidecar_mtime_ns", "INTEGER", \.sidecarIdentity.mtimeNanoseconds, since: 8),
         .column("sidecar_inode", "INTEGER", \.sidecarIdentity.inode, since: 8),
         .column("xmp_problem", "TEXT", \.xmpProblem, since: 8, json: 23),
+        .column("description", "TEXT", \.xmpDescription, since: 8, json: 24),
     ]
 
     package static let blank = PhotoRecord(id: "", hash: "", path: "", bytes: 0, mtimeNanoseconds: 0, inode: 0, width: 0, height: 0,

@@ -49,6 +49,9 @@ public struct PhotoRecord: Sendable, Equatable {
     public var keywords: [String] = []
     /// XMP's `dc:title`, likewise.
     public var title: String? = nil
+    /// XMP's `dc:description`, likewise: the caption when the photo has none of its own, and how a later sidecar
+    /// edit knows a caption it may replace (one that came from XMP) from one it must keep.
+    public var xmpDescription: String? = nil
     /// The XMP sidecar read at import (`IMG_1.xmp` or `IMG_1.CR2.xmp`), absolute; nil when there was none.
     public var sidecar: String? = nil
     /// The sidecar's size, inode and modification time when it was read: a change is noticed by a stat.

@@ -20,6 +20,8 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var label: String? = nil
     public var keywords: [String] = []
     public var title: String? = nil
+    /// XMP's `dc:description`, likewise (the caption too, unless EXIF has one of its own).
+    public var description: String? = nil
     /// Why the embedded XMP (`xmp-data`) could not be read, in words; nil when it was, or there is none.
     public var embeddedXMPProblem: String? = nil
     /// What the photo itself says, kept so that a sidecar's facts can be put over them (`applying(sidecar:)`).
@@ -76,10 +78,11 @@ public struct PhotoMetadata: Sendable, Equatable {
         facts.rating = first(\.rating)
         facts.label = first(\.label)
         facts.title = first(\.title)
+        facts.description = first(\.description)
         let keywords = packets.first { !$0.keywords.isEmpty || !$0.hierarchicalKeywords.isEmpty }
         var seen: Set<String> = []
         facts.keywords = ((keywords?.keywords ?? []) + (keywords?.hierarchicalKeywords ?? [])).filter { seen.insert($0).inserted }
-        facts.caption = own.description ?? first(\.description) ?? own.comment ?? facts.title
+        facts.caption = own.description ?? facts.description ?? own.comment ?? facts.title
         facts.taken = own.taken ?? first(\.taken)
         return facts
     }

@@ -37,15 +37,19 @@ extension PhotoRecord {
         label = metadata.label
         keywords = metadata.keywords
         title = metadata.title
+        xmpDescription = metadata.description
         sidecar = found?.path
         sidecarIdentity = found.map { SidecarIdentity($0.identity) } ?? SidecarIdentity()
         let said = problems.compactMap { $0 }
         xmpProblem = said.isEmpty ? nil : said.joined(separator: "; ")
     }
 
-    /// `candidate`'s XMP facts and sidecar, read now; its capture time and caption only where this photo has none
-    /// (a caption set with `album caption` is never replaced by a sidecar's).
+    /// `candidate`'s XMP facts and sidecar, read now; its capture time only where this photo has none, and its
+    /// caption where this photo has none or has the one XMP gave it before (a caption of the photo's own, or set with
+    /// `album caption`, is never replaced by a sidecar's).
     mutating func takeFacts(of candidate: PhotoRecord) {
+        if caption == nil || caption == (xmpDescription ?? title) { caption = candidate.caption }
+        xmpDescription = candidate.xmpDescription
         rating = candidate.rating
         label = candidate.label
         keywords = candidate.keywords
@@ -54,7 +58,6 @@ extension PhotoRecord {
         sidecarIdentity = candidate.sidecarIdentity
         xmpProblem = candidate.xmpProblem
         taken = taken ?? candidate.taken
-        caption = caption ?? candidate.caption
     }
 }
 

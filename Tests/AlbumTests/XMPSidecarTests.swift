@@ -229,16 +229,22 @@ final class XMPSidecarTests: XCTestCase {
         let photos = folder + "/photos"
         try Fixture.jpeg(at: "\(photos)/a.jpg", variant: 1)
         try Fixture.jpeg(at: "\(photos)/b.jpg", variant: 2)
-        let sidecar = try TestSupport.write(Self.attributeSidecar(rating: 2, label: "Blue", keywords: ["draft"]), to: "a.jpg.xmp", in: photos)
+        try Fixture.jpeg(at: "\(photos)/c.jpg", variant: 3)
+        let sidecar = try TestSupport.write(Self.attributeSidecar(rating: 2, label: "Blue", keywords: ["draft"], description: "First words"),
+                                            to: "a.jpg.xmp", in: photos)
+        try TestSupport.write(Self.attributeSidecar(rating: 1, label: "Blue", keywords: [], description: "XMP words"), to: "b.xmp", in: photos)
         try writeJob(in: folder)
         XCTAssertEqual(try TestSupport.album(["run", "job.yml"], in: folder).status, 0)
+        XCTAssertEqual(try TestSupport.album(["caption", "-c", "album", "\(photos)/b.jpg", "Mine"], in: folder).status, 0)
         let thumbnail = try Probe.newestThumbnail(folder + "/album", original: "\(photos)/a.jpg")
         let bytes = try TestSupport.hash(thumbnail)
         let modified = try FileManager.default.attributesOfItem(atPath: thumbnail)[.modificationDate] as? Date
 
         // Edited as Lightroom saves it: the same name, new content (a new size and time).
-        try TestSupport.write(Self.attributeSidecar(rating: 5, label: "Red", keywords: ["final", "beach"]), to: "a.jpg.xmp", in: photos)
-        try TestSupport.write(Self.elementSidecar(rating: 4), to: "b.xmp", in: photos)  // added
+        try TestSupport.write(Self.attributeSidecar(rating: 5, label: "Red", keywords: ["final", "beach"], description: "Second words"),
+                              to: "a.jpg.xmp", in: photos)
+        try TestSupport.write(Self.elementSidecar(rating: 4, title: "Not mine"), to: "b.jpg.xmp", in: photos)  // the full name's, over b.xmp
+        try TestSupport.write(Self.elementSidecar(rating: 3), to: "c.xmp", in: photos)  // added
         let plan = try TestSupport.album(["plan", "job.yml", "--verbose"], in: folder)
         XCTAssertEqual(plan.status, 0, plan.stderr)
         XCTAssert(plan.stdout.contains("sidecar changed: facts updated"), plan.stdout)
@@ -252,12 +258,15 @@ final class XMPSidecarTests: XCTestCase {
         XCTAssertEqual(listed["a.jpg"]?["rating"] as? Int, 5)
         XCTAssertEqual(listed["a.jpg"]?["label"] as? String, "Red")
         XCTAssertEqual(listed["a.jpg"]?["keywords"] as? [String], ["final", "beach"])
+        XCTAssertEqual(listed["a.jpg"]?["caption"] as? String, "Second words", "a caption XMP gave follows the sidecar")
         XCTAssertEqual(listed["b.jpg"]?["rating"] as? Int, 4)
+        XCTAssertEqual(listed["b.jpg"]?["caption"] as? String, "Mine", "a caption set with album caption is kept")
+        XCTAssertEqual(listed["c.jpg"]?["rating"] as? Int, 3)
         XCTAssertEqual(try Probe.newestThumbnail(folder + "/album", original: "\(photos)/a.jpg"), thumbnail)
         XCTAssertEqual(try TestSupport.hash(thumbnail), bytes)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: thumbnail)[.modificationDate] as? Date, modified,
                        "the thumbnail file is not written again")
-        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions"), ["2"], "no new rendition")
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM renditions"), ["3"], "no new rendition")
 
         // Removed: the facts go with it, and again nothing is rendered.
         try FileManager.default.removeItem(atPath: sidecar)
