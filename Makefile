@@ -5,8 +5,8 @@
 # `make install PREFIX=…` (default /usr/local; DESTDIR too) installs album, its completions and man page; `make
 # uninstall` removes them; `make check-install` proves the installed binary runs without the Swift toolchain.
 SWIFT ?= swift
-# Build and link: libvips, libjpeg, SQLite, libcrypto, libexif and libraw headers, and pkg-config to find them.
-PACKAGES := pkg-config libvips-dev libjpeg62-turbo-dev libsqlite3-dev libssl-dev libexif-dev libraw-dev
+# Build and link: libvips, libjpeg, SQLite, libcrypto, libexif, libraw and libxml2 headers, and pkg-config to find them.
+PACKAGES := pkg-config libvips-dev libjpeg62-turbo-dev libsqlite3-dev libssl-dev libexif-dev libraw-dev libxml2-dev
 # The demo's sample album: real camera photos with EXIF capture dates (2007-2008).
 DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature

@@ -53,6 +53,13 @@ let package = Package(
         .systemLibrary(
             name: "CRaw",
             path: "Sources/Raw/CRaw"
+        /// libxml2, the XML parser libvips already links: XMP packets and sidecars, never with entities, DTDs or the
+        /// network (seen only by XMP).
+        .systemLibrary(
+            name: "CXML",
+            path: "Sources/XMP/CXML",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
         ),
         /// Every libc call album makes: file bytes and their SHA-256, native paths, stat, directory listings, atomic
         /// writes, the flock lock, unlink, fnmatch, the standard streams, signals. The only Swift that sees libcrypto.
@@ -86,6 +93,12 @@ let package = Package(
             name: "Raw",
             dependencies: ["CRaw", "System"],
             path: "Sources/Raw/Wrapper"
+        /// The libxml2 wrapper and the XMP reader on it: rating, label, keywords, title, description and capture time
+        /// from a sidecar or a photo's embedded packet. The only Swift that sees libxml2.
+        .target(
+            name: "XMP",
+            dependencies: ["CXML"],
+            path: "Sources/XMP/Wrapper"
         ),
         // album's own layers, lowest first. Each depends only on layers below it (ARCHITECTURE.md); an import of a
         // target that is not a declared dependency fails the build (`make build` passes
@@ -103,10 +116,10 @@ let package = Package(
         /// reader or a writer.
         .target(name: "Maintenance", dependencies: ["Core", "Catalogue", "System", "SQLite"]),
         /// Pixels: formats, metadata, filter primitives and recipes, and the libvips pipelines that render a look.
-        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif", "Raw"]),
+        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif", "Raw", "XMP"]),
         /// The stages a job chains (import, filter, thumbnail, export), their options, and what one photo carries
         /// through them.
-        .target(name: "Stages", dependencies: ["Core", "YAML", "Catalogue", "Media", "System", "Vips"]),
+        .target(name: "Stages", dependencies: ["Core", "YAML", "Catalogue", "Media", "System", "Vips", "XMP"]),
         /// The job file: loading, `${NAME}` expansion, and building a checked `Job` from the YAML tree.
         .target(name: "JobFile", dependencies: ["Core", "YAML", "Media", "Stages", "System", "Vips"]),
         /// The scheduler and the run model: work queues, the pixel budget, the catalogue's serial owner, signals.
@@ -140,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "AlbumTests",
             dependencies: ["Core", "YAML", "Catalogue", "Maintenance", "Media", "Stages", "JobFile", "Run", "Report", "Plan",
-                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif", "Raw"],
+                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif", "Raw", "XMP"],
             exclude: ["Support/make_dng.py", "Support/heif_rotate.py"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),

@@ -96,3 +96,20 @@ extension Catalogue {
         try database.run("UPDATE photos SET missing_kept = ? WHERE id = ?", [.text(time), .text(id)])
     }
 }
+
+extension Catalogue {
+    /// The columns a sidecar's facts fill (issue 32), which `updateFacts` rewrites.
+    static let factColumns = ["taken", "caption", "rating", "label", "keywords", "title", "sidecar", "sidecar_bytes",
+                              "sidecar_mtime_ns", "sidecar_inode", "xmp_problem", "description"]
+
+    /// Records `photo`'s XMP facts, its capture time and caption as they now stand, and the sidecar they were read
+    /// with: a changed, added or removed sidecar changes these and nothing else (the photo's bytes, renditions and
+    /// steps stay).
+    public func updateFacts(_ photo: PhotoRecord) throws {
+        var stored = photo
+        stored.mapPaths(paths.stored)
+        let values = stored.values.filter { Catalogue.factColumns.contains($0.column) }
+        let assignments = values.map { "\($0.column) = ?" }.joined(separator: ", ")
+        try database.run("UPDATE photos SET \(assignments) WHERE id = ?", values.map(\.value) + [.text(photo.id)])
+    }
+}

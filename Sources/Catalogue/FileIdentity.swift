@@ -41,3 +41,31 @@ public struct FileIdentity: Sendable, Equatable {
         bytes == second.bytes && mtimeNanoseconds == second.mtimeNanoseconds && inode == second.inode
     }
 }
+
+/// A sidecar's stat as `photos` records it (`sidecar_bytes`, `sidecar_mtime_ns`, `sidecar_inode`): all nil when the
+/// photo had no sidecar.
+public struct SidecarIdentity: Sendable, Equatable {
+    public var bytes: Int?
+    public var inode: Int?
+    public var mtimeNanoseconds: Int?
+
+    public init(bytes: Int? = nil, inode: Int? = nil, mtimeNanoseconds: Int? = nil) {
+        self.bytes = bytes
+        self.inode = inode
+        self.mtimeNanoseconds = mtimeNanoseconds
+    }
+
+    /// The recorded form of a file's identity.
+    public init(_ identity: FileIdentity) {
+        self.init(bytes: identity.bytes, inode: identity.inode, mtimeNanoseconds: identity.mtimeNanoseconds)
+    }
+}
+
+extension PhotoRecord {
+    /// Whether the sidecar found now (its path and stat, nil for none) is the one the photo's facts were read with:
+    /// the same path, size, inode and modification time, or no sidecar then and now.
+    public func sidecarIsUnchanged(_ found: (path: String, identity: FileIdentity)?) -> Bool {
+        guard let found else { return sidecar == nil }
+        return sidecar == found.path && sidecarIdentity == SidecarIdentity(found.identity)
+    }
+}

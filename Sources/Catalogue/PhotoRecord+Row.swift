@@ -30,6 +30,19 @@ extension PhotoRecord: TableRecord {
         .column("damage", "TEXT", \.damage, since: 5),
         .column("missing_kept", "TEXT", \.missingKept, since: 5),
         .column("lens", "TEXT", \.lens, since: 8, json: 18),
+        // XMP's facts (issue 32): a sidecar's over the embedded packet's; the sidecar's path and stat (not shown),
+        // so a changed, added or removed sidecar is noticed at the cost of a stat.
+        .column("rating", "INTEGER", \.rating, since: 8, json: 19),
+        .column("label", "TEXT", \.label, since: 8, json: 20),
+        .column("keywords", "TEXT", \.storedKeywords, since: 8, json: 21,
+                encoded: { $0.flatMap { JSONValue(parsing: $0) } ?? .array([]) }),  // a JSON array of strings
+        .column("title", "TEXT", \.title, since: 8, json: 22),
+        .column("sidecar", "TEXT", \.sidecar, since: 8, json: 23),
+        .column("sidecar_bytes", "INTEGER", \.sidecarIdentity.bytes, since: 8),
+        .column("sidecar_mtime_ns", "INTEGER", \.sidecarIdentity.mtimeNanoseconds, since: 8),
+        .column("sidecar_inode", "INTEGER", \.sidecarIdentity.inode, since: 8),
+        .column("xmp_problem", "TEXT", \.xmpProblem, since: 8, json: 24),
+        .column("description", "TEXT", \.xmpDescription, since: 8, json: 25),
     ]
 
     package static let blank = PhotoRecord(id: "", hash: "", path: "", bytes: 0, mtimeNanoseconds: 0, inode: 0, width: 0, height: 0,
@@ -39,5 +52,15 @@ extension PhotoRecord: TableRecord {
     /// The original's path is stored relative to the catalogue when it lies under the folder's parent.
     package mutating func mapPaths(_ transform: (String) -> String) {
         path = transform(path)
+        sidecar = sidecar.map(transform)
+    }
+
+    /// `keywords` as the column holds them: a JSON array of strings, NULL for none.
+    var storedKeywords: String? {
+        get { keywords.isEmpty ? nil : JSONValue.array(keywords.map { .string($0) }).text }
+        set {
+            guard let newValue, case .array(let items)? = JSONValue(parsing: newValue) else { keywords = []; return }
+            keywords = items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+        }
     }
 }

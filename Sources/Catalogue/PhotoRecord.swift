@@ -43,6 +43,23 @@ public struct PhotoRecord: Sendable, Equatable {
     public var missingKept: String? = nil
     /// The lens its metadata names (EXIF `LensModel`, or libraw's reading of a camera RAW), when it names one.
     public var lens: String? = nil
+    /// XMP's `xmp:Rating` (−1 rejected, 0 unrated, 1–5), a sidecar's over the embedded packet's.
+    public var rating: Int? = nil
+    /// XMP's `xmp:Label` ("Red", "Select"), likewise.
+    public var label: String? = nil
+    /// XMP's `dc:subject`, then `lr:hierarchicalSubject`'s paths ("Places|Europe|Paris"), likewise.
+    public var keywords: [String] = []
+    /// XMP's `dc:title`, likewise.
+    public var title: String? = nil
+    /// XMP's `dc:description`, likewise: the caption when the photo has none of its own, and how a later sidecar
+    /// edit knows a caption it may replace (one that came from XMP) from one it must keep.
+    public var xmpDescription: String? = nil
+    /// The XMP sidecar read at import (`IMG_1.xmp` or `IMG_1.CR2.xmp`), absolute; nil when there was none.
+    public var sidecar: String? = nil
+    /// The sidecar's size, inode and modification time when it was read: a change is noticed by a stat.
+    public var sidecarIdentity = SidecarIdentity()
+    /// Why the sidecar or the embedded XMP could not be read, naming the file; nil when both were (or there was none).
+    public var xmpProblem: String? = nil
 
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {

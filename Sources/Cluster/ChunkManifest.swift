@@ -10,6 +10,8 @@ public struct ChunkManifest: Sendable, Equatable {
     public var files: [String] = []
     public var photos: [String] = []
     public var unreadableFolders: [UnreadableFolder] = []
+    /// The XMP sidecar of each of `files` that has one, as the planner's scan found it.
+    public var sidecars: [String: String] = [:]
 
     /// How many items the chunk has: its share of the run's work.
     public var count: Int { files.count + photos.count + unreadableFolders.count }
@@ -20,6 +22,7 @@ public struct ChunkManifest: Sendable, Equatable {
             ("files", .array(files.map(JSONValue.string))),
             ("photos", .array(photos.map(JSONValue.string))),
             ("unreadable_folders", .array(unreadableFolders.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+            ("sidecars", .object(sidecars.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
     }
 
@@ -41,6 +44,9 @@ public struct ChunkManifest: Sendable, Equatable {
         manifest.unreadableFolders = (json["unreadable_folders"]?.arrayValue ?? []).compactMap { folder in
             guard let path = folder["path"]?.stringValue, let reason = folder["reason"]?.stringValue else { return nil }
             return UnreadableFolder(path: path, reason: reason)
+        }
+        if case .object(let pairs)? = json["sidecars"] {
+            for (file, sidecar) in pairs { if let sidecar = sidecar.stringValue { manifest.sidecars[file] = sidecar } }
         }
         return manifest
     }

@@ -108,7 +108,11 @@ public struct DistributedPlanner {
             try? FileSystem.remove(folder.snapshot)
             try catalogue.writeSnapshot(to: folder.snapshot)
             var manifests = (0..<chunks).map(ChunkManifest.init(chunk:))
-            for file in scan.files { manifests[ChunkAssignment.chunk(of: file, chunks: chunks)].files.append(file) }
+            for file in scan.files {
+                let chunk = ChunkAssignment.chunk(of: file, chunks: chunks)
+                manifests[chunk].files.append(file)
+                if let sidecar = scan.sidecars[file] { manifests[chunk].sidecars[file] = sidecar }
+            }
             for photo in phaseTwo {
                 manifests[ChunkAssignment.chunk(of: photo.id, chunks: chunks)].photos.append(photo.id)
             }

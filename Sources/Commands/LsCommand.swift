@@ -37,6 +37,9 @@ struct LsCommand: Command {
     @Option(.text("--caption", "TEXT", help: "captions containing TEXT (any case)")) var caption: String?
     @Option(.text("--camera", "TEXT", help: "cameras containing TEXT (any case)")) var camera: String?
     @Option(.selector("--format", ImageFormat.self, valueName: "FORMAT", help: ImageFormat.namesInWords)) var format: ImageFormat?
+    @Option(SharedOptions.rating) var rating: RatingComparison?
+    @Option(SharedOptions.keyword) var keywords: [String]
+    @Option(SharedOptions.label) var label: String?
     @Option(.selector("--missing", Selection.Missing.self, help: "photos with no thumbnail (or export) whose file is still there"))
     var missing: Selection.Missing?
     @Option(.selector("--failed", Selection.Failed.self, help: "photos with a failed step in the newest job run")) var failed: Selection.Failed?
@@ -57,7 +60,7 @@ struct LsCommand: Command {
         selection.format = format?.rawValue
         selection.missing = missing
         selection.failed = failed
-        return selection
+        return SharedOptions.narrowed(selection, rating: rating, keywords: keywords, label: label)
     }
 
     /// A `--taken` or `--added` value; a malformed range is a usage error in the job file's words (`select.taken: …`).
@@ -77,6 +80,7 @@ struct LsCommand: Command {
         let selection = try self.selection.resolved(in: catalogue)
         let all = try catalogue.allPhotos()
         if let warning = selection.unmatchedPathWarning(among: all.map(\.path)) { Console.err(warning) }
+        for warning in FactWarnings.of(selection, among: all, label: "--label", keyword: "--keyword") { Console.err(warning) }
         // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
         let aliases = try catalogue.allAliases()
         let seconds = try catalogue.allSecondOriginals()
@@ -98,13 +102,15 @@ struct LsCommand: Command {
             }).prettyText)
             return .ok
         }
-        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "caption", "path"])
+        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "rating", "label", "keywords", "caption", "path"])
         for photo in photos {
             let taken = photo.taken.map(Timestamp.taken) ?? "-"
             let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
             let state: String = condition(photo).state.rawValue
+            let keywords = photo.keywords.isEmpty ? "-" : TextTable.clipped(photo.keywords.joined(separator: ", "), to: 30)
             table.append([String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
-                          photo.format, photo.filter, state, caption, LsCommand.shownPath(photo, seconds: secondsByPhoto[photo.id] ?? [])])
+                          photo.format, photo.filter, state, photo.rating.map(String.init) ?? "-", photo.label ?? "-",
+                          keywords, caption, LsCommand.shownPath(photo, seconds: secondsByPhoto[photo.id] ?? [])])
         }
         Console.out(table.rendered)
         Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")

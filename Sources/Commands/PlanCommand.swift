@@ -1,4 +1,6 @@
 import Core
+import System
+import Catalogue
 import JobFile
 import Plan
 import Stages
@@ -23,6 +25,9 @@ struct PlanCommand: Command {
     @Option(SharedOptions.allowEmpty) var allowEmpty: Bool
     @Option(SharedOptions.retryDamaged) var retryDamaged: Bool
     @Option(SharedOptions.verbose.helped("one line per photo and stage")) var verbose: Bool
+    @Option(SharedOptions.rating.helped("plan as if the job's select: also had rating: CMP")) var rating: RatingComparison?
+    @Option(SharedOptions.keyword.helped("plan as if the job's select: also had this keyword (repeat for more)")) var keywords: [String]
+    @Option(SharedOptions.label.helped("plan as if the job's select: also had label: NAME")) var label: String?
     @Option(SharedOptions.json.helped("one JSON object: counts per stage, passed over, states (docs/json.md)")) var json: Bool
 
     var jobPath: String { given[0] }
@@ -34,8 +39,20 @@ struct PlanCommand: Command {
     func run() throws -> ExitCode {
         var job = try JobLoader.load(path: jobPath, set: variables)
         job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
+        if rating != nil || !keywords.isEmpty || label != nil {
+            job.select = SharedOptions.narrowed(job.select ?? Selection(), rating: rating, keywords: keywords, label: label)
+        }
         let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
         for warning in plan.warnings { Console.err(warning) }
+        if rating != nil || !keywords.isEmpty || label != nil, FileSystem.exists(job.catalogue + "/" + Catalogue.databaseName) {
+            // The flags' labels and keywords, against the catalogue's: a misspelt one plans nothing, and says so.
+            let reader = try CatalogueReader(folder: job.catalogue)
+            defer { reader.close() }
+            let narrowed = Selection(rating: nil, label: label, keywords: keywords.isEmpty ? nil : keywords)
+            for warning in FactWarnings.of(narrowed, among: try reader.allPhotos(), label: "--label", keyword: "--keyword") {
+                Console.err(warning)
+            }
+        }
         if json {
             Console.out(PlanCommand.json(plan, verbose: verbose).prettyText)
         } else {

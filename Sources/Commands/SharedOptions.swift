@@ -1,5 +1,6 @@
 import Core
 import Catalogue
+import JobFile
 
 /// The options several commands share, declared once (swift-argument-parser's `@OptionGroup`): the same name,
 /// value, checks and default wherever they appear. A command that means a little more by one says so with
@@ -83,5 +84,39 @@ enum SharedOptions {
     @Sendable static func folder(_ text: String) throws -> String {
         guard !text.isEmpty else { throw UsageError("--catalogue needs a value") }
         return Paths.absolute(text)
+    }
+}
+
+extension SharedOptions {
+    /// `--rating CMP`: XMP's rating compared, as `select: {rating: …}` (`ls`, `plan`).
+    static let rating: Option<RatingComparison?> = .value(
+        "--rating", "CMP", help: "XMP rating compared: '>= 4', '5', '< 0' (rejected); unrated counts as 0",
+        default: nil, convert: { text in
+            do { return try RatingComparison(parsing: text) } catch { throw UsageError(JobBuilder.badRating("--rating", error)) }
+        })
+
+    /// `--keyword WORD`, any number of times: XMP keywords the photo has, every one (`select: {keywords: […]}`).
+    static let keyword: Option<[String]> = .repeated(
+        "--keyword", "WORD", help: "an XMP keyword the photo has (any case; a level of a hierarchical one,\nsuch as Paris in Places|Europe|Paris); repeat for each one it must have",
+        convert: { text in
+            if text.isEmpty { throw UsageError("--keyword is empty; write a keyword such as beach") }
+            return text
+        })
+
+    /// `--label NAME`: XMP's label, any case (`select: {label: …}`).
+    static let label: Option<String?> = .value(
+        "--label", "NAME", help: "XMP label, any case: Red, Yellow, Green, Blue, Purple or the writer's own",
+        default: nil, convert: { text in
+            if text.isEmpty { throw UsageError("--label is empty; write a label such as Red") }
+            return text
+        })
+
+    /// The selection `--rating`, `--keyword` and `--label` make, over `selection`.
+    static func narrowed(_ selection: Selection, rating: RatingComparison?, keywords: [String], label: String?) -> Selection {
+        var narrowed = selection
+        if let rating { narrowed.rating = rating }
+        if !keywords.isEmpty { narrowed.keywords = (selection.keywords ?? []) + keywords }
+        if let label { narrowed.label = label }
+        return narrowed
     }
 }

@@ -62,6 +62,13 @@ struct ShowCommand: Command {
         about.append(["lens", photo.lens ?? "-"])
         about.append(["gps", photo.hasGPS ? "yes" : "no"])
         about.append(["caption", photo.caption ?? "-"])
+        // XMP's facts (a sidecar's over the embedded packet's), each line only when there is something to say.
+        if let title = photo.title { about.append(["title", title]) }
+        if let rating = photo.rating { about.append(["rating", String(rating)]) }
+        if let label = photo.label { about.append(["label", label]) }
+        if !photo.keywords.isEmpty { about.append(["keywords", photo.keywords.joined(separator: ", ")]) }
+        if let sidecar = photo.sidecar { about.append(["sidecar", sidecar]) }
+        if let problem = photo.xmpProblem { about.append(["xmp", "warning: \(problem)"]) }
         about.append(["filter", photo.filter == "none" ? "none" : "\(photo.filter) \(photo.filterRecipe)"])
         if let replaces = photo.replaces { about.append(["replaces", replaces]) }
         var lines = about.lines

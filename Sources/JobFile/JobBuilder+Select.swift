@@ -3,7 +3,8 @@ import YAML
 import Media
 
 extension JobBuilder {
-    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "missing", "failed"]
+    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "rating", "label",
+                             "keywords", "missing", "failed"]
 
     /// Reads a `select:` mapping (the job's, or a stage's own).
     mutating func readSelection(_ node: Node, _ what: String) -> Selection? {
@@ -32,6 +33,23 @@ extension JobBuilder {
             case "caption": selection.caption = reader.string(value, "\(what).caption")
             case "camera": selection.camera = reader.string(value, "\(what).camera")
             case "format": selection.format = reader.choice(value, "\(what).format", ImageFormat.self)?.rawValue
+            case "rating":
+                // `rating: 5` is a number to YAML, `rating: ">= 4"` a string: both as written.
+                guard let text = value.intValue != nil ? reader.writtenText(of: value) ?? value.intValue.map(String.init)
+                        : reader.string(value, "\(what).rating (a comparison like \">= 4\", or a rating from -1 to 5)") else { continue }
+                do { selection.rating = try RatingComparison(parsing: text) } catch {
+                    reader.error(value, JobBuilder.badRating("\(what).rating", error))
+                }
+            case "label":
+                guard let label = reader.string(value, "\(what).label") else { continue }
+                if label.isEmpty { reader.error(value, "\(what).label is empty; write a label such as Red") } else { selection.label = label }
+            case "keywords":
+                guard let keywords = reader.strings(value, "\(what).keywords") else { continue }
+                if keywords.isEmpty || keywords.contains(where: \.isEmpty) {
+                    reader.error(value, "\(what).keywords holds an empty keyword; write keywords such as [beach, Places|Europe]")
+                } else {
+                    selection.keywords = keywords
+                }
             case "missing": selection.missing = reader.choice(value, "\(what).missing", Selection.Missing.self)
             case "failed": selection.failed = reader.choice(value, "\(what).failed", Selection.Failed.self)
             default: break
@@ -42,6 +60,10 @@ extension JobBuilder {
 
     /// `select.taken: '2008-13' is not a date: …`: the words of a malformed date range, the job file's and `album ls`'s.
     package static func badRange(_ what: String, _ error: any Error) -> String { "\(what): \(error)" }
+
+    /// `select.rating: '>> 4' is not a rating comparison: …`: the words of a malformed rating, the job file's and
+    /// `album ls --rating`'s.
+    package static func badRating(_ what: String, _ error: any Error) -> String { "\(what): \(error)" }
 
     /// `select.path is empty; write a glob …`: the words of an empty path glob, the job file's and `album ls --path`'s.
     package static func emptyPath(_ what: String) -> String {

@@ -1,6 +1,7 @@
 import Exif
 import Foundation
 import Vips
+import XMP
 
 /// What import reads from a photo's header through libvips, before any pixel is decoded.
 public struct PhotoMetadata: Sendable, Equatable {
@@ -15,7 +16,29 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var hasGPS: Bool
     /// The lens the file names (EXIF `LensModel`, or what libraw reads from a RAW).
     public var lens: String?
+    /// `xmp:Rating` (−1…5), `xmp:Label`, the keywords (`dc:subject`, then `lr:hierarchicalSubject`'s paths) and
+    /// `dc:title`: a sidecar's (`applying(sidecar:)`), else the embedded packet's.
+    public var rating: Int? = nil
+    public var label: String? = nil
+    public var keywords: [String] = []
+    public var title: String? = nil
+    /// XMP's `dc:description`, likewise (the caption too, unless EXIF has one of its own).
+    public var description: String? = nil
+    /// Why the embedded XMP (`xmp-data`) could not be read, in words; nil when it was, or there is none.
+    public var embeddedXMPProblem: String? = nil
+    /// What the photo itself says, kept so that a sidecar's facts can be put over them (`applying(sidecar:)`).
+    private var own: Own
 
+    /// The photo's own facts a sidecar is weighed against.
+    private struct Own: Sendable, Equatable {
+        var taken: String?
+        var description: String?
+        var comment: String?
+        var xmp: XMPPacket?
+    }
+
+    /// Facts read by another reader than libvips' (a camera RAW's, through libraw): the photo's own, with no XMP
+    /// of its own yet (`applying(sidecar:)` puts a sidecar's over them).
     public init(width: Int, height: Int, orientation: Int, taken: String?, camera: String?, caption: String?, hasGPS: Bool,
                 lens: String?) {
         self.width = width
@@ -26,11 +49,12 @@ public struct PhotoMetadata: Sendable, Equatable {
         self.caption = caption
         self.hasGPS = hasGPS
         self.lens = lens
+        own = Own(taken: taken, description: caption, comment: nil, xmp: nil)
     }
 
     /// Reads the fields from an opened image: EXIF from its `exif-data` block through libexif (each field's stored
-    /// bytes, whole: libvips' string form of a field is cut to a fixed buffer and carries a description), XMP's
-    /// `dc:description` from `xmp-data`.
+    /// bytes, whole: libvips' string form of a field is cut to a fixed buffer and carries a description), XMP from
+    /// `xmp-data` through libxml2 (`XMPPacket`).
     public init(image: Image) {
         orientation = image.orientation
         let swap = orientation >= 5
@@ -39,7 +63,7 @@ public struct PhotoMetadata: Sendable, Equatable {
         let exif = ExifBlock(image.blob("exif-data") ?? [])
         let date = exif[.dateTimeOriginal].flatMap(ExifText.value)
         let offset = exif[.offsetTimeOriginal].flatMap(ExifText.value)
-        taken = date.flatMap { PhotoMetadata.isoDate(exif: $0, offset: offset) }
+        let exifTaken = date.flatMap { PhotoMetadata.isoDate(exif: $0, offset: offset) }
         let make = exif[.make].flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
         let model = exif[.model].flatMap(ExifText.value).map(PhotoMetadata.tidy) ?? ""
         // Many models repeat the make ("Canon" + "Canon EOS 5D"): keep it once.
@@ -50,10 +74,35 @@ public struct PhotoMetadata: Sendable, Equatable {
             guard let text = exif[tag].flatMap(ExifText.value).map(PhotoMetadata.tidy) else { return nil }
             return PhotoMetadata.isCameraBoilerplate(text) ? nil : text
         }
-        let xmp = image.blob("xmp-data").flatMap(PhotoMetadata.xmpDescription)
-        caption = written(.imageDescription) ?? xmp ?? written(.userComment) ?? written(.xpComment)
+        var xmp: XMPPacket? = nil
+        if let packet = image.blob("xmp-data"), !packet.isEmpty {
+            do { xmp = try XMPPacket(parsing: packet) } catch { embeddedXMPProblem = "its embedded XMP: \(error)" }
+        }
+        own = Own(taken: exifTaken, description: written(.imageDescription),
+                  comment: written(.userComment) ?? written(.xpComment), xmp: xmp)
         hasGPS = image.fieldNames.contains { $0.hasPrefix("exif-ifd3-GPS") }
         lens = exif[.lensModel].flatMap(ExifText.value).map(PhotoMetadata.tidy).flatMap { $0.isEmpty ? nil : $0 }
+        self = applying(sidecar: nil)
+    }
+
+    /// The facts with a sidecar's put over the embedded XMP's, field by field: the sidecar's rating, label, keywords
+    /// and title win over the embedded packet's, and those over nothing. The caption is the photo's EXIF
+    /// ImageDescription, else `dc:description` (the sidecar's, else the embedded one's), else EXIF's UserComment or
+    /// XPComment, else `dc:title`; the capture time is EXIF's, else the sidecar's, else the embedded packet's.
+    public func applying(sidecar: XMPPacket?) -> PhotoMetadata {
+        var facts = self
+        let packets = [sidecar, own.xmp].compactMap { $0 }
+        func first<V>(_ value: (XMPPacket) -> V?) -> V? { packets.lazy.compactMap(value).first }
+        facts.rating = first(\.rating)
+        facts.label = first(\.label)
+        facts.title = first(\.title)
+        facts.description = first(\.description)
+        let keywords = packets.first { !$0.keywords.isEmpty || !$0.hierarchicalKeywords.isEmpty }
+        var seen: Set<String> = []
+        facts.keywords = ((keywords?.keywords ?? []) + (keywords?.hierarchicalKeywords ?? [])).filter { seen.insert($0).inserted }
+        facts.caption = own.description ?? facts.description ?? own.comment ?? facts.title
+        facts.taken = own.taken ?? first(\.taken)
+        return facts
     }
 
     /// "2008:04:20 19:12:06" (+ "+02:00") → "2008-04-20T19:12:06+02:00"; nil for zeros or nonsense.
@@ -76,20 +125,6 @@ public struct PhotoMetadata: Sendable, Equatable {
 
     private static func tidy(_ text: String) -> String {
         text.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
-    }
-
-    /// The first `dc:description` text in an XMP packet, if any.
-    static func xmpDescription(_ xmp: [UInt8]) -> String? {
-        let text = String(decoding: xmp, as: UTF8.self)
-        guard let block = text.range(of: "<dc:description") else { return nil }
-        let rest = text[block.upperBound...]
-        guard let li = rest.range(of: "<rdf:li"), let open = rest[li.upperBound...].range(of: ">"),
-              let close = rest[open.upperBound...].range(of: "</rdf:li>") else { return nil }
-        let value = tidy(String(rest[open.upperBound..<close.lowerBound]))
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
-        return value.isEmpty ? nil : value
     }
 }
 

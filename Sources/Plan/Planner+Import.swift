@@ -11,7 +11,7 @@ extension Planner {
     /// Plans one entry import finds, as `ImportStage.importFile` will treat it: never opened, failing, unchanged
     /// (its photo goes on), a known name of a photo unchanged (the photo goes on), bytes the catalogue already has
     /// (`planKnownBytes`), or to import (the new photo it would record goes on, and settles the version it replaces).
-    func planImport(of path: String, entry: ImportEntry, job: Job, snapshot: CatalogueSnapshot,
+    func planImport(of path: String, sidecar: String?, entry: ImportEntry, job: Job, snapshot: CatalogueSnapshot,
                     progress: inout PlanProgress, in plan: inout Plan, context: StageContext) throws {
         switch entry {
         case .skipped(let reason):
@@ -21,9 +21,18 @@ extension Planner {
         case .file(let identity):
             // A photo a regrouped pair superseded is found again by its bytes, as the run finds it (`pairedAwayByPath`).
             let known = snapshot.photosByPath[path] ?? snapshot.pairedAwayByPath[path]
-            if let known, identity.isUnchanged(since: known) {
+            if var known, identity.isUnchanged(since: known) {
                 let secondChanged = Planner.secondChanged(plan.scan.seconds[path], of: known, snapshot: snapshot)
-                note(&plan, path: path, stage: .import, force || secondChanged ? .toDo : .upToDate)
+                // A sidecar changed, added or removed: the facts are read again (no pixels), and the stages after
+                // import select by them, as the run's will.
+                if !force, !secondChanged, let source = job.importStage, let change = source.sidecarChange(of: known, sidecar: sidecar) {
+                    note(&plan, path: path, stage: .import, .toDo, "(\(change): facts updated)")
+                    if let (updated, _) = try? source.refreshedFacts(of: known, sidecar: sidecar, catalogueFolder: job.catalogue) {
+                        known = updated
+                    }
+                } else {
+                    note(&plan, path: path, stage: .import, force || secondChanged ? .toDo : .upToDate)
+                }
                 guard PhotoRecord.settle(known, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))),
                                   beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
@@ -82,7 +91,7 @@ extension Planner {
     }
 
     /// Whether `selection` takes `photo`. For a photo still to import (`beforeImport`) the keys only its header
-    /// answers (`taken`, `caption`, `camera`, `format`) are unknown: nil when the others match and one of them is set.
+    /// and its sidecar answer (`taken`, `caption`, `camera`, `format`, `rating`, `label`, `keywords`) are unknown: nil when the others match and one of them is set.
     package static func matches(_ selection: Selection?, _ photo: PhotoRecord, beforeImport: Bool) -> Bool? {
         guard let selection else { return true }
         guard beforeImport else { return selection.matches(photo) }
@@ -91,6 +100,10 @@ extension Planner {
         known.caption = nil
         known.camera = nil
         known.format = nil
+        // A sidecar's facts are read at import too.
+        known.rating = nil
+        known.label = nil
+        known.keywords = nil
         guard known.matches(photo) else { return false }
         return known == selection ? true : nil
     }

@@ -100,7 +100,7 @@ public struct Planner {
                 progress.sizesToImport[identity.bytes, default: 0] += 1
             }
             for (path, entry) in zip(scan.files, entries) {
-                try planImport(of: path, entry: entry, job: job, snapshot: snapshot, progress: &progress,
+                try planImport(of: path, sidecar: scan.sidecars[path], entry: entry, job: job, snapshot: snapshot, progress: &progress,
                                in: &plan, context: context)
             }
         }

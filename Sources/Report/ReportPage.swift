@@ -1,5 +1,6 @@
 import Foundation
 import Core
+import Catalogue
 import Run
 import Stages
 
@@ -138,10 +139,22 @@ package struct ReportPage {
         // Both, each on its own: `??` binds looser than `+`, so the two optionals are resolved apart.
         let caption = (photo.record.caption.map { "<p class=\"caption\">\(e($0))</p>" } ?? "")
             + (photo.record.damage.map { "<p class=\"state bad\">damaged: \(e($0))</p>" } ?? "")
+            + ReportPage.facts(of: photo.record)
         return """
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\
             <p class="meta">\(e(photo.record.taken.map(Timestamp.taken) ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>
             """
+    }
+
+    /// XMP's facts on a card, escaped: `★★★★ · Red · beach, Places|Europe|Paris` (a rejected photo: "rejected"),
+    /// with the title when it is not the caption already; empty when the photo has none.
+    static func facts(of photo: PhotoRecord, escaping e: (String) -> String = ReportPage.escape) -> String {
+        var parts: [String] = []
+        if let rating = photo.rating, rating != 0 { parts.append(rating < 0 ? "rejected" : String(repeating: "★", count: rating)) }
+        if let label = photo.label { parts.append(e(label)) }
+        if !photo.keywords.isEmpty { parts.append(e(photo.keywords.joined(separator: ", "))) }
+        let title = photo.title.flatMap { $0 == photo.caption ? nil : "<p class=\"caption\">\(e($0))</p>" } ?? ""
+        return title + (parts.isEmpty ? "" : "<p class=\"meta xmp\">\(parts.joined(separator: " · "))</p>")
     }
 
     /// An image's `src` and where its pixels came from (`data-from`: a rendition's kind, or `original`).

@@ -15,9 +15,9 @@ extension Scheduler {
         var failed = false
         defer { photoFinished(failed: failed) }
         switch item {
-        case .file(let path):
+        case .file(let path, let sidecar):
             let clock = DispatchTime.now()
-            let (imported, result) = job.importStage!.importFile(path, context: context)
+            let (imported, result) = job.importStage!.importFile(path, sidecar: sidecar, context: context)
             record(.import, path: path, photo: imported?.photo.id, parameters: preparedImport!.text,
                    result: result, since: clock)
             guard let imported else { failed = result.status == .failed; return }
@@ -30,7 +30,7 @@ extension Scheduler {
             // A path found with a known photo's bytes gets its export after every chain (`processAlias`).
             let first = state.withLock { state in
                 if let alias = imported.newAlias { state.aliasesFound.append(alias) }
-                if result.status == .done, imported.photo.replaces != nil { state.summary.states[.superseded, default: 0] += 1 }
+                if result.status == .done, !imported.factsOnly, imported.photo.replaces != nil { state.summary.states[.superseded, default: 0] += 1 }
                 return PhotoRecord.settle(imported.photo, in: &state.settled)
             }
             guard first else { return }

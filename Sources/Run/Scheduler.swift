@@ -15,7 +15,7 @@ import JobFile
 public final class Scheduler: Sendable {
     /// A unit of work: a file to import, a catalogue photo for the stages after import, or the exports of a path
     /// this run found with a photo's bytes (`processAlias`).
-    package enum Item: Sendable { case file(String), photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder) }
+    package enum Item: Sendable { case file(String, sidecar: String? = nil), photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder) }
 
     package let job: Job
     package let options: RunOptions
@@ -98,7 +98,7 @@ public final class Scheduler: Sendable {
         defer { ticker.cancel() }
 
         // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
-        var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map(Item.file))
+        var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map { Item.file($0, sidecar: scan.sidecars[$0]) })
         // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
         // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {

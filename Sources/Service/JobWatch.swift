@@ -83,9 +83,12 @@ public struct JobWatch {
             signals.pause()  // the run's own SignalWatch takes the signals now
             if let number = signals.received { return stopped(by: number) }
             var scan = job.importScan()
-            // A pair goes with the batch when either of its files is in it (a camera writes the RAW after the JPEG).
-            let seconds = scan.seconds
-            scan.files = scan.files.filter { batch.contains($0) || seconds[$0].map(batch.contains) == true }
+            // A pair goes with the batch when either of its files is in it (a camera writes the RAW after the JPEG), and
+            // a photo whose sidecar is in the batch goes too: its facts are updated (its pixels only if they changed).
+            let seconds = scan.seconds, sidecars = scan.sidecars
+            scan.files = scan.files.filter {
+                batch.contains($0) || seconds[$0].map(batch.contains) == true || sidecars[$0].map(batch.contains) == true
+            }
             var run = makeRun(scan)
             // Only the batch's files go through the stages: the catalogue's other photos are not this batch's.
             run.options.photosAfterImport = []

@@ -38,11 +38,13 @@ struct WatchScope {
     }
 
     /// Whether an event for the file at `path` concerns import: a file root, or a name the stage takes under a
-    /// folder root (events come only from folders `entering` allowed).
+    /// folder root, or an XMP sidecar there (events come only from folders `entering` allowed).
     package func takes(_ path: String) -> Bool {
         if fileRoots.contains(path) { return true }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return stage.accepts(name: name) && folderRoots.contains { path.hasPrefix($0 + "/") }
+        // An XMP sidecar is taken too: a batch's sidecar updates its photo's facts (`JobWatch`, `ImportScan.sidecars`).
+        let sidecar = !name.hasPrefix(".") && name.lowercased().hasSuffix(".xmp")
+        return (stage.accepts(name: name) || sidecar) && folderRoots.contains { path.hasPrefix($0 + "/") }
     }
 
     /// Whether the file carries album's export tag: one of album's own exports, never imported.

@@ -1,5 +1,6 @@
 import Foundation
 import System
+import Media
 
 /// Walks import's folders by raw directory entries (so names that are not UTF-8 survive, see `NativePath`),
 /// never opening a file, never following a link unless asked, and never visiting a folder twice. Derived files
@@ -10,6 +11,8 @@ struct FolderScanner {
     package private(set) var found: [String] = []
     package private(set) var passedOver = PassedOver()
     package private(set) var foundPerRoot: [String: Int] = [:]
+    /// Each found file's XMP sidecar (`Sidecar.of`), from the listing of its folder the walk already has.
+    package private(set) var sidecars: [String: String] = [:]
     /// Folders that could not be listed (permissions, too many open files, I/O errors): nothing in them is imported,
     /// and the run says so instead of finishing as if they were empty.
     package private(set) var unreadable: [UnreadableFolder] = []
@@ -31,6 +34,7 @@ struct FolderScanner {
             passedOver.derived += 1
         } else {
             found.append(root)
+            if let sidecar = Sidecar.beside(file: root) { sidecars[root] = sidecar }
         }
         foundPerRoot[root, default: 0] += found.count - before
     }
@@ -41,8 +45,14 @@ struct FolderScanner {
             countDerived(in: folder, depth: depth)
             return
         }
-        for name in entries(of: folder) {
+        let names = entries(of: folder)
+        // A sidecar is never a photo: it is read with the file it describes, and counted as ignored only when no
+        // file found here has it.
+        let sidecarsHere = Sidecar.byStem(names)
+        var claimed: Set<String> = []
+        for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
+            if Sidecar.isSidecar(name: name) { continue }
             guard var info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isSymbolicLink && stage.followSymlinks, let target = FileStatus.of(path) {
                 info = target
@@ -52,10 +62,21 @@ struct FolderScanner {
                     walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
                 }
             } else if stage.accepts(name: name) {
-                if info.isRegular && derived.isTagged(path) { passedOver.derived += 1 } else { found.append(path) }
+                if info.isRegular && derived.isTagged(path) {
+                    passedOver.derived += 1
+                } else {
+                    found.append(path)
+                    if let sidecar = Sidecar.of(name, among: sidecarsHere) {
+                        sidecars[path] = folder == "/" ? "/" + sidecar : folder + "/" + sidecar
+                    }
+                    claimed.formUnion(Sidecar.candidates(of: name, among: sidecarsHere))  // the one read, and one it shadows
+                }
             } else if !name.hasPrefix("."), !stage.included(name: name) {
                 passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
             }
+        }
+        for sidecar in Set(sidecarsHere.values).subtracting(claimed) where stage.accepts(name: sidecar) || !stage.included(name: sidecar) {
+            passedOver.ignored[ImportStage.fileExtension(of: sidecar), default: 0] += 1
         }
     }
 
@@ -67,7 +88,7 @@ struct FolderScanner {
             guard let info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isDirectory {
                 if stage.recursive { countDerived(in: path, depth: depth + 1) }
-            } else if stage.accepts(name: name) {
+            } else if stage.accepts(name: name), !Sidecar.isSidecar(name: name) {
                 passedOver.derived += 1
             }
         }

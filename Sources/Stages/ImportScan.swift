@@ -11,11 +11,14 @@ public struct ImportScan: Sendable, Equatable {
     /// The second original of each pair among `files` (a file to import → the pair's other file, which `files`
     /// leaves out; `ImportStage.paired`): import records it with the photo (docs/catalogue.md, "Pairs").
     public var seconds: [String: String] = [:]
+    /// Each entry's XMP sidecar, absolute (`IMG_1.CR2.xmp` or `IMG_1.xmp`), found in the listing the scan made.
+    public var sidecars: [String: String] = [:]
 
     public init(files: [String] = [], unreadableFolders: [UnreadableFolder] = [], passedOver: PassedOver = PassedOver(),
-                foundPerRoot: [String: Int] = [:], seconds: [String: String] = [:]) {
+                foundPerRoot: [String: Int] = [:], seconds: [String: String] = [:], sidecars: [String: String] = [:]) {
         self.seconds = seconds
         self.files = files
+        self.sidecars = sidecars
         self.unreadableFolders = unreadableFolders
         self.passedOver = passedOver
         self.foundPerRoot = foundPerRoot

@@ -4,11 +4,13 @@ import Vips
 import Core
 import Catalogue
 import Media
+import XMP
 
 extension ImportStage {
-    /// Imports one file: reads it once, hashes it, sniffs its format, reads its header, records the photo.
+    /// Imports one file: reads it once, hashes it, sniffs its format, reads its header and its XMP sidecar (when the
+    /// scan found one), records the photo.
     /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
-    public func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult) {
+    public func importFile(_ path: String, sidecar: String?, context: StageContext) -> (PhotoWork?, StepResult) {
         let identity: FileIdentity
         switch entry(atPath: path) {
         case .failed(let reason): return (nil, .failed(reason))
@@ -17,15 +19,23 @@ extension ImportStage {
         }
         // The pair's other file, when the scan paired this one with it (docs/catalogue.md, "Pairs").
         let secondPath = context.secondOriginalPath?(path)
+        let found = FoundSidecar.at(sidecar)
         do {
             // Fast path: the same file, unchanged since it was hashed, is not read again (nor its pair's other
-            // file, when that too has its recorded stat).
+            // file, when that too has its recorded stat); nor is its sidecar, when its stat is the one recorded. A
+            // sidecar changed, added or removed updates the facts alone.
             if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
-                let work = PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))
-                guard let secondPath else {
-                    return (work, .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
+                let second = try secondPath.map { try importSecond($0, of: known, context: context) }
+                if let change = sidecarChange(of: known, sidecar: sidecar) {
+                    let (work, refreshed) = try refreshFacts(of: known, sidecar: sidecar, change: change, context: context)
+                    var result = refreshed
+                    if let second, second.status == .done {
+                        result.message = [second.message, result.message].compactMap { $0 }.joined(separator: "; ")
+                    }
+                    return (work, result)
                 }
-                return (work, try importSecond(secondPath, of: known, context: context))
+                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
+                        second ?? .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
             }
             // The same for another name of a photo: an alias unchanged since it was hashed is that photo's bytes.
             if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {
@@ -46,17 +56,20 @@ extension ImportStage {
             }
             // The header's failure and warnings are this file's own, even beside other workers (see `Attribution`). No
             // pixel is decoded: libvips' header, or libraw's identify.
-            let (metadata, _) = try Attribution.attributed {
+            let (header, _) = try Attribution.attributed {
                 let header = try decoder.header(bytes, failOn: failOn)
                 try checkLimits(header)
                 return header.metadata
             }
+            let (packet, problem) = found?.read() ?? (nil, nil)
+            let metadata = header.applying(sidecar: packet)
             var photo = PhotoRecord(
                 id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.count,
                 mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
                 orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil, lens: metadata.lens)
+            photo.setFacts(metadata, sidecar: found, problems: [header.embeddedXMPProblem, problem])
             if mode == .copy {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
                 let target = context.catalogueFolder + "/" + photo.storedPath!
@@ -66,9 +79,12 @@ extension ImportStage {
             }
             let second = try secondPath.flatMap(readSecond)
             let outcome = try record(photo, second: second, context: context)
+            // A sidecar or embedded packet that could not be read is said on the step, and the photo keeps its own facts.
+            let warning = photo.xmpProblem.map { "warning: \($0)" }
             switch outcome {
             case .added(let photo):
-                return (PhotoWork(photo: photo, original: bytes, recipe: .original), .done(input: hash, output: hash))
+                return (PhotoWork(photo: photo, original: bytes, recipe: .original),
+                        StepResult(status: .done, inputHash: hash, outputHash: hash, message: warning))
             case .duplicate(let existing, let reason):
                 let recipe = try Recipe(canonicalJSON: existing.filterRecipe)
                 return (PhotoWork(photo: existing, original: bytes, recipe: recipe), .skipped(reason, input: hash, output: hash))
@@ -155,7 +171,8 @@ extension ImportStage {
                 let reason = match.reason(existing)
                 switch match {
                 case .sameFile, .moved:
-                    // The same file again (touched, or moved here): remember where it is and its new stat.
+                    // The same file again (touched, or moved here): remember where it is and its new stat, and the
+                    // facts of the sidecar beside it now.
                     try catalogue.forgetAliases(path: candidate.path)
                     try catalogue.updateLocation(photo: existing.id, path: candidate.path,
                                                  mtimeNanoseconds: candidate.mtimeNanoseconds, inode: candidate.inode)
@@ -163,6 +180,8 @@ extension ImportStage {
                     moved.path = candidate.path
                     moved.mtimeNanoseconds = candidate.mtimeNanoseconds
                     moved.inode = candidate.inode
+                    moved.takeFacts(of: candidate)
+                    if moved != existing { try catalogue.updateFacts(moved) }
                     return .duplicate(moved, reason)
                 case .knownAlias(var alias):
                     alias.bytes = candidate.bytes

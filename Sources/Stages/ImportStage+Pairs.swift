@@ -34,6 +34,16 @@ extension ImportStage {
         return (String(path[..<slash]) + name[..<dot].lowercased(), String(name[name.index(after: dot)...]).lowercased())
     }
 
+    /// Each file to import's XMP sidecar: its own, else, for a pair's rendered file, its second original's (a
+    /// darktable `IMG_1.CR2.xmp` beside a pair that renders IMG_1.JPG). The scan found them in its listings.
+    static func sidecars(_ found: [String: String], of kept: Set<String>, seconds: [String: String]) -> [String: String] {
+        var sidecars: [String: String] = [:]
+        for file in kept {
+            if let sidecar = found[file] ?? seconds[file].flatMap({ found[$0] }) { sidecars[file] = sidecar }
+        }
+        return sidecars
+    }
+
     /// `pair:`: which file of a RAW+JPEG pair renders (`ImportStage.paired`).
     public enum Pair: String, Sendable, CaseIterable {
         /// The JPEG (or HEIC) renders; the RAW is the photo's second original.

@@ -96,7 +96,9 @@ public struct ImportStage: DeclaredOptions {
         for root in from { scanner.visit(root: root) }
         var (found, seconds) = ImportStage.paired(scanner.found.sorted(), pair: pair)
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
+        let kept = Set(found)
         return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
-                          foundPerRoot: scanner.foundPerRoot, seconds: seconds)
+                          foundPerRoot: scanner.foundPerRoot, seconds: seconds,
+                          sidecars: ImportStage.sidecars(scanner.sidecars, of: kept, seconds: seconds))
     }
 }

@@ -1,4 +1,6 @@
 import Vips
+import System
+import Catalogue
 
 /// The stage that makes photos: import. It runs first, on files rather than on photos, so it is not a
 /// `PhotoStage`; the scheduler, the planner and `album watch` reach it through this protocol (`Job.importStage`).
@@ -19,6 +21,12 @@ public protocol PhotoSource: JobStage {
     func scan(skipping derived: DerivedFiles) -> ImportScan
     /// What it does with an entry before reading it.
     func entry(atPath path: String) -> ImportEntry
-    /// Takes one file: the photo's work for the stages after it (nil when it failed or was passed over), and the step.
-    func importFile(_ path: String, context: StageContext) -> (PhotoWork?, StepResult)
+    /// What became of a known photo's XMP sidecar since its facts were read ("sidecar changed", "sidecar added",
+    /// "sidecar removed"), by stat; nil when nothing did.
+    func sidecarChange(of known: PhotoRecord, sidecar: String?) -> String?
+    /// The known photo with its facts read again from its header and the sidecar now (reads, writes nothing).
+    func refreshedFacts(of known: PhotoRecord, sidecar: String?, catalogueFolder: String) throws -> (PhotoRecord, FileBytes)
+    /// Takes one file, with its XMP sidecar when the scan found one (`ImportScan.sidecars`): the photo's work for
+    /// the stages after it (nil when it failed or was passed over), and the step.
+    func importFile(_ path: String, sidecar: String?, context: StageContext) -> (PhotoWork?, StepResult)
 }

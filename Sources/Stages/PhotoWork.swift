@@ -27,6 +27,8 @@ public struct PhotoWork: Sendable {
     /// The one decode this photo's outputs share in this run, when the scheduler planned one (`SharedDecode`); nil:
     /// each output renders alone from the original.
     public var shared: SharedDecode?
+    /// Import changed only the photo's facts (its sidecar changed): the same bytes, not a new version.
+    public var factsOnly = false
 
     public init(photo: PhotoRecord, original: FileBytes? = nil, recipe: Recipe) {
         self.photo = photo

@@ -131,6 +131,33 @@ final class PlanRunAgreementTests: XCTestCase {
         XCTAssertEqual(second["thumbnail"], [0, 0, 4], "the selected photos have thumbnails; d is left out by the job")
     }
 
+    /// Issue 32: a sidecar changed, added or removed is import's work (facts updated) in the plan as in the run,
+    /// and a stage whose `select:` the new facts now meet, or no longer meet, counts alike.
+    func testSidecarChangesAndTheSelectionsTheyMoveAgree() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try photos(in: folder)
+        let sidecar = { (rating: Int, label: String) in
+            XMPSidecarTests.elementSidecar(rating: rating, label: label)
+        }
+        try TestSupport.write(sidecar(5, "Red"), to: "photos/a.xmp", in: folder)
+        try TestSupport.write(sidecar(1, "Blue"), to: "photos/b.jpg.xmp", in: folder)
+        try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64, select: {rating: \">= 4\"}}\n", in: folder)
+        // Before the first import a rating is not known (the file may carry one too): the plan counts "up to" it,
+        // as for any key the header answers (`testASelectOnTheHeaderOfAFileStillToImportIsCountedInAndSaysSo`).
+        let first = try run("job.yml", in: folder)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.steps["thumbnail"], [1, 0, 0], "a.jpg alone is rated 4 or more")
+        XCTAssertEqual(try assertAgree("job.yml", in: folder)["thumbnail"], [0, 1, 3])
+        try TestSupport.write(sidecar(4, "Green"), to: "photos/b.jpg.xmp", in: folder)
+        let second = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(second["import"], [1, 3, 0], "b.jpg's facts are updated")
+        XCTAssertEqual(second["thumbnail"], [1, 1, 2], "b.jpg joins the selection; a.jpg's thumbnail is up to date")
+        try FileManager.default.removeItem(atPath: folder + "/photos/a.xmp")
+        let third = try assertAgree("job.yml", in: folder)
+        XCTAssertEqual(third["import"], [1, 3, 0], "a.jpg's sidecar is gone")
+        XCTAssertEqual(third["thumbnail"], [0, 1, 3], "a.jpg leaves the selection")
+    }
+
     func testFiltersAgreeWhenTheLookChanges() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try photos(in: folder)

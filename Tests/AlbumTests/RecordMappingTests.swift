@@ -48,7 +48,8 @@ final class RecordMappingTests: XCTestCase {
         let raw = try Database(path: folder + "/" + Catalogue.databaseName)  // foreign keys off: rows need no parents
         defer { raw.close() }
         // A step's params must be a JSON object (`StepRecord.checkedParameters`).
-        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1, "params": #"{"p":5}"#]
+        let allowed: [String: Value] = ["kind": "thumbnail", "stage": "export", "status": "failed", "has_gps": 1, "params": #"{"p":5}"#,
+                                      "keywords": #"["beach","Places|Europe|Paris"]"#]
         func roundTrip<R: TableRecord>(_ type: R.Type, read: (CatalogueReader) throws -> [R]) throws {
             let columns = try raw.query("SELECT name, type FROM pragma_table_info(?) ORDER BY cid", [.text(R.table)]) {
                 (try $0["name"] as String, try $0["type"] as String)
@@ -97,7 +98,7 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "schema 8 (second_originals, photos.lens) is the only version after the fixed history")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "schema 8 (second_originals, photos.lens and the XMP columns) is the only version after the fixed history")
         // A table declared after the fixed history is created by the migration to its version, with its indexes.
         XCTAssertTrue(Schema.migration(to: 8).hasPrefix(SecondOriginal.declaredDefinition + ";\n" + SecondOriginal.indexes.joined(separator: ";\n") + ";"),
                       Schema.migration(to: 8))
@@ -136,16 +137,16 @@ final class RecordMappingTests: XCTestCase {
         XCTAssertEqual(identity.count, 32)
     }
 
-    /// docs/catalogue.md, "Adding a column", compiled: a photo with a `rating`, declared on one line. Here it is a
+    /// docs/catalogue.md, "Adding a column", compiled: a photo with `stars`, declared on one line. Here it is a
     /// record that extends `PhotoRecord` (a test cannot add a property to it); in album, the line goes into
     /// `PhotoRecord.columns` and the property into `PhotoRecord`.
     struct RatedPhoto: TableRecord, Equatable {
         static let table = "photos"
         var photo: PhotoRecord
-        var rating: Int? = nil
+        var stars: Int? = nil
 
         static let columns: [Column<RatedPhoto>] = PhotoRecord.columns.map { $0.lifted(\RatedPhoto.photo) } + [
-            .column("rating", "INTEGER", \.rating, since: Schema.currentVersion + 1, json: 18),  // the one line
+            .column("stars", "INTEGER", \.stars, since: Schema.currentVersion + 1, json: 24),  // the one line
         ]
         static let blank = RatedPhoto(photo: PhotoRecord.blank)
     }
@@ -153,7 +154,7 @@ final class RecordMappingTests: XCTestCase {
     func testANewColumnIsMigratedWrittenReadAndShownFromItsDeclarationAlone() throws {
         let next = Schema.currentVersion + 1
         let migration = Schema.migration(to: next, records: [RatedPhoto.self])
-        XCTAssertEqual(migration, "ALTER TABLE photos ADD COLUMN rating INTEGER;", "the migration comes from the declaration")
+        XCTAssertEqual(migration, "ALTER TABLE photos ADD COLUMN stars INTEGER;", "the migration comes from the declaration")
         let catalogue = try Catalogue(folder: try TestSupport.temporaryFolder(self), create: true)
         defer { catalogue.close() }
         try catalogue.connection { try $0.execute(migration) }
@@ -162,14 +163,14 @@ final class RecordMappingTests: XCTestCase {
         try declared.execute(RatedPhoto.declaredDefinition)
         XCTAssertEqual(try tableInfo("photos", in: catalogue.database), try tableInfo("photos", in: declared))
 
-        let rated = RatedPhoto(photo: photo, rating: 4)
-        XCTAssertEqual(rated.values.last?.column, "rating")
+        let rated = RatedPhoto(photo: photo, stars: 4)
+        XCTAssertEqual(rated.values.last?.column, "stars")
         XCTAssertEqual(rated.values.last?.value, .integer(4))
         try catalogue.insertRow(rated)
         XCTAssertEqual(try catalogue.fetchAll(RatedPhoto.self, ""), [rated], "written by values, read whole by init(row:)")
         XCTAssertEqual(try catalogue.allPhotos(), [photo], "PhotoRecord, which does not declare it, reads the row as before")
         guard case .object(let shown) = photo.json else { return XCTFail("a photo's JSON is an object") }
-        XCTAssertEqual(rated.columnJSON.map(\.0), shown.map(\.0) + ["rating"], "shown in its place, after what ls --json printed")
+        XCTAssertEqual(rated.columnJSON.map(\.0), shown.map(\.0) + ["stars"], "shown in its place, after what ls --json printed")
         XCTAssertEqual(rated.columnJSON.last?.1, .int(4))
     }
 

@@ -220,6 +220,23 @@ final class WatchTests: XCTestCase {
         XCTAssertEqual(try TestSupport.album(["verify"], in: folder).status, 0)
     }
 
+    /// Issue 32: a sidecar written or edited beside a watched photo updates its facts in the next batch, and no
+    /// thumbnail is made again.
+    func testASidecarEditedWhileWatchingUpdatesItsPhotosFacts() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try TestSupport.write(WatchTests.job, to: "job.yml", in: folder)
+        try Fixture.jpeg(at: "\(folder)/photos/p.jpg", width: 64, height: 48, variant: 1)
+        let watch = try Watch(in: folder)
+        waitUntil("the photo's thumbnail") { count("SELECT count(*) FROM renditions", in: folder) == 1 }
+        try TestSupport.write(XMPSidecarTests.elementSidecar(rating: 5, keywords: ["watched"]), to: "photos/p.xmp", in: folder)
+        waitUntil("the sidecar's rating") { count("SELECT count(*) FROM photos WHERE rating = 5", in: folder) == 1 }
+        XCTAssertEqual(watch.interrupt(), .exited(130), watch.stderr)
+        XCTAssertEqual(count("SELECT count(*) FROM renditions", in: folder), 1)
+        XCTAssertEqual(count("SELECT count(*) FROM steps WHERE stage = 'thumbnail' AND status = 'done'", in: folder), 1,
+                       "no thumbnail made again")
+        XCTAssertEqual(count("SELECT count(*) FROM photos", in: folder), 1, "the sidecar is no photo")
+    }
+
     func testSIGTERMBetweenBatchesExits143AndOnceRunsOneBatch() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try TestSupport.write(WatchTests.job, to: "job.yml", in: folder)

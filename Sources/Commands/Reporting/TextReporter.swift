@@ -32,7 +32,8 @@ final class TextReporter: RunObserver {
     }
 
     func step(_ step: StepRecord) {
-        guard settings.verbose || step.status == .failed else { return }
+        // A failure, and a warning on a step that went on (a sidecar that could not be read), are always said.
+        guard settings.verbose || step.status == .failed || step.error?.contains("warning: ") == true else { return }
         let detail = step.error.map { ": \($0)" } ?? ""
         // One line, whatever the path and the error hold (`shown`): a line feed in a name starts no line of its own.
         var text = "album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)".shown

@@ -17,4 +17,8 @@ public protocol SelectablePhoto {
     /// The applied preset's name ("none" for the original look), for `filter`.
     var filter: String { get }
     var camera: String? { get }
+    /// XMP's rating (−1…5), label and keywords, for `rating`, `label` and `keywords`.
+    var rating: Int? { get }
+    var label: String? { get }
+    var keywords: [String] { get }
 }

@@ -32,6 +32,12 @@ public struct Selection: Sendable, Equatable {
     public var camera: String?
     /// The detected format, e.g. "jpeg".
     public var format: String?
+    /// The XMP rating compared (`>= 4`); an unrated photo counts as 0.
+    public var rating: RatingComparison?
+    /// The XMP label, ignoring case ("red" selects "Red").
+    public var label: String?
+    /// XMP keywords the photo has, every one of them (`Selection.hasKeyword`).
+    public var keywords: [String]?
     /// The photo has no rendition of this kind whose file is still there.
     public var missing: Missing?
     /// The photo has a failed step in this run.
@@ -41,7 +47,10 @@ public struct Selection: Sendable, Equatable {
 
     public init(taken: DateRange? = nil, added: DateRange? = nil, filter: String? = nil, path: String? = nil,
                 caption: String? = nil, camera: String? = nil, format: String? = nil, missing: Missing? = nil,
-                failed: Failed? = nil) {
+                failed: Failed? = nil, rating: RatingComparison? = nil, label: String? = nil, keywords: [String]? = nil) {
+        self.rating = rating
+        self.label = label
+        self.keywords = keywords
         self.taken = taken
         self.added = added
         self.filter = filter
@@ -100,6 +109,9 @@ public struct Selection: Sendable, Equatable {
         if let caption, !(photo.caption ?? "").localizedCaseInsensitiveContains(caption) { return false }
         if let camera, !(photo.camera ?? "").localizedCaseInsensitiveContains(camera) { return false }
         if let format, photo.format != format.lowercased() { return false }
+        if let rating, !rating.matches(photo.rating) { return false }
+        if let label, photo.label?.lowercased() != label.lowercased() { return false }
+        if let keywords, !keywords.allSatisfy({ Selection.hasKeyword($0, among: photo.keywords) }) { return false }
         if needsCatalogue {
             guard let facts else {
                 // A programmer error, not a user's: every caller resolves a selection with the catalogue first.
@@ -109,6 +121,16 @@ public struct Selection: Sendable, Equatable {
             if failed != nil, !facts.failed.contains(photo.id) { return false }
         }
         return true
+    }
+
+    /// Whether `keyword` is among a photo's keywords, ignoring case: one of them, or a level of a hierarchical one
+    /// ("Paris" and "Europe" are in "Places|Europe|Paris"), or a path that starts one ("Places|Europe").
+    public static func hasKeyword(_ keyword: String, among keywords: [String]) -> Bool {
+        let wanted = keyword.lowercased()
+        return keywords.contains { written in
+            let have = written.lowercased()
+            return have == wanted || have.hasPrefix(wanted + "|") || have.split(separator: "|").contains { $0 == wanted }
+        }
     }
 
     /// The keys that are set, as `key: value` text, for plans and messages.
@@ -121,6 +143,9 @@ public struct Selection: Sendable, Equatable {
         if let caption { parts.append("caption ~ \(caption)") }
         if let camera { parts.append("camera ~ \(camera)") }
         if let format { parts.append("format \(format)") }
+        if let rating { parts.append("rating \(rating)") }
+        if let label { parts.append("label \(label)") }
+        if let keywords { parts.append("keywords \(keywords.joined(separator: ", "))") }
         if let missing { parts.append("missing \(missing.rawValue)") }
         if let failed { parts.append("failed \(failed.rawValue)") }
         return parts.isEmpty ? "all photos" : parts.joined(separator: ", ")
@@ -131,7 +156,9 @@ public struct Selection: Sendable, Equatable {
         .object([("taken", .string(taken?.description)), ("added", .string(added?.description)),
                  ("filter", .string(filter)), ("path", .string(path)), ("caption", .string(caption)),
                  ("camera", .string(camera)), ("format", .string(format)),
-                 ("missing", .string(missing?.rawValue)), ("failed", .string(failed?.rawValue))].filter { $0.1 != .null })
+                 ("missing", .string(missing?.rawValue)), ("failed", .string(failed?.rawValue)),
+                 ("rating", .string(rating?.description)), ("label", .string(label)),
+                 ("keywords", keywords.map { .array($0.map { .string($0) }) } ?? .null)].filter { $0.1 != .null })
     }
 }
 
