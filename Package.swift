@@ -53,6 +53,7 @@ let package = Package(
         .systemLibrary(
             name: "CRaw",
             path: "Sources/Raw/CRaw"
+        ),
         /// libxml2, the XML parser libvips already links: XMP packets and sidecars, never with entities, DTDs or the
         /// network (seen only by XMP).
         .systemLibrary(
@@ -93,6 +94,7 @@ let package = Package(
             name: "Raw",
             dependencies: ["CRaw", "System"],
             path: "Sources/Raw/Wrapper"
+        ),
         /// The libxml2 wrapper and the XMP reader on it: rating, label, keywords, title, description and capture time
         /// from a sidecar or a photo's embedded packet. The only Swift that sees libxml2.
         .target(
