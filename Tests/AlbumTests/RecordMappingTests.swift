@@ -146,7 +146,7 @@ final class RecordMappingTests: XCTestCase {
         var stars: Int? = nil
 
         static let columns: [Column<RatedPhoto>] = PhotoRecord.columns.map { $0.lifted(\RatedPhoto.photo) } + [
-            .column("stars", "INTEGER", \.stars, since: Schema.currentVersion + 1, json: 24),  // the one line
+            .column("stars", "INTEGER", \.stars, since: Schema.currentVersion + 1, json: 26),  // the one line
         ]
         static let blank = RatedPhoto(photo: PhotoRecord.blank)
     }
