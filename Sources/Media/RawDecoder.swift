@@ -5,6 +5,10 @@ import Vips
 
 /// Camera RAWs through libraw (`Raw`).
 ///
+/// The RAW's orientation is set on the preview explicitly: libraw 0.20 prepends an Exif segment with its `flip` to a
+/// preview that starts without one, but hands over one that starts with its own Exif as it is, whose orientation
+/// (a converter's, or none) libvips would otherwise apply.
+///
 /// A rendering starts from the largest embedded JPEG preview when it is at least the rendition's size (and
 /// `raw: preview`, the default): libvips loads it, shrinking on load, and it is turned by the RAW's own orientation
 /// (libraw's `flip`, not the preview's EXIF). Otherwise libraw decodes the sensor data: the camera's white balance,

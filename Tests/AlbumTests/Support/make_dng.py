@@ -56,7 +56,12 @@ def preview_jpeg(width, height, orientation):
     if orientation:
         exif[0x0112] = orientation
     image.save(out, "JPEG", quality=90, exif=exif.tobytes() if orientation else b"")
-    return out.getvalue()
+    data = out.getvalue()
+    if orientation and data[2:4] == b"\xff\xe0":
+        # The Exif segment first after SOI, as a camera's preview has it: libraw then hands the preview over as it is
+        # (to one without, libraw prepends an Exif segment of its own with the RAW's orientation).
+        data = data[:2] + data[4 + int.from_bytes(data[4:6], "big"):]
+    return data
 
 
 class IFD:
