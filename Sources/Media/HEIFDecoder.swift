@@ -15,6 +15,11 @@ public struct HEIFDecoder: ImageDecoder {
         try Image.open(bytes, sequential: sequential, failOn: failOn, jpegShrink: shrink)
     }
 
+    /// libvips' own decode of every pixel of the primary image.
+    public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
+        try Image.decodeEveryPixel(of: bytes, failOn: failOn)
+    }
+
     public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
         guard request.policy.embeddedThumbnail, let needed = request.atLeast else { return .original(bytes) }
         // Without a thumbnail item, heifload's `thumbnail` loads the primary image: the same size as the original.

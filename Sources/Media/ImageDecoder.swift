@@ -18,7 +18,8 @@ public protocol ImageDecoder: Sendable {
     func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int) throws -> Image
 
     /// The image a rendering of at least `request.atLeast` starts from (the whole original when nil), among the
-    /// sources `request.policy` allows. The default is the original's bytes, as libvips loads them.
+    /// sources `request.policy` allows. The default is the image `open` gives (libvips' loaders: the original's
+    /// bytes, which libvips loads shrinking on load).
     func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource
 
     /// What import reads, with no pixel decoded: the size, orientation and metadata.
@@ -31,7 +32,7 @@ public protocol ImageDecoder: Sendable {
 
 extension ImageDecoder {
     public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
-        .original(bytes)
+        ImageSource(.decoded(try open(bytes, sequential: false, failOn: failOn, shrink: 1)))
     }
 
     public func header(_ bytes: FileBytes, failOn: FailOn) throws -> PhotoHeader {
@@ -39,7 +40,7 @@ extension ImageDecoder {
     }
 
     public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
-        try Image.decodeEveryPixel(of: bytes, failOn: failOn)
+        _ = try open(bytes, sequential: true, failOn: failOn, shrink: 1).inMemory()
     }
 }
 
@@ -72,5 +73,15 @@ public struct VipsLoader: ImageDecoder {
 
     public func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int) throws -> Image {
         try Image.open(bytes, sequential: sequential, failOn: failOn, jpegShrink: shrink)
+    }
+
+    /// The original's bytes: libvips loads them, shrinking on load (`vips_thumbnail_buffer`, DCT scaling).
+    public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
+        .original(bytes)
+    }
+
+    /// libvips' own decode of every pixel, with libjpeg's check of a JPEG (`Image.decodeEveryPixel`).
+    public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
+        try Image.decodeEveryPixel(of: bytes, failOn: failOn)
     }
 }

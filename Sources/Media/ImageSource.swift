@@ -69,6 +69,9 @@ public struct ImageSource: @unchecked Sendable {
         case encoded(FileBytes, loaderOptions: [String])
         /// Pixels in memory.
         case decoded(Image)
+        /// Pixels a library decodes when asked (`resolved()`), holding about `pixels` of the run's memory budget
+        /// (its unit: 3 bytes) while it does: a rendering reserves them first (libraw's decode of a RAW).
+        case deferred(pixels: Int, decode: @Sendable () throws -> Image)
     }
 
     public var pixels: Pixels
@@ -99,8 +102,21 @@ public struct ImageSource: @unchecked Sendable {
         return nil
     }
 
+    /// What a deferred decode holds of the memory budget while it runs (`Pixels.deferred`); nil for the others,
+    /// whose header says it (`LookRenderer.reservation(for:wholeImage:)`).
+    public var deferredPixels: Int? {
+        if case .deferred(let pixels, _) = pixels { return pixels }
+        return nil
+    }
+
+    /// The source with a deferred decode done (call it inside the budget's reservation); the others as they are.
+    public func resolved() throws -> ImageSource {
+        guard case .deferred(_, let decode) = pixels else { return self }
+        return ImageSource(.decoded(try decode()), orientation: orientation, provenance: provenance)
+    }
+
     /// Opens the image: the header at once, pixels when a pipeline asks for them; `shrink` (2, 4 or 8) only for
-    /// bytes libvips loads with `jpegload`.
+    /// bytes libvips loads with `jpegload`. A deferred decode is done now.
     public func open(sequential: Bool, failOn: FailOn, shrink: Int = 1) throws -> Image {
         let image: Image
         switch pixels {
@@ -108,6 +124,8 @@ public struct ImageSource: @unchecked Sendable {
             image = try Image.open(bytes, sequential: sequential, failOn: failOn, jpegShrink: shrink, loaderOptions: options)
         case .decoded(let decoded):
             image = decoded
+        case .deferred(_, let decode):
+            image = try decode()
         }
         guard let orientation, orientation != image.orientation else { return image }
         return try image.setting("orientation", to: orientation)

@@ -15,7 +15,7 @@ extension LookRenderer {
     public static func thumbnail(of bytes: FileBytes, recipe: Recipe, geometry: ThumbnailGeometry, failOn: FailOn,
                                  policy: SourcePolicy = .standard) throws -> Image {
         let source = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry), policy: policy), failOn: failOn)
-        return try thumbnail(of: source, recipe: recipe, geometry: geometry, failOn: failOn)
+        return try thumbnail(of: source.resolved(), recipe: recipe, geometry: geometry, failOn: failOn)
     }
 
     /// The look at full size (or `maxSize`) from an original's bytes, from the source its decoder chooses:
@@ -23,6 +23,6 @@ extension LookRenderer {
     public static func fullSize(of bytes: FileBytes, recipe: Recipe, maxSize: Int?, failOn: FailOn,
                                 policy: SourcePolicy = .standard) throws -> Image {
         let request = DecodeRequest(atLeast: maxSize.map { MinimumSize(longEdge: $0) }, policy: policy)
-        return try fullSize(of: ImageFormat.source(bytes, for: request, failOn: failOn), recipe: recipe, maxSize: maxSize, failOn: failOn)
+        return try fullSize(of: ImageFormat.source(bytes, for: request, failOn: failOn).resolved(), recipe: recipe, maxSize: maxSize, failOn: failOn)
     }
 }

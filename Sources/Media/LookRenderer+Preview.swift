@@ -36,7 +36,7 @@ extension LookRenderer {
     package static func previews(ofOriginal bytes: FileBytes, looks: [Recipe], geometry: ThumbnailGeometry, failOn: FailOn,
                          within box: ThumbnailGeometry? = nil) throws -> [PreviewPixels] {
         try guarded(failOn: failOn, original: bytes) {
-            let source = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry)), failOn: failOn)
+            let source = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry)), failOn: failOn).resolved()
             let original = try held(thumbnail(of: source, recipe: .original, geometry: geometry, failOn: failOn))
             return try looks.map { recipe in
                 let look = recipe.isEmpty ? original : try held(recipe.apply(to: original.image()))

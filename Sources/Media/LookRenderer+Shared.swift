@@ -15,14 +15,16 @@ extension LookRenderer {
                                        policy: SourcePolicy = .standard) throws -> (image: Image, source: String?) {
         try guarded(failOn: failOn, original: bytes) {
             let request = DecodeRequest(atLeast: MinimumSize(longEdge: maxSize), policy: policy)
-            let source = try ImageFormat.source(bytes, for: request, failOn: failOn)
-            let header = try source.open(sequential: true, failOn: failOn)
+            let chosen = try ImageFormat.source(bytes, for: request, failOn: failOn)
+            let early = chosen.deferredPixels == nil ? try chosen.open(sequential: true, failOn: failOn) : nil
             var held: Image?
-            try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
+            try reserve(early.map { reservation(for: $0, wholeImage: $0.orientation != 1) } ?? chosen.deferredPixels!) {
+                let source = try chosen.resolved()
+                let header = try early ?? source.open(sequential: true, failOn: failOn)
                 try checkData(of: source, header: header, failOn: failOn)
                 held = try fullSize(of: source, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
             }
-            return (held!, source.provenance)
+            return (held!, chosen.provenance)
         }
     }
 

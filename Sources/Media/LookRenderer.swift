@@ -41,17 +41,20 @@ public enum LookRenderer {
                                         quality: Int, failOn: FailOn, reserve: Reserve = unreserved,
                                         withOriginal: Bool, policy: SourcePolicy = .standard) throws -> (look: Rendered, original: Rendered?) {
         try guarded(failOn: failOn, original: bytes) {
-            let source = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry), policy: policy), failOn: failOn)
-            let header = try source.open(sequential: true, failOn: failOn)
+            let chosen = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry), policy: policy), failOn: failOn)
+            let early = chosen.deferredPixels == nil ? try chosen.open(sequential: true, failOn: failOn) : nil
             var rendered: (look: Rendered, original: Rendered?)?
-            // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load.
-            try reserve(reservation(for: header, wholeImage: false)) {
+            // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load; a library's
+            // own decode (libraw's) is done inside the reservation of what it holds.
+            try reserve(early.map { reservation(for: $0, wholeImage: false) } ?? chosen.deferredPixels!) {
+                let source = try chosen.resolved()
+                let header = try early ?? source.open(sequential: true, failOn: failOn)
                 try checkData(of: source, header: header, failOn: failOn)
                 let small = try thumbnail(of: source, header: header, recipe: .original, geometry: geometry, failOn: failOn)
                 rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
             }
-            rendered!.look.source = source.provenance
-            rendered!.original?.source = source.provenance
+            rendered!.look.source = chosen.provenance
+            rendered!.original?.source = chosen.provenance
             return rendered!
         }
     }
@@ -77,11 +80,14 @@ public enum LookRenderer {
                                       policy: SourcePolicy = .standard) throws -> Rendered {
         try guarded(failOn: failOn, original: bytes) {
             let request = DecodeRequest(atLeast: maxSize.map { MinimumSize(longEdge: $0) }, policy: policy)
-            let source = try ImageFormat.source(bytes, for: request, failOn: failOn)
-            let header = try source.open(sequential: true, failOn: failOn)
-            // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's.
+            let chosen = try ImageFormat.source(bytes, for: request, failOn: failOn)
+            let early = chosen.deferredPixels == nil ? try chosen.open(sequential: true, failOn: failOn) : nil
+            // A rotation reads the whole image into memory; progressive and interlaced files hold their decoder's; a
+            // library's own decode (libraw's, upright already) is done inside the reservation of what it holds.
             var rendered: Rendered?
-            try reserve(reservation(for: header, wholeImage: header.orientation != 1)) {
+            try reserve(early.map { reservation(for: $0, wholeImage: $0.orientation != 1) } ?? chosen.deferredPixels!) {
+                let source = try chosen.resolved()
+                let header = try early ?? source.open(sequential: true, failOn: failOn)
                 try checkData(of: source, header: header, failOn: failOn)
                 let image = try fullSize(of: source, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
                 rendered = Rendered(width: image.width, height: image.height,

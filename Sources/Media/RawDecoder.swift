@@ -5,6 +5,10 @@ import Vips
 
 /// Camera RAWs through libraw (`Raw`).
 ///
+/// The RAW's orientation is set on the preview explicitly: libraw 0.20 prepends an Exif segment with its `flip` to a
+/// preview that starts without one, but hands over one that starts with its own Exif as it is, whose orientation
+/// (a converter's, or none) libvips would otherwise apply.
+///
 /// A rendering starts from the largest embedded JPEG preview when it is at least the rendition's size (and
 /// `raw: preview`, the default): libvips loads it, shrinking on load, and it is turned by the RAW's own orientation
 /// (libraw's `flip`, not the preview's EXIF). Otherwise libraw decodes the sensor data: the camera's white balance,
@@ -42,16 +46,21 @@ public struct RawDecoder: ImageDecoder {
             }
         }
         let half = needed.isMet(width: w / 2, height: h / 2)
-        do {
-            let pixels = try raw.decode(halfSize: half)
-            let image = try Image.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: pixels.bands)
-            return ImageSource(.decoded(image), orientation: 1,
-                               provenance: "decoded by libraw \(RawFile.version)" + (half ? " at half size" : ""))
-        } catch let error as RawError {
-            let preview = previewFailure.map { "; its embedded preview: \($0.message)" }
-                ?? (identity.preview == nil ? ", and it has no embedded preview" : "")
-            throw DamagedImage("damaged RAW data: \(error.reason)\(preview)")
+        let preview = previewFailure.map { "; its embedded preview: \($0.message)" }
+            ?? (identity.preview == nil ? ", and it has no embedded preview" : "")
+        // Decoded when the rendering has reserved what libraw holds meanwhile: the sensor data (2 bytes a photosite),
+        // its working image (8 bytes a pixel) and the 8-bit output (3), at a quarter of the pixels at half size.
+        let decodedPixels = half ? w * h / 4 : w * h
+        let decode: @Sendable () throws -> Image = {
+            do {
+                let pixels = try RawFile(bytes).decode(halfSize: half)
+                return try Image.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: pixels.bands)
+            } catch let error as RawError {
+                throw DamagedImage("damaged RAW data: \(error.reason)\(preview)")
+            }
         }
+        return ImageSource(.deferred(pixels: (2 * w * h + 11 * decodedPixels + 2) / 3, decode: decode), orientation: 1,
+                           provenance: "decoded by libraw \(RawFile.version)" + (half ? " at half size" : ""))
     }
 
     public func header(_ bytes: FileBytes, failOn: FailOn) throws -> PhotoHeader {
@@ -69,7 +78,7 @@ public struct RawDecoder: ImageDecoder {
     public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
         let any = MinimumSize(width: 1, height: 1, both: true)
         do {
-            _ = try source(bytes, for: DecodeRequest(atLeast: any, policy: SourcePolicy(rawPreview: false)), failOn: failOn)
+            _ = try source(bytes, for: DecodeRequest(atLeast: any, policy: SourcePolicy(rawPreview: false)), failOn: failOn).resolved()
         } catch let damage as DamagedImage {
             guard let preview = try source(bytes, for: DecodeRequest(atLeast: any), failOn: failOn).bytes else { throw damage }
             try Image.decodeEveryPixel(of: preview, failOn: failOn)

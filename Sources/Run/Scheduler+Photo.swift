@@ -81,7 +81,7 @@ extension Scheduler {
             } catch {
                 result = .failed(ErrorReason.of(error))
             }
-            record(prepared.stage, path: work.photo.path, photo: work.photo.id, parameters: prepared.text,
+            record(prepared.stage, path: work.photo.path, photo: work.photo.id, parameters: result.parameters ?? prepared.text,
                    result: result, since: clock)
             if result.status == .failed {
                 failed = true

@@ -132,7 +132,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                     try catalogue.record(rendition)
                 }
                 // `--force` rendered it again (and found the same bytes): that is work done, and counted so.
-                return context.force ? .done(input: input, output: rendition.fileHash, source: rendered.source)
+                return context.force ? .done(input: input, output: rendition.fileHash, source: rendered.source, parameters: scopedParameters(of: work, context: context))
                     : .skipped("an identical file is already there", input: input, output: rendition.fileHash)
             }
             var mode = AtomicFile.Mode.noReplace
@@ -169,7 +169,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 if let marked { try catalogue.forgetRendition(photo: marked.photo, kind: .export, path: marked.path) }
                 try catalogue.record(rendition)
             }
-            return .done(input: input, output: rendition.fileHash, source: rendered.source)
+            return .done(input: input, output: rendition.fileHash, source: rendered.source, parameters: scopedParameters(of: work, context: context))
         }
         throw StageError("cannot export to \(target): other writers keep taking every free name beside it")
     }

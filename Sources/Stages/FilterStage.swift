@@ -98,7 +98,7 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
             try catalogue.setFilter(photo: photoID, name: name, recipe: recipeText)
         }
         work.filtered = (rendition, quality)
-        return .done(input: input, output: rendition.fileHash, source: rendered.source)
+        return .done(input: input, output: rendition.fileHash, source: rendered.source, parameters: scopedParameters(of: work, context: context))
     }
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {

@@ -28,18 +28,25 @@ extension DeclaredOptions where Self: JobStage {
     /// The hash of this stage's parameters for a rendition of `work`'s photo (`parameters(for:)`): the run's prepared
     /// hash unless an option is scoped to the photo's format (a RAW's `raw:`, a HEIF's `embedded-thumbnail:`).
     func parametersHash(of work: PhotoWork, context: StageContext) -> String {
-        let format = ImageFormat(rawValue: work.photo.format)
-        guard let format, Self.options.contains(where: { $0.scope?.includes(format) == true }) else {
-            return context.parametersHash(stage: Self.stage, parameters: parameters)
-        }
-        return StageParameters(stage: Self.stage, parameters: parameters(for: format), software: context.software).hash
+        scopedParameters(of: work, context: context)?.hash ?? context.parametersHash(stage: Self.stage, parameters: parameters)
+    }
+
+    /// This stage's parameters for `work`'s photo when an option is scoped to its format (`parameters(for:)`); nil
+    /// when they are the stage's own. The step records them (`StepResult.parameters`).
+    func scopedParameters(of work: PhotoWork, context: StageContext) -> StageParameters? {
+        guard let format = ImageFormat(rawValue: work.photo.format),
+              Self.options.contains(where: { $0.scope?.includes(format) == true }) else { return nil }
+        return StageParameters(stage: Self.stage, parameters: parameters(for: format), software: context.software)
     }
 }
 
 extension StepResult {
     /// A done step that says what its rendition was made from, when not the original itself as libvips reads it
-    /// ("from the embedded preview (1024×683)", "decoded by libraw 0.20.2").
-    static func done(input: String?, output: String?, source: String?) -> StepResult {
-        StepResult(status: .done, inputHash: input, outputHash: output, message: source)
+    /// ("from the embedded preview (1024×683)", "decoded by libraw 0.20.2"), and the parameters it applied when they
+    /// are the photo's own (`scopedParameters`).
+    static func done(input: String?, output: String?, source: String?, parameters: StageParameters?) -> StepResult {
+        var result = StepResult(status: .done, inputHash: input, outputHash: output, message: source)
+        result.parameters = parameters?.text
+        return result
     }
 }

@@ -11,6 +11,9 @@ public struct StepResult: Sendable {
     /// The photo's state this step found, when it found one: `damaged` for a step that failed because the photo's
     /// pixels could not be decoded (`DamagedImage`). The step event says it (docs/events.md).
     public var state: PhotoState? = nil
+    /// The parameters this step applied when they are not the stage's own: a photo whose format an option is scoped
+    /// to (a camera RAW's `raw:`). The step's row records them instead.
+    public var parameters: String? = nil
 
     public static func done(input: String?, output: String?) -> StepResult {
         StepResult(status: .done, inputHash: input, outputHash: output, message: nil)

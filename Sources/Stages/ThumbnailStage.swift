@@ -98,7 +98,8 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         if let original { _ = try record(original, of: work, look: work.photo.hash, context: context) }
         let rendition = try record(rendered, of: work, look: input, context: context)
         work.thumbnail = rendition
-        return .done(input: input, output: rendition.fileHash, source: source)
+        return .done(input: input, output: rendition.fileHash, source: source,
+                     parameters: scopedParameters(of: work, context: context))
     }
 
     public func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool {

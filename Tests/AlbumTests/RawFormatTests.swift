@@ -47,6 +47,18 @@ final class RawFormatTests: XCTestCase {
         XCTAssertEqual(try sniffed(jpeg), "jpeg")
     }
 
+    /// A maker's own TIFF-structured RAW (no DNGVersion) is told by the maker libraw identifies, whatever its name.
+    func testATIFFStructuredRawIsToldByItsMaker() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        for (make, model, format) in [("NIKON CORPORATION", "NIKON D850", "nef"), ("SONY", "ILCE-7M3", "arw"),
+                                      ("PENTAX", "PENTAX K-1", "pef"), ("SAMSUNG", "NX1", "srw"),
+                                      ("Canon", "Canon EOS 5D Mark IV", "cr2")] {
+            let path = try RawFixture.dng(at: folder + "/\(format).raw", preview: "320x240",
+                                          ["--not-dng", "--make", make, "--model", model])
+            XCTAssertEqual(try sniffed(path), format, make)
+        }
+    }
+
     /// The RAWs with a magic of their own are told by it, from the first bytes.
     func testRawsWithTheirOwnMagicAreToldFromTheirFirstBytes() {
         func sniff(_ head: [UInt8]) -> String? { try? ImageFormat.sniff(head + [UInt8](repeating: 0, count: 32)).get().rawValue }

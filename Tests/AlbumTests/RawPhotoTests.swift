@@ -54,6 +54,9 @@ final class RawPhotoTests: XCTestCase {
         // Provenance: the step says which image the thumbnail came from.
         XCTAssertEqual(try step("preview.dng", in: folder), "done: from the embedded preview (480×320)")
         XCTAssertEqual(try step("bare.dng", in: folder), "done: decoded by libraw 0.20.2 at half size")
+        // The step records the parameters the RAW's thumbnail was made with, `raw:` among them.
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT params FROM steps WHERE stage = 'thumbnail' AND path LIKE '%/bare.dng'"),
+                       [#"{"size":"120x120","fit":"cover","crop":"centre","format":"jpeg","quality":70,"raw":"preview"}"#])
         for original in [withPreview, bare] {
             let thumbnail = try Probe.newestThumbnail(folder + "/album", original: original)
             XCTAssertEqual(try Probe.header(thumbnail).width, 120)

@@ -8,7 +8,8 @@ JPEG preview (made with Pillow) in a SubIFD, as cameras and Adobe's converter wr
 
 The picture is the tests' quadrants: red top-left, green top-right, blue bottom-left, white bottom-right (as stored,
 before the orientation). --truncate cuts the written file to its first BYTES (its sensor data is last).
---preview-jpeg embeds FILE, a JPEG, as the preview instead (its size read by Pillow).
+--preview-jpeg embeds FILE, a JPEG, as the preview instead (its size read by Pillow). --not-dng leaves out DNGVersion:
+a TIFF-structured RAW as a camera maker's own formats are (libraw tells them by the maker).
 """
 import argparse
 import io
@@ -56,7 +57,12 @@ def preview_jpeg(width, height, orientation):
     if orientation:
         exif[0x0112] = orientation
     image.save(out, "JPEG", quality=90, exif=exif.tobytes() if orientation else b"")
-    return out.getvalue()
+    data = out.getvalue()
+    if orientation and data[2:4] == b"\xff\xe0":
+        # The Exif segment first after SOI, as a camera's preview has it: libraw then hands the preview over as it is
+        # (to one without, libraw prepends an Exif segment of its own with the RAW's orientation).
+        data = data[:2] + data[4 + int.from_bytes(data[4:6], "big"):]
+    return data
 
 
 class IFD:
@@ -123,6 +129,7 @@ def main():
     parser.add_argument("--taken", default="2024:05:06 07:08:09")
     parser.add_argument("--truncate", type=int)
     parser.add_argument("--preview-jpeg")
+    parser.add_argument("--not-dng", action="store_true")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     raw = mosaic(width, height)
@@ -173,8 +180,9 @@ def main():
     main_ifd.add(33421, SHORT, [2, 2])  # CFARepeatPatternDim
     main_ifd.add(33422, BYTE, [0, 1, 1, 2])  # CFAPattern: RGGB
     main_ifd.add(34665, LONG, [0])
-    main_ifd.add(50706, BYTE, [1, 4, 0, 0])  # DNGVersion
-    main_ifd.add(50707, BYTE, [1, 1, 0, 0])
+    if not args.not_dng:
+        main_ifd.add(50706, BYTE, [1, 4, 0, 0])  # DNGVersion
+        main_ifd.add(50707, BYTE, [1, 1, 0, 0])
     main_ifd.add(50708, ASCII, args.model)  # UniqueCameraModel
     main_ifd.add(50717, LONG, [65535])  # WhiteLevel
     # ColorMatrix1 (XYZ to camera): the camera's RGB is linear sRGB.
