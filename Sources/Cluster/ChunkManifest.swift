@@ -10,6 +10,8 @@ public struct ChunkManifest: Sendable, Equatable {
     public var files: [String] = []
     public var photos: [String] = []
     public var unreadableFolders: [UnreadableFolder] = []
+    /// The second original of each pair among `files` (`ImportScan.seconds`): the chunk records it with its photo.
+    public var seconds: [String: String] = [:]
 
     /// How many items the chunk has: its share of the run's work.
     public var count: Int { files.count + photos.count + unreadableFolders.count }
@@ -20,6 +22,7 @@ public struct ChunkManifest: Sendable, Equatable {
             ("files", .array(files.map(JSONValue.string))),
             ("photos", .array(photos.map(JSONValue.string))),
             ("unreadable_folders", .array(unreadableFolders.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
+            ("seconds", .object(seconds.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
     }
 
@@ -41,6 +44,9 @@ public struct ChunkManifest: Sendable, Equatable {
         manifest.unreadableFolders = (json["unreadable_folders"]?.arrayValue ?? []).compactMap { folder in
             guard let path = folder["path"]?.stringValue, let reason = folder["reason"]?.stringValue else { return nil }
             return UnreadableFolder(path: path, reason: reason)
+        }
+        for (file, second) in json["seconds"]?.objectValue ?? [] {
+            if let second = second.stringValue { manifest.seconds[file] = second }
         }
         return manifest
     }

@@ -108,7 +108,11 @@ public struct DistributedPlanner {
             try? FileSystem.remove(folder.snapshot)
             try catalogue.writeSnapshot(to: folder.snapshot)
             var manifests = (0..<chunks).map(ChunkManifest.init(chunk:))
-            for file in scan.files { manifests[ChunkAssignment.chunk(of: file, chunks: chunks)].files.append(file) }
+            for file in scan.files {
+                let chunk = ChunkAssignment.chunk(of: file, chunks: chunks)
+                manifests[chunk].files.append(file)
+                if let second = scan.seconds[file] { manifests[chunk].seconds[file] = second }  // a pair goes whole
+            }
             for photo in phaseTwo {
                 manifests[ChunkAssignment.chunk(of: photo.id, chunks: chunks)].photos.append(photo.id)
             }

@@ -362,4 +362,24 @@ final class PairTests: XCTestCase {
         XCTAssertEqual(seconds(try photos(in: folder)["IMG_1.JPG"]).map { $0.components(separatedBy: " ")[0] }, ["IMG_1.DNG"])
         try album(["verify"], in: folder)
     }
+
+    /// `--distribute local`: each pair goes whole to one chunk, and the merge carries its second original over, as a
+    /// run on one machine records it.
+    func testADistributedRunRecordsPairsAsOneMachineDoes() throws {
+        let folder = try library()
+        for index in 2...4 {
+            try Fixture.jpeg(at: "\(folder)/photos/IMG_\(index).JPG", variant: 10 + index)
+            try PairTests.dng(at: "\(folder)/photos/IMG_\(index).DNG", model: "Camera \(index)")
+        }
+        try album(["run", "job.yml", "--distribute", "local", "--chunks", "3", "--workers", "1"], in: folder)
+        let photos = try photos(in: folder)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "IMG_2.JPG", "IMG_3.JPG", "IMG_4.JPG", "lone.jpg", "solo.dng"])
+        for index in 1...4 {
+            XCTAssertEqual(seconds(photos["IMG_\(index).JPG"]),
+                           ["IMG_\(index).DNG dng \(try TestSupport.hash("\(folder)/photos/IMG_\(index).DNG")) \(try size("\(folder)/photos/IMG_\(index).DNG"))"])
+        }
+        try album(["verify"], in: folder)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), [], "a run on one machine finds every pair as the chunks recorded it")
+    }
 }
