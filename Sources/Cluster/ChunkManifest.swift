@@ -12,6 +12,8 @@ public struct ChunkManifest: Sendable, Equatable {
     public var unreadableFolders: [UnreadableFolder] = []
     /// The XMP sidecar of each of `files` that has one, as the planner's scan found it.
     public var sidecars: [String: String] = [:]
+    /// The second original of each pair among `files` (`ImportScan.seconds`): the chunk records it with its photo.
+    public var seconds: [String: String] = [:]
 
     /// How many items the chunk has: its share of the run's work.
     public var count: Int { files.count + photos.count + unreadableFolders.count }
@@ -23,6 +25,7 @@ public struct ChunkManifest: Sendable, Equatable {
             ("photos", .array(photos.map(JSONValue.string))),
             ("unreadable_folders", .array(unreadableFolders.map { .object([("path", .string($0.path)), ("reason", .string($0.reason))]) })),
             ("sidecars", .object(sidecars.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ("seconds", .object(seconds.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
     }
 
@@ -47,6 +50,8 @@ public struct ChunkManifest: Sendable, Equatable {
         }
         if case .object(let pairs)? = json["sidecars"] {
             for (file, sidecar) in pairs { if let sidecar = sidecar.stringValue { manifest.sidecars[file] = sidecar } }
+        for (file, second) in json["seconds"]?.objectValue ?? [] {
+            if let second = second.stringValue { manifest.seconds[file] = second }
         }
         return manifest
     }

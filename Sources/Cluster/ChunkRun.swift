@@ -78,7 +78,8 @@ public struct ChunkRun {
         let database = folder.database(chunk), snapshot = folder.snapshot, catalogue = plan.catalogue
         var jobRun = JobRun(job: job, options: options, observer: observer(job), mainStreams: mainStreams, verbose: verbose, announcesReport: false)
         jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, database: database, seed: snapshot) },
-                                  scan: ImportScan(files: manifest.files, unreadableFolders: manifest.unreadableFolders, sidecars: manifest.sidecars),
+                                  scan: ImportScan(files: manifest.files, unreadableFolders: manifest.unreadableFolders,
+                                                   seconds: manifest.seconds, sidecars: manifest.sidecars),
                                   photos: Set(manifest.photos), parent: plan.run, chunk: chunk)
         let started = Timestamp.now()
         let status = try jobRun.run()

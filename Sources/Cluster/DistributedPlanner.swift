@@ -112,6 +112,7 @@ public struct DistributedPlanner {
                 let chunk = ChunkAssignment.chunk(of: file, chunks: chunks)
                 manifests[chunk].files.append(file)
                 if let sidecar = scan.sidecars[file] { manifests[chunk].sidecars[file] = sidecar }
+                if let second = scan.seconds[file] { manifests[chunk].seconds[file] = second }  // a pair goes whole
             }
             for photo in phaseTwo {
                 manifests[ChunkAssignment.chunk(of: photo.id, chunks: chunks)].photos.append(photo.id)

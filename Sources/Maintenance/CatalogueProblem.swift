@@ -10,7 +10,7 @@ public struct CatalogueProblem: Sendable, Equatable, CustomStringConvertible {
         case row
         /// A rendition's file: a filtered image, a thumbnail or an export.
         case rendition
-        /// A photo's original, or the catalogue's copy of it.
+        /// A photo's original (or a pair's second original), or the catalogue's copy of it.
         case original
     }
 

@@ -36,8 +36,9 @@ public struct ChunkMerger {
     /// - a photo the chunk changed (a row that differs from the snapshot's) is updated; a photo it added is inserted
     ///   unless another chunk added the same bytes first (the id is the bytes' hash: `PhotoRecord.id(forHash:)`),
     ///   and then the chunk's path is recorded as another name of it, as one run would have;
-    /// - aliases and renditions the chunk added or changed are written over theirs (by photo and path; by photo,
-    ///   kind and path), and those it removed are removed.
+    /// - aliases, second originals and renditions the chunk added or changed are written over theirs (by photo and
+    ///   path, a second original's path one photo's at a time; by photo, kind and path), and those it removed are
+    ///   removed.
     /// - Throws: `CatalogueError` for a chunk database of another schema version.
     public func merge(database chunkFile: String, snapshot snapshotFile: String, parent: Int64, chunk: Int,
                       merged time: String) throws -> MergedChunk {
@@ -105,6 +106,21 @@ public struct ChunkMerger {
                 DELETE FROM main.aliases WHERE (photo, path) IN
                     (SELECT photo, path FROM snap.aliases EXCEPT SELECT photo, path FROM chunk.aliases)
                 """)
+
+            // Second originals (a pair's other file) as aliases, by photo and path; a path is one photo's at a time.
+            let secondList = try columns(database, of: "second_originals").joined(separator: ", ")
+            try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_seconds AS SELECT * FROM main.second_originals WHERE 0")
+            try database.execute("DELETE FROM temp.merge_seconds")
+            try database.execute("""
+                INSERT INTO temp.merge_seconds (\(secondList))
+                    SELECT \(secondList) FROM (SELECT * FROM chunk.second_originals EXCEPT SELECT * FROM snap.second_originals)
+                    WHERE photo IN (SELECT id FROM main.photos)
+                """)
+            try database.execute("""
+                DELETE FROM main.second_originals WHERE path IN (SELECT path FROM temp.merge_seconds)
+                    OR (photo, path) IN (SELECT photo, path FROM snap.second_originals EXCEPT SELECT photo, path FROM chunk.second_originals)
+                """)
+            try database.execute("INSERT INTO main.second_originals (\(secondList)) SELECT \(secondList) FROM temp.merge_seconds")
 
             let renditionColumns = try columns(database, of: "renditions").filter { $0 != "id" && $0 != "run" }
             let renditionList = renditionColumns.joined(separator: ", ")

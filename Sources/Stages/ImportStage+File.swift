@@ -156,8 +156,7 @@ extension ImportStage {
             try ImportStage.keep(recorded.map { $0.with(second.identity, hash: second.hash) } ?? second.record(for: photo, added: candidate.added),
                                  catalogue: catalogue)
             if case .duplicate(let existing, _) = outcome, recorded?.hash != second.hash {
-                return .paired(existing, recorded == nil ? "paired with \(second.path): recorded as its second original"
-                                                         : "its second original \(second.path) changed: recorded as its new version")
+                return .paired(existing, ImportStage.recordedSecond(second.path, isNew: recorded == nil))
             }
             return outcome
         }

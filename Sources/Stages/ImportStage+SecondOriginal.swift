@@ -54,10 +54,13 @@ extension ImportStage {
         if let recorded, recorded.hash == read.hash {
             return .skipped("unchanged since it was imported (its second original \(secondPath) touched)", input: photo.hash, output: photo.hash)
         }
-        let message = recorded == nil
-            ? "paired with \(secondPath): recorded as its second original"
-            : "its second original \(secondPath) changed: recorded as its new version"
-        return StepResult(status: .done, inputHash: recorded?.hash ?? photo.hash, outputHash: read.hash, message: message)
+        return StepResult(status: .done, inputHash: recorded?.hash ?? photo.hash, outputHash: read.hash,
+                          message: ImportStage.recordedSecond(secondPath, isNew: recorded == nil))
+    }
+
+    /// The done import step's message for a second original recorded at `path`: new to the photo, or a new version.
+    static func recordedSecond(_ path: String, isNew: Bool) -> String {
+        isNew ? "paired with \(path): recorded as its second original" : "its second original \(path) changed: recorded as its new version"
     }
 
     /// Records `second` as its photo's second original: a path is one thing at a time, so whatever else recorded

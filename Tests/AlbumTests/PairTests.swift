@@ -336,4 +336,50 @@ final class PairTests: XCTestCase {
         try album(["run", "job.yml"], in: folder)
         try album(["verify"], in: folder)
     }
+
+    /// A camera writes the RAW after the JPEG: `album watch` imports the JPEG in one batch, then pairs the RAW that
+    /// arrives in a later batch with it (the batch holds only the RAW, the scan's file is the JPEG).
+    func testAWatchedFolderPairsARawThatArrivesAfterItsJPEG() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.JPG")
+        try PairTests.dng(at: "\(folder)/staging/IMG_1.DNG")
+        try writeJob(in: folder, pair: nil)
+        let watch = try WatchTests.Watch(in: folder)
+        func waitUntil(_ what: String, _ condition: () throws -> Bool) rethrows {
+            let end = Date().addingTimeInterval(WatchTests.deadline)
+            while Date() < end {
+                if try condition() { return }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            XCTFail("gave up waiting for \(what): \(watch.stderr)")
+        }
+        let count = { (table: String) in (try? Probe.rows(folder + "/album", "SELECT count(*) FROM \(table)").first) ?? nil }
+        try waitUntil("the JPEG imported") { FileManager.default.fileExists(atPath: folder + "/album/catalogue.db") && count("photos") == "1" }
+        try FileManager.default.moveItem(atPath: "\(folder)/staging/IMG_1.DNG", toPath: "\(folder)/photos/IMG_1.DNG")
+        try waitUntil("the RAW paired") { count("second_originals") == "1" }
+        XCTAssertEqual(watch.interrupt(), .exited(130), watch.stderr)
+        XCTAssertEqual(count("photos"), "1", "the RAW is the photo's second original, not a photo")
+        XCTAssertEqual(seconds(try photos(in: folder)["IMG_1.JPG"]).map { $0.components(separatedBy: " ")[0] }, ["IMG_1.DNG"])
+        try album(["verify"], in: folder)
+    }
+
+    /// `--distribute local`: each pair goes whole to one chunk, and the merge carries its second original over, as a
+    /// run on one machine records it.
+    func testADistributedRunRecordsPairsAsOneMachineDoes() throws {
+        let folder = try library()
+        for index in 2...4 {
+            try Fixture.jpeg(at: "\(folder)/photos/IMG_\(index).JPG", variant: 10 + index)
+            try PairTests.dng(at: "\(folder)/photos/IMG_\(index).DNG", model: "Camera \(index)")
+        }
+        try album(["run", "job.yml", "--distribute", "local", "--chunks", "3", "--workers", "1"], in: folder)
+        let photos = try photos(in: folder)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "IMG_2.JPG", "IMG_3.JPG", "IMG_4.JPG", "lone.jpg", "solo.dng"])
+        for index in 1...4 {
+            XCTAssertEqual(seconds(photos["IMG_\(index).JPG"]),
+                           ["IMG_\(index).DNG dng \(try TestSupport.hash("\(folder)/photos/IMG_\(index).DNG")) \(try size("\(folder)/photos/IMG_\(index).DNG"))"])
+        }
+        try album(["verify"], in: folder)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try lastImport(folder), [], "a run on one machine finds every pair as the chunks recorded it")
+    }
 }
