@@ -341,6 +341,14 @@ final class XMPSidecarTests: XCTestCase {
         let dtd = listed["dtd.jpg"]?["xmp_problem"] as? String ?? ""
         XCTAssert(dtd.contains("entity") || dtd.contains("DTD"), dtd)
         XCTAssertFalse(run.stderr.contains("root:"), "/etc/passwd is never read")
+
+        // Touched: read again, and in GitHub's log format the warning is an annotation on the photo.
+        XCTAssertEqual(try Tool.run(["touch", "-m", "-d", "2001-02-03 04:05:06", "\(photos)/html.xmp"]).status, 0)
+        let github = try TestSupport.album(["run", "job.yml", "--log-format", "github"], in: folder)
+        XCTAssertEqual(github.status, 0, github.stderr)
+        XCTAssert(github.stdout.contains("::warning file=photos/html.jpg,title=album import warning::sidecar photos/html.xmp: it is XML but not XMP")
+                  || github.stdout.contains("::warning file=\(photos)/html.jpg,title=album import warning::sidecar \(photos)/html.xmp: it is XML but not XMP"),
+                  github.stdout)
     }
 
     func testTextFromXMPIsShownEscaped() throws {
