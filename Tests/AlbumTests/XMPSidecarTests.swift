@@ -80,17 +80,18 @@ final class XMPSidecarTests: XCTestCase {
         try TestSupport.write(Self.elementSidecar(rating: 3), to: "C.XMP", in: photos)  // the extension in any case
         try Fixture.jpeg(at: "\(photos)/d.jpg", variant: 4)  // no sidecar
         try TestSupport.write(Self.elementSidecar(rating: 4), to: "orphan.xmp", in: photos)  // no photo of its own
+        try Fixture.jpeg(at: "\(photos)/Trip.xmp/e.jpg", variant: 5)  // a folder named like a sidecar is walked
 
         let before = try TestSupport.hash("\(photos)/a.xmp")
         let run = try TestSupport.album(["import", "-c", "album", "photos"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssert(run.stderr.contains("import         4"), "four photos, no sidecar among them: \(run.stderr)")
+        XCTAssert(run.stderr.contains("import         5"), "five photos, no sidecar among them: \(run.stderr)")
         XCTAssert(run.stderr.contains("ignored 1 file that matches no include pattern: xmp 1"),
                   "only the sidecar with no photo is passed over: \(run.stderr)")
         XCTAssertEqual(try TestSupport.hash("\(photos)/a.xmp"), before, "a sidecar is never written")
 
         let photosListed = try listed(folder)
-        XCTAssertEqual(Set(photosListed.keys), ["a.jpg", "b.jpg", "C.JPG", "d.jpg"])
+        XCTAssertEqual(Set(photosListed.keys), ["a.jpg", "b.jpg", "C.JPG", "d.jpg", "e.jpg"])
         let a = try XCTUnwrap(photosListed["a.jpg"])
         XCTAssertEqual(a["rating"] as? Int, 5)
         XCTAssertEqual(a["label"] as? String, "Red")
