@@ -50,6 +50,7 @@ public struct ChunkManifest: Sendable, Equatable {
         }
         if case .object(let pairs)? = json["sidecars"] {
             for (file, sidecar) in pairs { if let sidecar = sidecar.stringValue { manifest.sidecars[file] = sidecar } }
+        }
         for (file, second) in json["seconds"]?.objectValue ?? [] {
             if let second = second.stringValue { manifest.seconds[file] = second }
         }

@@ -49,10 +49,9 @@ struct FolderScanner {
         // A sidecar is never a photo: it is read with the file it describes, and counted as ignored only when no
         // file found here has it.
         let sidecarsHere = Sidecar.byStem(names)
-        var claimed: Set<String> = []
+        var claimed: Set<String> = [], sidecarFiles: Set<String> = []
         for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
-            if Sidecar.isSidecar(name: name) { continue }
             guard var info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isSymbolicLink && stage.followSymlinks, let target = FileStatus.of(path) {
                 info = target
@@ -61,6 +60,8 @@ struct FolderScanner {
                 if stage.recursive && !name.hasPrefix(".") {
                     walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
                 }
+            } else if Sidecar.isSidecar(name: name) {
+                sidecarFiles.insert(name)  // read with its photo, or counted below when no photo has it
             } else if stage.accepts(name: name) {
                 if info.isRegular && derived.isTagged(path) {
                     passedOver.derived += 1
@@ -75,7 +76,7 @@ struct FolderScanner {
                 passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
             }
         }
-        for sidecar in Set(sidecarsHere.values).subtracting(claimed) where stage.accepts(name: sidecar) || !stage.included(name: sidecar) {
+        for sidecar in sidecarFiles.intersection(sidecarsHere.values).subtracting(claimed) where stage.accepts(name: sidecar) || !stage.included(name: sidecar) {
             passedOver.ignored[ImportStage.fileExtension(of: sidecar), default: 0] += 1
         }
     }

@@ -78,12 +78,22 @@ final class CatalogueTests: XCTestCase {
 
     /// Rewrites the catalogue database `file` as version 6 left it (before issue 31 took the stage and rendition
     /// kind CHECKs out): a database made by the first six migrations, every row copied into it with its id.
+    /// The SQL that drops every column declared after the fixed history (`since` 8 on: issue 32's XMP facts) from
+    /// the tables of `schema` (`main`, or an attached database): what an older album's tables held.
+    static func droppingDeclaredColumns(in schema: String = "main") -> String {
+        Schema.records.flatMap { record in
+            record.declaredColumns.filter { $0.since > Schema.migrations.count }
+                .map { "ALTER TABLE \(schema).\(record.table) DROP COLUMN \($0.name);" }
+        }.joined(separator: " ")
+    }
+
     static func makeVersion6(_ file: String) throws {
         let old = file + ".v6"
         let database = try Database(path: old)
         try database.execute("PRAGMA journal_mode = WAL")
         try database.execute(Schema.migrations[..<6].joined(separator: "\n"))
         try database.run("ATTACH DATABASE ? AS current", [.text(file)])
+        try database.execute(droppingDeclaredColumns(in: "current"))
         let tables = ["runs", "photos", "renditions", "steps", "aliases", "distributed", "distributed_chunks"]
         // Version 6's columns only: a column declared later (photos.lens, schema 8) is left behind, as it was not there.
         func columns(_ table: String) throws -> String {

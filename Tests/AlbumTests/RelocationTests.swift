@@ -172,7 +172,7 @@ final class RelocationTests: XCTestCase {
         try database.execute("""
             DROP TABLE second_originals; DROP TABLE distributed_chunks; DROP TABLE distributed; DROP INDEX runs_parent;
             ALTER TABLE runs DROP COLUMN parent; ALTER TABLE runs DROP COLUMN chunk;
-            DROP TABLE aliases; ALTER TABLE photos DROP COLUMN damage; ALTER TABLE photos DROP COLUMN missing_kept; ALTER TABLE runs DROP COLUMN stages; PRAGMA user_version = 2
+            DROP TABLE aliases; ALTER TABLE photos DROP COLUMN damage; ALTER TABLE photos DROP COLUMN missing_kept; ALTER TABLE runs DROP COLUMN stages; \(CatalogueTests.droppingDeclaredColumns()) PRAGMA user_version = 2
             """)
         database.close()
         XCTAssert(try (storedPaths("photos", in: catalogue) + storedPaths("renditions", in: catalogue)).allSatisfy { $0.hasPrefix("/") })

@@ -64,6 +64,14 @@ final class XMPPacketTests: XCTestCase {
         }
     }
 
+    /// libxml2's own limits stay on (never XML_PARSE_HUGE): past 256 levels of nesting it stops, in its words.
+    func testLibxml2sLimitsStay() throws {
+        let deep = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        XCTAssertThrowsError(try packet(deep)) { error in
+            XCTAssert("\(error)".contains("Excessive depth in document: 256"), "\(error)")
+        }
+    }
+
     func testWhatIsNotXMLOrNotXMPSaysSoWithLibxml2sWords() throws {
         XCTAssertThrowsError(try packet("<a><b></a>")) { error in
             XCTAssertEqual("\(error)", "it is not well-formed XML: line 1: Opening and ending tag mismatch: b line 1 and a")

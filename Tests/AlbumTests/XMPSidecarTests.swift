@@ -80,17 +80,18 @@ final class XMPSidecarTests: XCTestCase {
         try TestSupport.write(Self.elementSidecar(rating: 3), to: "C.XMP", in: photos)  // the extension in any case
         try Fixture.jpeg(at: "\(photos)/d.jpg", variant: 4)  // no sidecar
         try TestSupport.write(Self.elementSidecar(rating: 4), to: "orphan.xmp", in: photos)  // no photo of its own
+        try Fixture.jpeg(at: "\(photos)/Trip.xmp/e.jpg", variant: 5)  // a folder named like a sidecar is walked
 
         let before = try TestSupport.hash("\(photos)/a.xmp")
         let run = try TestSupport.album(["import", "-c", "album", "photos"], in: folder)
         XCTAssertEqual(run.status, 0, run.stderr)
-        XCTAssert(run.stderr.contains("import         4"), "four photos, no sidecar among them: \(run.stderr)")
+        XCTAssert(run.stderr.contains("import         5"), "five photos, no sidecar among them: \(run.stderr)")
         XCTAssert(run.stderr.contains("ignored 1 file that matches no include pattern: xmp 1"),
                   "only the sidecar with no photo is passed over: \(run.stderr)")
         XCTAssertEqual(try TestSupport.hash("\(photos)/a.xmp"), before, "a sidecar is never written")
 
         let photosListed = try listed(folder)
-        XCTAssertEqual(Set(photosListed.keys), ["a.jpg", "b.jpg", "C.JPG", "d.jpg"])
+        XCTAssertEqual(Set(photosListed.keys), ["a.jpg", "b.jpg", "C.JPG", "d.jpg", "e.jpg"])
         let a = try XCTUnwrap(photosListed["a.jpg"])
         XCTAssertEqual(a["rating"] as? Int, 5)
         XCTAssertEqual(a["label"] as? String, "Red")
@@ -341,6 +342,14 @@ final class XMPSidecarTests: XCTestCase {
         let dtd = listed["dtd.jpg"]?["xmp_problem"] as? String ?? ""
         XCTAssert(dtd.contains("entity") || dtd.contains("DTD"), dtd)
         XCTAssertFalse(run.stderr.contains("root:"), "/etc/passwd is never read")
+
+        // Touched: read again, and in GitHub's log format the warning is an annotation on the photo.
+        XCTAssertEqual(try Tool.run(["touch", "-m", "-d", "2001-02-03 04:05:06", "\(photos)/html.xmp"]).status, 0)
+        let github = try TestSupport.album(["run", "job.yml", "--log-format", "github"], in: folder)
+        XCTAssertEqual(github.status, 0, github.stderr)
+        XCTAssert(github.stdout.contains("::warning file=photos/html.jpg,title=album import warning::sidecar photos/html.xmp: it is XML but not XMP")
+                  || github.stdout.contains("::warning file=\(photos)/html.jpg,title=album import warning::sidecar \(photos)/html.xmp: it is XML but not XMP"),
+                  github.stdout)
     }
 
     func testTextFromXMPIsShownEscaped() throws {

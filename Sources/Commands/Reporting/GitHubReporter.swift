@@ -32,8 +32,14 @@ struct GitHubReporter: RunObserver {
     func stopping(_ reason: StopReason) { Console.out("::warning title=album::\(GitHubReporter.data(reason.explanation))") }
 
     func step(_ step: StepRecord) {
-        guard step.status == .failed else { return }
         let file = GitHubReporter.property(shown(step.path))
+        // A step that went on with a warning (a sidecar that could not be read) is a warning annotation.
+        if step.status != .failed, let error = step.error, let range = error.range(of: "warning: ") {
+            let title = GitHubReporter.property("album \(step.stage.rawValue) warning")
+            Console.out("::warning file=\(file),title=\(title)::\(GitHubReporter.data(String(error[range.upperBound...])))")
+            return
+        }
+        guard step.status == .failed else { return }
         let title = GitHubReporter.property("album \(step.stage.rawValue) failed")
         Console.out("::error file=\(file),title=\(title)::\(GitHubReporter.data(step.error ?? "failed"))")
     }

@@ -26,13 +26,6 @@ static inline void album_xml_start(void) {
     xmlSetExternalEntityLoader(album_xml_no_external);
 }
 
-/* The options of every parse: no network (NONET), errors kept on the context instead of printed (NOERROR,
-   NOWARNING), line numbers past 65535 (BIG_LINES). Never NOENT (entities substituted), DTDLOAD, DTDATTR, DTDVALID,
-   XINCLUDE or HUGE (libxml2's limits on depth, text and entity expansion lifted): XMP needs none, and each opens a
-   door to XXE or billion laughs. */
-static inline int album_xml_options(void) {
-    return XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
-}
 /* The first error libxml2 raises while parsing: its message and line. The context's own (`xmlCtxtGetLastError`)
    is the last one, often a consequence ("Premature end of data") of the first ("Opening and ending tag mismatch"). */
 typedef struct {
@@ -52,11 +45,12 @@ static inline void album_xml_keep_first(void *data, xmlErrorPtr error) {
     }
 }
 
-/* Parses `size` bytes with album's options, keeping the first error in `first`. libxml2's structured error handler
+/* Parses `size` bytes with `options` (`XMLTree.options`), keeping the first error in `first`. libxml2's structured error handler
    is per thread in a threaded build (as Debian's is), so workers parsing at once each keep their own. */
-static inline xmlDocPtr album_xml_read(xmlParserCtxtPtr context, const char *bytes, int size, album_xml_error *first) {
+static inline xmlDocPtr album_xml_read(xmlParserCtxtPtr context, const char *bytes, int size, int options,
+                                       album_xml_error *first) {
     xmlSetStructuredErrorFunc(first, album_xml_keep_first);
-    xmlDocPtr document = xmlCtxtReadMemory(context, bytes, size, NULL, NULL, album_xml_options());
+    xmlDocPtr document = xmlCtxtReadMemory(context, bytes, size, NULL, NULL, options);
     xmlSetStructuredErrorFunc(NULL, NULL);
     return document;
 }

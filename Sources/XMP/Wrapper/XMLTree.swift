@@ -46,6 +46,13 @@ public enum XMLTree {
         return true
     }()
 
+    /// The options of every parse: no network (`NONET`), errors kept instead of printed (`NOERROR`, `NOWARNING`),
+    /// line numbers past 65535 (`BIG_LINES`). Never `NOENT` (entities substituted), `DTDLOAD`, `DTDATTR`, `DTDVALID`,
+    /// `XINCLUDE` or `HUGE` (libxml2's limits on depth, text and entity expansion lifted): XMP needs none, and each
+    /// opens a door to XXE or billion laughs.
+    static let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                                            | XML_PARSE_BIG_LINES.rawValue)
+
     /// The document's root element.
     /// - Throws: `XMLError` with libxml2's own message and line when the bytes are not well-formed XML, when the
     ///   document declares a DTD, or when it is empty.
@@ -58,7 +65,7 @@ public enum XMLTree {
         var first = album_xml_error()
         let parsed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                album_xml_read(context, chars.baseAddress, Int32(chars.count), &first)
+                album_xml_read(context, chars.baseAddress, Int32(chars.count), options, &first)
             }
         }
         guard let document = parsed, context.pointee.wellFormed != 0 else {
