@@ -79,11 +79,14 @@ final class CatalogueTests: XCTestCase {
     /// Rewrites the catalogue database `file` as version 6 left it (before issue 31 took the stage and rendition
     /// kind CHECKs out): a database made by the first six migrations, every row copied into it with its id.
     /// The SQL that drops every column declared after the fixed history (`since` 8 on: issue 32's XMP facts) from
-    /// the tables of `schema` (`main`, or an attached database): what an older album's tables held.
+    /// the tables of `schema` (`main`, or an attached database), and every table declared after it: what an older
+    /// album's tables held.
     static func droppingDeclaredColumns(in schema: String = "main") -> String {
         Schema.records.flatMap { record in
-            record.declaredColumns.filter { $0.since > Schema.migrations.count }
-                .map { "ALTER TABLE \(schema).\(record.table) DROP COLUMN \($0.name);" }
+            // A table declared after the fixed history goes whole (its index with it); a later column alone.
+            record.since > Schema.migrations.count ? ["DROP TABLE IF EXISTS \(schema).\(record.table);"]
+                : record.declaredColumns.filter { $0.since > Schema.migrations.count }
+                    .map { "ALTER TABLE \(schema).\(record.table) DROP COLUMN \($0.name);" }
         }.joined(separator: " ")
     }
 

@@ -40,10 +40,11 @@ final class FolderScannerTests: XCTestCase {
     func testIncludeAndExcludeAreFileNameGlobsInAnyCase() throws {
         for path in ["photos/A.JPG", "photos/b.jpeg", "photos/c.Png", "photos/notes.txt", "photos/raw.CR2", "photos/sub/d-skip.jpg",
                      "photos/sub/e.jpg"] { try touch(path) }
-        XCTAssertEqual(scan().found, ["photos/A.JPG", "photos/b.jpeg", "photos/c.Png", "photos/sub/d-skip.jpg", "photos/sub/e.jpg"],
-                       "the default include: the image extensions, in any case")
+        XCTAssertEqual(scan().found, ["photos/A.JPG", "photos/b.jpeg", "photos/c.Png", "photos/raw.CR2", "photos/sub/d-skip.jpg",
+                                      "photos/sub/e.jpg"],
+                       "the default include: the image and camera RAW extensions, in any case")
         XCTAssertEqual(scan { $0.include = ["*.cr2", "*.TXT"]; $0.exclude = [] }.found, ["photos/notes.txt", "photos/raw.CR2"])
-        XCTAssertEqual(scan { $0.exclude = ["*-SKIP.*", "b.*"] }.found, ["photos/A.JPG", "photos/c.Png", "photos/sub/e.jpg"],
+        XCTAssertEqual(scan { $0.exclude = ["*-SKIP.*", "b.*"] }.found, ["photos/A.JPG", "photos/c.Png", "photos/raw.CR2", "photos/sub/e.jpg"],
                        "exclude is matched on the file name, not the folder")
     }
 
