@@ -35,8 +35,14 @@ extension JobBuilder {
             case "format": selection.format = reader.choice(value, "\(what).format", ImageFormat.self)?.rawValue
             case "rating":
                 // `rating: 5` is a number to YAML, `rating: ">= 4"` a string: both as written.
-                guard let text = value.intValue != nil ? reader.writtenText(of: value) ?? value.intValue.map(String.init)
-                        : reader.string(value, "\(what).rating (a comparison like \">= 4\", or a rating from -1 to 5)") else { continue }
+                // (Written as an if, not one conditional expression: Swift 6.3's optimizer crashed on that form.)
+                let text: String?
+                if let number = value.intValue {
+                    text = reader.writtenText(of: value) ?? String(number)
+                } else {
+                    text = reader.string(value, "\(what).rating (a comparison like \">= 4\", or a rating from -1 to 5)")
+                }
+                guard let text else { continue }
                 do { selection.rating = try RatingComparison(parsing: text) } catch {
                     reader.error(value, JobBuilder.badRating("\(what).rating", error))
                 }
