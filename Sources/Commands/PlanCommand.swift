@@ -76,7 +76,8 @@ struct PlanCommand: Command {
         if plan.counts.isEmpty { Console.out("  (no photos)") }
         if let unsure = plan.counts.values.map(\.toDoIfHeaderMatches).max(), unsure > 0 {
             Console.out("  up to: \(unsure) of the files still to import are to do only if their header (taken, caption, camera,")
-            Console.out("  format) matches select; the plan reads no header, the run does")
+            Console.out("  format, and XMP's rating, label, keywords where no sidecar gives them) matches select; the plan")
+            Console.out("  reads no header, the run does")
         }
         let passedOver = [plan.scan.passedOver.derivedSentence, plan.scan.passedOver.ignoredSentence].compactMap { $0 }
         if !passedOver.isEmpty { Console.out("") }

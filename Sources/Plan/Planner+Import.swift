@@ -55,6 +55,8 @@ extension Planner {
                 }
                 note(&plan, path: path, stage: .import, .toDo)
                 var photo = Planner.photoToImport(at: path, identity: identity, replacing: known)
+                // What its sidecar says is known now, as the run will know it (a sidecar's facts win over the file's).
+                if let source = job.importStage { photo = source.sidecarFacts(sidecar, onto: photo) }
                 if let hash {
                     photo.hash = hash
                     progress.newPhotosByHash[hash] = photo
@@ -100,10 +102,10 @@ extension Planner {
         known.caption = nil
         known.camera = nil
         known.format = nil
-        // A sidecar's facts are read at import too.
-        known.rating = nil
-        known.label = nil
-        known.keywords = nil
+        // XMP's facts are known when the sidecar gave them (`PhotoSource.sidecarFacts`): it wins over the file's.
+        if photo.rating == nil { known.rating = nil }
+        if photo.label == nil { known.label = nil }
+        if photo.keywords.isEmpty { known.keywords = nil }
         guard known.matches(photo) else { return false }
         return known == selection ? true : nil
     }

@@ -71,6 +71,16 @@ extension ImportStage {
         return known.sidecar == nil ? "sidecar added" : found == nil ? "sidecar removed" : "sidecar changed"
     }
 
+    public func sidecarFacts(_ sidecar: String?, onto photo: PhotoRecord) -> PhotoRecord {
+        guard let found = FoundSidecar.at(sidecar), case (let packet?, _) = found.read() else { return photo }
+        var known = photo
+        known.rating = packet.rating
+        known.label = packet.label
+        var seen: Set<String> = []
+        known.keywords = (packet.keywords + packet.hierarchicalKeywords).filter { seen.insert($0).inserted }
+        return known
+    }
+
     /// A known photo with its facts read again: its original's header (no pixel decoded) for the embedded XMP, and
     /// the sidecar found now; its capture time and caption only where it has none. Reads, writes nothing: the run
     /// records the result (`refreshFacts`), `album plan` selects with it.

@@ -24,6 +24,9 @@ public protocol PhotoSource: JobStage {
     /// What became of a known photo's XMP sidecar since its facts were read ("sidecar changed", "sidecar added",
     /// "sidecar removed"), by stat; nil when nothing did.
     func sidecarChange(of known: PhotoRecord, sidecar: String?) -> String?
+    /// `photo` with the rating, label and keywords its sidecar gives (the run's own, since a sidecar's win), for a
+    /// plan of a file still to import; unchanged when there is no sidecar or it cannot be read.
+    func sidecarFacts(_ sidecar: String?, onto photo: PhotoRecord) -> PhotoRecord
     /// The known photo with its facts read again from its header and the sidecar now (reads, writes nothing).
     func refreshedFacts(of known: PhotoRecord, sidecar: String?, catalogueFolder: String) throws -> (PhotoRecord, FileBytes)
     /// Takes one file, with its XMP sidecar when the scan found one (`ImportScan.sidecars`): the photo's work for

@@ -142,8 +142,11 @@ final class PlanRunAgreementTests: XCTestCase {
         try TestSupport.write(sidecar(5, "Red"), to: "photos/a.xmp", in: folder)
         try TestSupport.write(sidecar(1, "Blue"), to: "photos/b.jpg.xmp", in: folder)
         try write("  - import: {from: photos}\n  - thumbnail: {size: 64x64, select: {rating: \">= 4\"}}\n", in: folder)
-        // Before the first import a rating is not known (the file may carry one too): the plan counts "up to" it,
-        // as for any key the header answers (`testASelectOnTheHeaderOfAFileStillToImportIsCountedInAndSaysSo`).
+        // Before the first import a sidecar's rating is known (it wins over the file's): b.jpg is left out. A photo
+        // with no sidecar may carry a rating in its own XMP: the plan counts "up to" it, as for any key the header
+        // answers (`testASelectOnTheHeaderOfAFileStillToImportIsCountedInAndSaysSo`).
+        let planned = try TestSupport.album(["plan", "job.yml"], in: folder)
+        XCTAssert(planned.stdout.contains("thumbnail  up to 3           0         1"), planned.stdout)
         let first = try run("job.yml", in: folder)
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(first.steps["thumbnail"], [1, 0, 0], "a.jpg alone is rated 4 or more")
