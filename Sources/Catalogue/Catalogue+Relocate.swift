@@ -3,7 +3,7 @@ import Core
 
 extension CatalogueReader {
     /// The recorded paths that lie under `old` (the folder itself or anything in it), each with the path it takes
-    /// under `new`: photos' originals first, then their aliases, their second originals, then renditions (exports recorded absolute; and a catalogue's own files,
+    /// under `new`: photos' originals first (each with its XMP sidecar), then their aliases, their second originals, then renditions (exports recorded absolute; and a catalogue's own files,
     /// when it was moved while it still stored them absolute, before schema version 3 made them relative).
     /// Both prefixes are absolute and normalised (`Paths.absolute`).
     public func relocations(from old: String, to new: String) throws -> [RelocatedPath] {
@@ -15,6 +15,9 @@ extension CatalogueReader {
         var found: [RelocatedPath] = []
         for photo in try fetchAll(PhotoRecord.self, "ORDER BY added, rowid") {
             if let to = moved(photo.path) { found.append(RelocatedPath(photo: photo.id, kind: nil, from: photo.path, to: to)) }
+            if let sidecar = photo.sidecar, let to = moved(sidecar) {
+                found.append(RelocatedPath(photo: photo.id, kind: nil, from: sidecar, to: to, sidecar: true))
+            }
         }
         for alias in try allAliases() {
             if let to = moved(alias.path) { found.append(RelocatedPath(photo: alias.photo, kind: nil, from: alias.path, to: to, alias: true)) }
@@ -45,6 +48,8 @@ extension Catalogue {
                 } else if move.second {
                     try database.run("UPDATE second_originals SET path = ? WHERE photo = ? AND path = ?",
                                      [.text(paths.stored(move.to)), .text(move.photo), .text(paths.stored(move.from))])
+                } else if move.sidecar {
+                    try database.run("UPDATE photos SET sidecar = ? WHERE id = ?", [.text(paths.stored(move.to)), .text(move.photo)])
                 } else if move.alias {
                     try database.run("UPDATE aliases SET path = ? WHERE photo = ? AND path = ?",
                                      [.text(paths.stored(move.to)), .text(move.photo), .text(paths.stored(move.from))])

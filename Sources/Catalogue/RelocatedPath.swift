@@ -11,7 +11,10 @@ public struct RelocatedPath: Sendable, Equatable {
     public var alias: Bool = false
     /// Whether the path is one of the photo's second originals (a pair's other file, docs/catalogue.md "Pairs").
     public var second: Bool = false
+    /// Whether the path is the photo's XMP sidecar (docs/catalogue.md, "XMP sidecars").
+    public var sidecar: Bool = false
 
-    /// What the path is, as `album relocate` names it: `original`, `alias`, `second original`, or the rendition's kind.
-    public var label: String { kind?.rawValue ?? (alias ? "alias" : second ? "second original" : "original") }
+    /// What the path is, as `album relocate` names it: `original`, `alias`, `second original`, `sidecar`, or the
+    /// rendition's kind.
+    public var label: String { kind?.rawValue ?? (alias ? "alias" : second ? "second original" : sidecar ? "sidecar" : "original") }
 }

@@ -118,4 +118,30 @@ final class MixedLibraryTests: XCTestCase {
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT path || ' ' || file_hash || ' ' || run FROM renditions ORDER BY path"),
                        before, "no rendition was made again")
     }
+
+    /// A library moved with its sidecars: `album relocate` rewrites the sidecar's path with its photo's, so the next
+    /// run finds both unchanged and reads neither again.
+    func testRelocateMovesASidecarWithItsPhoto() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: folder + "/old/IMG_1.jpg")
+        try TestSupport.write(XMPSidecarTests.attributeSidecar(rating: 4, label: "Red", keywords: ["beach"]), to: "old/IMG_1.xmp", in: folder)
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import:
+                  from: ${LIBRARY}
+            """, to: "job.yml", in: folder)
+        let first = try TestSupport.album(["run", "job.yml", "--set", "LIBRARY=old"], in: folder)
+        XCTAssertEqual(first.status, 0, first.stdout + first.stderr)
+        try FileManager.default.moveItem(atPath: folder + "/old", toPath: folder + "/new")
+        let relocate = try TestSupport.album(["relocate", "--from", folder + "/old", "--to", folder + "/new", "-c", "album"], in: folder)
+        XCTAssertEqual(relocate.status, 0, relocate.stdout + relocate.stderr)
+        XCTAssertTrue((relocate.stdout + relocate.stderr).contains("sidecar: \(folder)/old/IMG_1.xmp -> \(folder)/new/IMG_1.xmp"),
+                      relocate.stdout + relocate.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT sidecar FROM photos"), ["../new/IMG_1.xmp"], "stored relative, as the path is")
+        let again = try TestSupport.album(["run", "job.yml", "--set", "LIBRARY=new", "--verbose"], in: folder)
+        XCTAssertEqual(again.status, 0, again.stdout + again.stderr)
+        XCTAssertFalse((again.stdout + again.stderr).contains("sidecar"), "nothing read again: " + again.stdout + again.stderr)
+    }
 }
