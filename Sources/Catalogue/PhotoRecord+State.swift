@@ -14,7 +14,11 @@ extension PhotoRecord {
     /// (docs/catalogue.md, "Aliases"), and `album prune` must not forget it.
     /// - Parameter isSuperseded: whether another photo of the catalogue `replaces` this one, or its file now holds
     ///   another photo's bytes (`PhotoRecord.supersededIDs`).
-    public func condition(isSuperseded: Bool, aliases: [PhotoAlias] = []) -> PhotoCondition {
+    ///
+    /// With `seconds` (its second originals, a pair's other file), a photo whose own file is unchanged is `changed`
+    /// too when one of them is (its stat and, read only then, its bytes not the recorded ones): the next run records
+    /// that file's new version (docs/catalogue.md, "Pairs").
+    public func condition(isSuperseded: Bool, aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) -> PhotoCondition {
         if isSuperseded { return PhotoCondition(.superseded) }
         let status: FileStatus
         do {
@@ -29,6 +33,7 @@ extension PhotoRecord {
             if status.size != bytes { return PhotoCondition(.changed) }
             if let read = try? FileBytes(path: path).sha256(), read != hash { return PhotoCondition(.changed) }
         }
+        if seconds.contains(where: \.isChanged) { return PhotoCondition(.changed) }
         return unmissed
     }
 
@@ -52,8 +57,9 @@ extension PhotoRecord {
     public static func conditions(of photos: [PhotoRecord], aliases: [PhotoAlias] = [], seconds: [SecondOriginal] = []) -> [String: PhotoCondition] {
         let replaced = supersededIDs(photos, aliases: aliases, seconds: seconds)
         let byPhoto = Dictionary(grouping: aliases, by: \.photo)
+        let secondsByPhoto = Dictionary(grouping: seconds, by: \.photo)
         return Dictionary(uniqueKeysWithValues: photos.map {
-            ($0.id, $0.condition(isSuperseded: replaced.contains($0.id), aliases: byPhoto[$0.id] ?? []))
+            ($0.id, $0.condition(isSuperseded: replaced.contains($0.id), aliases: byPhoto[$0.id] ?? [], seconds: secondsByPhoto[$0.id] ?? []))
         })
     }
 }

@@ -46,6 +46,14 @@ public struct SecondOriginal: Sendable, Equatable {
         }
     }
 
+    /// Whether its file is there with another stat than recorded and other bytes (its size, or only then its
+    /// SHA-256): an edit no run has recorded yet. A file only touched, gone or unreadable is not changed.
+    public var isChanged: Bool {
+        guard let status = try? FileStatus(path, followingLinks: true), status.isRegular,
+              !FileIdentity(status).isUnchanged(since: self) else { return false }
+        return status.size != bytes || (try? FileBytes(path: path).sha256()).map { $0 != hash } ?? false
+    }
+
     /// The same record with `identity`'s stat (found again, touched or read).
     public func with(_ identity: FileIdentity, hash: String? = nil) -> SecondOriginal {
         var changed = self

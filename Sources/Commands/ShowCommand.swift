@@ -40,7 +40,7 @@ struct ShowCommand: Command {
         let history = try catalogue.history(photo: photo.id)
         let aliases = try catalogue.aliases(photo: photo.id)
         let seconds = try catalogue.secondOriginals(photo: photo.id)
-        let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases)
+        let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases, seconds: seconds)
         if json {
             Console.out(JSONValue.object([
                 ("photo", photo.json(condition, aliases: aliases, seconds: seconds)), ("renditions", .array(renditions.map(\.json))),

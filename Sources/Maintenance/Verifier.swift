@@ -131,12 +131,9 @@ public struct Verifier {
     /// under the recorded stat is damage on disk.
     static func check(_ second: SecondOriginal, problems: inout [CatalogueProblem], states: inout VerifyStates) {
         let id = " (photo \(second.photo.prefix(8)))"
-        if let status = try? FileStatus(second.path, followingLinks: true), status.isRegular,
-           !FileIdentity(status).isUnchanged(since: second) {
-            if status.size != second.bytes || (try? FileBytes(path: second.path).sha256()) != second.hash {
-                states.changed += 1
-                return
-            }
+        if second.isChanged {
+            states.changed += 1
+            return
         }
         if var problem = Verifier.check(second.path, bytes: second.bytes, hash: second.hash, what: "second original") {
             if problem.hasSuffix("differs from the one recorded") {

@@ -132,8 +132,12 @@ final class PairTests: XCTestCase {
         // The RAW edited (another picture, as a raw editor writing in place would): the second original's new version.
         try PairTests.dng(at: "\(folder)/photos/IMG_1.DNG", model: "Canon EOS 5D")
         XCTAssertEqual(try importToDo(folder), 1, "the plan counts the RAW's new version, as the run records it")
+        XCTAssertEqual(try album(["ls", "--state", "changed", "-q"], in: folder).stdout.split(separator: "\n"), [Substring(first["id"] as! String)],
+                       "an edited RAW makes its photo changed, as an edited original does")
+        XCTAssertTrue(try album(["show", "photos/IMG_1.JPG"], in: folder).stdout.contains("state    changed"))
         try album(["run", "job.yml"], in: folder)
         XCTAssertEqual(try importToDo(folder), 0)
+        XCTAssertEqual(try album(["ls", "--state", "changed", "-q"], in: folder).stdout, "")
         XCTAssertEqual(try lastImport(folder), ["done its second original \(folder)/photos/IMG_1.DNG changed: recorded as its new version"])
         var photos = try photos(in: folder)
         XCTAssertEqual(photos["IMG_1.JPG"]?["id"] as? String, first["id"] as? String, "the rendered original did not change")
