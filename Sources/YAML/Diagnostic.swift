@@ -1,4 +1,3 @@
-import Catalogue
 /// One error found while reading a job file, with the exact location of the
 /// culprit and the offending source line for a caret display.
 public struct Diagnostic: Sendable, Equatable, Error, CustomStringConvertible {

@@ -7,7 +7,9 @@ build` and `make test` pass) refuses an import of a target that is not a declare
 happens to be built already. This script proves it for every pair of adjacent layers: it puts the layers in
 dependency order (Package.swift's order among layers that do not depend on each other), and for each adjacent pair
 (lower, higher) inserts `import Higher` into the first Swift file of Lower, checks that `swift build --target Lower`
-fails naming Higher, and restores the file as it was (bytes and modification time).
+fails naming Higher, and restores the file's bytes, with a new modification time: SwiftPM keeps what it
+learnt of a file's imports while its modification time is older than what it saw, so the old time back made a fresh
+clone's next build refuse `import Higher` from the restored file (the stale YAML import of a fresh clone's `.ci/run`).
 
 SwiftPM refuses the import while it plans the build, before compiling; it then still builds what it can of the lower
 target's dependencies, work the build that follows reuses. So `make test` runs this first, before its own build.
@@ -72,7 +74,9 @@ def main(argv):
         finally:
             with open(path, "wb") as file:
                 file.write(original)
-            os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))
+            # Newer than the mutated file's scan, so the next build reads the restored imports (see above).
+            now = max(os.stat(path).st_mtime_ns, times.st_mtime_ns + 1)
+            os.utime(path, ns=(now, now))
         output = build.stdout + build.stderr
         if build.returncode != 0 and re.search(rf"\b{higher}\b", output) and "error" in output:
             print(f"ok: import {higher} in {relative} ({lower}) does not build", file=sys.stderr)
