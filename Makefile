@@ -40,7 +40,7 @@ test: deps
 	$(SWIFT) test --disable-swift-testing $(BUILD_FLAGS)
 
 # For each pair of adjacent layers, an `import` of the higher one inserted into the lower one's first file must fail
-# `swift build --target LOWER $(BUILD_FLAGS)`; the file is restored, bytes and time (tools/layers/layers.py).
+# `swift build --target LOWER $(BUILD_FLAGS)`; the file's bytes are restored, with a new time (tools/layers/layers.py).
 layers: deps
 	SWIFT=$(SWIFT) /usr/bin/python3 tools/layers/layers.py
 
