@@ -23,24 +23,38 @@ public struct FileIdentity: Sendable, Equatable {
         self.init(bytes: status.size, inode: status.inode, mtimeNanoseconds: status.modifiedNanoseconds)
     }
 
-    /// Whether a file with this identity is still the file `photo` was imported from (or last found at): the same
-    /// size, inode and modification time. Its bytes are not read.
-    public func isUnchanged(since photo: PhotoRecord) -> Bool {
-        bytes == photo.bytes && mtimeNanoseconds == photo.mtimeNanoseconds && inode == photo.inode
-    }
-
-    /// Whether a file with this identity is still the file `alias` was found at with its photo's bytes: the same
-    /// rule as for the photo's own path, so a rerun knows an alias unchanged without hashing it.
-    public func isUnchanged(since alias: PhotoAlias) -> Bool {
-        bytes == alias.bytes && mtimeNanoseconds == alias.mtimeNanoseconds && inode == alias.inode
-    }
-
-    /// Whether a file with this identity is still the file `second` was last read or found at: the same rule again,
-    /// so a rerun knows a pair's second original unchanged without reading it.
-    public func isUnchanged(since second: SecondOriginal) -> Bool {
-        bytes == second.bytes && mtimeNanoseconds == second.mtimeNanoseconds && inode == second.inode
+    /// Whether a file with this identity is still the file `recorded` was imported from or last found at (a photo's
+    /// original, another name of its bytes, a pair's second original): the same size, inode and modification time.
+    /// Its bytes are not read.
+    public func isUnchanged(since recorded: some RecordedFile) -> Bool {
+        bytes == recorded.bytes && mtimeNanoseconds == recorded.mtimeNanoseconds && inode == recorded.inode
     }
 }
+
+/// A file album recorded with the stat it had when it last read it or found it unchanged: a photo's original
+/// (`PhotoRecord`), another name of its bytes (`PhotoAlias`), a pair's second original (`SecondOriginal`).
+public protocol RecordedFile {
+    var path: String { get }
+    var bytes: Int { get }
+    var mtimeNanoseconds: Int { get }
+    var inode: Int { get }
+}
+
+extension RecordedFile {
+    /// Whether its file is gone from its path (not a regular file there any more). A file that cannot be stat-ed
+    /// for another reason (a permission) is not gone.
+    public var isMissing: Bool {
+        do {
+            return !(try FileStatus(path, followingLinks: true)).isRegular
+        } catch {
+            return error.notFound
+        }
+    }
+}
+
+extension PhotoRecord: RecordedFile {}
+extension PhotoAlias: RecordedFile {}
+extension SecondOriginal: RecordedFile {}
 
 /// A sidecar's stat as `photos` records it (`sidecar_bytes`, `sidecar_mtime_ns`, `sidecar_inode`): all nil when the
 /// photo had no sidecar.

@@ -26,14 +26,4 @@ public struct PhotoAlias: Sendable, Equatable {
         self.inode = inode
         self.added = added
     }
-
-    /// Whether the alias's file is gone from its path (not a regular file there any more). A file that cannot be
-    /// stat-ed for another reason (a permission) is not gone.
-    public var isMissing: Bool {
-        do {
-            return !(try FileStatus(path, followingLinks: true)).isRegular
-        } catch {
-            return error.notFound
-        }
-    }
 }

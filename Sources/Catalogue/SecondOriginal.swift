@@ -36,16 +36,6 @@ public struct SecondOriginal: Sendable, Equatable {
         self.added = added
     }
 
-    /// Whether its file is gone from its path (not a regular file there any more). A file that cannot be stat-ed
-    /// for another reason (a permission) is not gone.
-    public var isMissing: Bool {
-        do {
-            return !(try FileStatus(path, followingLinks: true)).isRegular
-        } catch {
-            return error.notFound
-        }
-    }
-
     /// Whether its file is there with another stat than recorded and other bytes (its size, or only then its
     /// SHA-256): an edit no run has recorded yet. A file only touched, gone or unreadable is not changed.
     public var isChanged: Bool {
