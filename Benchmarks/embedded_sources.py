@@ -9,6 +9,9 @@
   Target: at most 1.0x on the thumbnail step's own time (`steps.ms`): the whole run also reads and hashes the
   RAW's 24 MB at import (about 0.1 s here), which the thumbnail does not choose; both ratios are shown.
 
+Beside the RAW row, Benchmarks/raw_floor.c (compiled here with gcc) times what the RAW's step asks of libraw itself
+in a fresh process (two identifies, the preview's unpack and one copy): the part of the RAW step a JPEG file's step
+does not have, which no code of album's can remove (INVESTIGATION.md section 19).
 Each `album run` is whole (a new catalogue each time: import, thumbnail, the run's rows), alternating the order of
 the two sides from round to round. The fixtures are made here: the picture is a smooth gradient with noise (so JPEG
 and HEVC have real work), the DNG by Tests/AlbumTests/Support/make_dng.py.
@@ -84,6 +87,20 @@ def thumbnail_step(folder):
     return (row[0], row[1] / 1000) if row else ("no step", float("nan"))
 
 
+def raw_floor(dng):
+    """libraw's own calls in a RAW preview step, in seconds (Benchmarks/raw_floor.c, a fresh process): (sniff,
+    decoder), or None when gcc or libraw's headers are missing."""
+    binary = os.path.join(WORK, "raw_floor")
+    if not os.path.exists(binary):
+        built = subprocess.run(["gcc", "-O2", "-o", binary, os.path.join(BENCH, "raw_floor.c"), "-lraw_r"],
+                               capture_output=True, text=True)
+        if built.returncode != 0:
+            print(f"raw_floor.c did not build: {built.stderr.strip()}", file=sys.stderr)
+            return None
+    sniff, decoder = (float(v) / 1000 for v in subprocess.check_output([binary, dng], text=True).split())
+    return sniff, decoder
+
+
 def measure(album, rounds):
     """The two rows in run.py's shape: (measurement, workers, median s, photos/s, ratio, rss, target, result), each
     side its own row, the ratio and the verdict on the row measured against its baseline."""
@@ -97,6 +114,7 @@ def measure(album, rounds):
     times = {label: [] for label in sides}
     steps = {label: [] for label in sides}
     sources = {}
+    floors = []
     labels = list(sides)
     for r in range(rounds):
         order = labels if r % 2 == 0 else list(reversed(labels))
@@ -107,6 +125,7 @@ def measure(album, rounds):
             times[label].append(timed(album, folder))
             sources[label], step = thumbnail_step(folder)
             steps[label].append(step)
+        floors.append(raw_floor(dng))
         print(f"embedded round {r + 1}/{rounds}: " + ", ".join(f"{label} {times[label][-1]:.3f} s" for label in labels),
               file=sys.stderr)
     median = {label: statistics.median(values) for label, values in times.items()}
@@ -129,6 +148,14 @@ def measure(album, rounds):
                          f"{run_ratio:.2f}× ({step_ratio:.2f}×)" if mine else "", "",
                          (f"≤ {target}× the next row's " + ("thumbnail step" if on_step else "whole run") + " (issue 32)") if mine else "",
                          ("PASS" if ratio <= target else "MISS") if mine else ""))
+    if all(floors):
+        sniff = statistics.median(f[0] for f in floors)
+        decoder = statistics.median(f[1] for f in floors)
+        rest = step_median[labels[2]] - sniff - decoder
+        rows.append((f"libraw's own calls in the RAW preview step (raw_floor.c, a fresh process): the sniff's identify "
+                     f"{sniff * 1000:.2f} ms + the decoder's identify, unpack and copy {decoder * 1000:.2f} ms; "
+                     f"the RAW step without them, against the JPEG's step", 1, f"({rest:.3f})", "",
+                     f"({rest / step_median[labels[3]]:.2f}×)", "", "", ""))
     return rows
 
 

@@ -5,9 +5,8 @@ import Vips
 
 /// Camera RAWs through libraw (`Raw`).
 ///
-/// The RAW's orientation is set on the preview explicitly: libraw 0.20 prepends an Exif segment with its `flip` to a
-/// preview that starts without one, but hands over one that starts with its own Exif as it is, whose orientation
-/// (a converter's, or none) libvips would otherwise apply.
+/// The RAW's orientation is set on the preview explicitly: a preview's own Exif, when it has one, carries a
+/// converter's orientation or none, which libvips would otherwise apply.
 ///
 /// A rendering starts from the largest embedded JPEG preview when it is at least the rendition's size (and
 /// `raw: preview`, the default): libvips loads it, shrinking on load, and it is turned by the RAW's own orientation
@@ -34,7 +33,7 @@ public struct RawDecoder: ImageDecoder {
                 do {
                     switch try raw.preview() {
                     case .jpeg(let jpeg):
-                        return ImageSource(.encoded(try FileBytes(bytes: jpeg, path: bytes.path), loaderOptions: []),
+                        return ImageSource(.encoded(jpeg, loaderOptions: []),
                                            orientation: identity.orientation, provenance: provenance)
                     case .bitmap(let pixels):
                         let image = try Image.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: pixels.bands)

@@ -36,25 +36,36 @@ public final class RawFile {
         }
         self.handle = handle
         self.bytes = bytes
-        self.identity = RawFile.identity(of: handle.pointee)
+        self.identity = RawFile.identity(of: handle)
     }
 
     deinit { libraw_close(handle) }
 
-    /// The embedded preview, unpacked (`libraw_unpack_thumb`): a JPEG's bytes, or a bitmap's pixels.
+    /// The embedded preview, unpacked (`libraw_unpack_thumb`): a JPEG's bytes as stored in the file (copied once,
+    /// from libraw's buffer, with no Exif segment added: the RAW's orientation is the caller's to apply), or a
+    /// bitmap's pixels (`libraw_dcraw_make_mem_thumb`).
     /// - Throws: `RawError` when libraw cannot unpack it (none, or damaged).
     public func preview() throws -> RawPreview {
         try check("unpack its preview", libraw_unpack_thumb(handle))
+        let thumbnail = handle.pointer(to: \.thumbnail)!
+        if thumbnail.pointee.tformat == LIBRAW_THUMBNAIL_JPEG, let start = thumbnail.pointee.thumb {
+            let count = Int(thumbnail.pointee.tlength)
+            do {
+                return .jpeg(try FileBytes(copying: UnsafeRawBufferPointer(start: start, count: count), path: bytes.path))
+            } catch {
+                throw self.error("unpack its preview", LIBRAW_UNSUFFICIENT_MEMORY.rawValue)
+            }
+        }
         var status: Int32 = 0
         guard let image = libraw_dcraw_make_mem_thumb(handle, &status) else {
             throw error("unpack its preview", status == 0 ? -100007 : status)
         }
         defer { libraw_dcraw_clear_mem(image) }
-        let data = RawFile.data(of: image)
-        if image.pointee.type == LIBRAW_IMAGE_JPEG { return .jpeg(data) }
-        guard image.pointee.bits == 8 else { throw error("unpack its preview", LIBRAW_UNSUPPORTED_THUMBNAIL.rawValue) }
-        return .bitmap(RawPixels(bytes: data, width: Int(image.pointee.width), height: Int(image.pointee.height),
-                                 bands: Int(image.pointee.colors)))
+        guard image.pointee.type == LIBRAW_IMAGE_BITMAP, image.pointee.bits == 8 else {
+            throw error("unpack its preview", LIBRAW_UNSUPPORTED_THUMBNAIL.rawValue)
+        }
+        return .bitmap(RawPixels(bytes: RawFile.data(of: image), width: Int(image.pointee.width),
+                                 height: Int(image.pointee.height), bands: Int(image.pointee.colors)))
     }
 
     /// Decodes the sensor data (`libraw_unpack`, `libraw_dcraw_process`, `libraw_dcraw_make_mem_image`): the camera's
@@ -95,18 +106,20 @@ public final class RawFile {
         }
     }
 
-    private static func identity(of data: libraw_data_t) -> RawIdentity {
+    /// What identify read, field by field through the handle: `libraw_data_t` is about 380 KB, never copied whole.
+    private static func identity(of handle: UnsafeMutablePointer<libraw_data_t>) -> RawIdentity {
         // libraw sets the preview's kind (`tformat`) only when it unpacks it; identify gives its size.
-        let thumbnail = data.thumbnail
+        let data = UnsafePointer(handle)
+        let thumbnail = data.pointee.thumbnail
         let preview: RawPreviewInfo? = thumbnail.tlength > 0 && thumbnail.twidth > 0 && thumbnail.theight > 0
             ? RawPreviewInfo(width: Int(thumbnail.twidth), height: Int(thumbnail.theight), bytes: Int(thumbnail.tlength))
             : nil
-        let lens = [text(data.lens.Lens), text(data.lens.makernotes.Lens)].first { !$0.isEmpty }
-        let make = text(data.idata.normalized_make)
-        return RawIdentity(make: make.isEmpty ? text(data.idata.make) : make, model: text(data.idata.model),
-                           isDNG: data.idata.dng_version != 0, lens: lens, taken: taken(data.other.timestamp),
-                           width: Int(data.sizes.width), height: Int(data.sizes.height),
-                           orientation: RawIdentity.orientation(flip: Int(data.sizes.flip)), preview: preview)
+        let lens = [text(data.pointee.lens.Lens), text(data.pointee.lens.makernotes.Lens)].first { !$0.isEmpty }
+        let make = text(data.pointee.idata.normalized_make)
+        return RawIdentity(make: make.isEmpty ? text(data.pointee.idata.make) : make, model: text(data.pointee.idata.model),
+                           isDNG: data.pointee.idata.dng_version != 0, lens: lens, timestamp: Int(data.pointee.other.timestamp),
+                           width: Int(data.pointee.sizes.width), height: Int(data.pointee.sizes.height),
+                           orientation: RawIdentity.orientation(flip: Int(data.pointee.sizes.flip)), preview: preview)
     }
 
     /// A C `char[N]` field as text, up to its NUL, trimmed.
@@ -115,25 +128,12 @@ public final class RawFile {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
-
-    /// libraw's `timestamp` is the file's date and time read with `mktime`, as local time: read back the same way,
-    /// it is the camera clock's wall time again.
-    private static func taken(_ timestamp: time_t) -> String? {
-        guard timestamp > 0 else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
-                                            from: Date(timeIntervalSince1970: TimeInterval(timestamp)))
-        guard let y = parts.year, let mo = parts.month, let d = parts.day, let h = parts.hour, let mi = parts.minute,
-              let s = parts.second else { return nil }
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, s)
-    }
 }
 
 /// An embedded preview as libraw unpacks it.
 public enum RawPreview: Sendable {
-    /// A JPEG's bytes, as stored.
-    case jpeg([UInt8])
+    /// A JPEG's bytes, as stored, labelled with the RAW's path.
+    case jpeg(FileBytes)
     /// Pixels, 8 bits per sample.
     case bitmap(RawPixels)
 }

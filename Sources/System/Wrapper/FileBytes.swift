@@ -91,11 +91,24 @@ public final class FileBytes: @unchecked Sendable {
     /// - Throws: `FileBytesError` ("not enough memory") when the copy cannot be allocated, as a file read does.
     public init(bytes: [UInt8], path: String) throws {
         self.path = path
-        guard let base = malloc(max(bytes.count, 1)) else { throw FileBytesError(path: path, reason: "not enough memory") }
-        let storage = UnsafeMutableRawBufferPointer(start: base, count: max(bytes.count, 1))
-        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-        self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<bytes.count])
-        if bytes.isEmpty { free(storage.baseAddress) }
+        self.storage = try bytes.withUnsafeBytes { try FileBytes.copy($0, path: path) }
+    }
+
+    /// A copy of `bytes` (memory a C library owns, such as a camera RAW's embedded preview), labelled with a path
+    /// for messages: the one copy album makes of them.
+    /// - Throws: `FileBytesError` ("not enough memory") when the copy cannot be allocated, as a file read does.
+    public init(copying bytes: UnsafeRawBufferPointer, path: String) throws {
+        self.path = path
+        self.storage = try FileBytes.copy(bytes, path: path)
+    }
+
+    /// `bytes` copied into memory of album's own, from `malloc` (empty: no memory).
+    private static func copy(_ bytes: UnsafeRawBufferPointer, path: String) throws -> UnsafeMutableRawBufferPointer {
+        guard !bytes.isEmpty else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
+        guard let base = malloc(bytes.count) else { throw FileBytesError(path: path, reason: "not enough memory") }
+        let storage = UnsafeMutableRawBufferPointer(start: base, count: bytes.count)
+        storage.copyMemory(from: bytes)
+        return storage
     }
 
     deinit {
