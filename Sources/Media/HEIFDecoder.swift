@@ -24,12 +24,14 @@ public struct HEIFDecoder: ImageDecoder {
         guard request.policy.embeddedThumbnail, let needed = request.atLeast else { return .original(bytes) }
         // Without a thumbnail item, heifload's `thumbnail` loads the primary image: the same size as the original.
         let primary = try Image.open(bytes, sequential: true, failOn: failOn)
-        let thumbnail = try Image.open(bytes, sequential: true, failOn: failOn, loaderOptions: ["thumbnail=TRUE"])
+        let thumbnail = try Image.open(bytes, sequential: false, failOn: failOn, loaderOptions: ["thumbnail=TRUE"])
         guard thumbnail.width < primary.width || thumbnail.height < primary.height else { return .original(bytes) }
         // Both are upright as libheif gives them (its `irot`/`imir` transforms applied; the EXIF orientation then
         // says nothing more, and libvips 8.14 leaves it at 1).
         let (w, h) = thumbnail.orientation >= 5 ? (thumbnail.height, thumbnail.width) : (thumbnail.width, thumbnail.height)
         guard needed.isMet(width: w, height: h) else { return .original(bytes) }
-        return ImageSource(.encoded(bytes, loaderOptions: ["thumbnail=TRUE"]), provenance: "from the embedded thumbnail (\(w)×\(h))")
+        // The thumbnail as opened here, not its bytes again: each heifload reads the file's whole box structure
+        // (libheif 1.15 zero-fills about twice the file's size doing so), and a rendering opens its source twice.
+        return ImageSource(.decoded(thumbnail), provenance: "from the embedded thumbnail (\(w)×\(h))")
     }
 }
