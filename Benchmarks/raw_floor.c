@@ -4,7 +4,7 @@
  * decoder), unpacks the embedded JPEG preview and copies it once into memory of album's own; libvips then decodes
  * that copy exactly as it decodes a JPEG file of the preview's size. So the RAW step costs the JPEG step plus these
  * calls. Measured in a fresh process, as a one-photo `album run` meets them: the file already in memory (import read
- * it), album's allocator settings (2 malloc arenas, a fixed 128 KiB mmap threshold), every page touched for the
+ * it), album's allocator settings (one malloc arena, a fixed 128 KiB mmap threshold), every page touched for the
  * first time. Run by Benchmarks/embedded_sources.py beside the RAW row (Benchmarks/INVESTIGATION.md section 19).
  *   gcc -O2 -o raw_floor Benchmarks/raw_floor.c -lraw_r && raw_floor FILE.dng
  * Prints: sniff_ms decoder_ms (the identify alone; identify + unpack + one copy), one line.
@@ -24,7 +24,7 @@ static double now_ms(void) {
 
 int main(int argc, char **argv) {
     if (argc != 2) { fprintf(stderr, "usage: raw_floor FILE\n"); return 2; }
-    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_ARENA_MAX, 1);
     mallopt(M_MMAP_THRESHOLD, 128 << 10);
     FILE *f = fopen(argv[1], "rb");
     if (!f) { perror(argv[1]); return 1; }

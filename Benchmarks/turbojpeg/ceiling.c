@@ -6,8 +6,8 @@
  *   ceiling MODE ROUNDS FILE...
  * MODE: vips | tj | vipsdecode | tjdecode | crop | cropcubic | all (every mode, order reversed every other round);
  *       compare: crop-first against album's thumbnail, pixel differences per photo (ROUNDS ignored).
- * One untimed round runs first (CEILING_NO_WARMUP=1 skips it, for callgrind). album's allocator settings (2 malloc
- * arenas, a fixed 128 KiB mmap threshold) are applied unless CEILING_GLIBC_MALLOC is set. CPU seconds on stderr.
+ * One untimed round runs first (CEILING_NO_WARMUP=1 skips it, for callgrind). album's allocator settings (1 malloc
+ * arena, a fixed 128 KiB mmap threshold) are applied unless CEILING_GLIBC_MALLOC is set. CPU seconds on stderr.
  *
  * vips:       jpegload_buffer(shrink=s, fail_on=truncated, sequential) -> thumbnail_image(240, crop centre)
  *             -> icc_transform to sRGB when a profile is embedded -> jpegsave_buffer(Q=70, strip)   (album's path)
@@ -181,8 +181,8 @@ static double run(const char *mode, tjhandle tj, File *files, int n) {
 }
 
 int main(int argc, char **argv) {
-    /* album's allocator settings (Vips.start: 2 arenas, a fixed 128 KiB mmap threshold), unless CEILING_GLIBC_MALLOC. */
-    if (!getenv("CEILING_GLIBC_MALLOC")) { mallopt(M_ARENA_MAX, 2); mallopt(M_MMAP_THRESHOLD, 128 * 1024); }
+    /* album's allocator settings (Vips.start: 1 arena, a fixed 128 KiB mmap threshold), unless CEILING_GLIBC_MALLOC. */
+    if (!getenv("CEILING_GLIBC_MALLOC")) { mallopt(M_ARENA_MAX, 1); mallopt(M_MMAP_THRESHOLD, 128 * 1024); }
     if (VIPS_INIT(argv[0])) die("init");
     vips_concurrency_set(1);
     vips_cache_set_max(0);

@@ -54,8 +54,6 @@ public struct JobRun {
         Vips.setWarningHandler { message in if verbose { Console.err("album: libvips: \(message.shown)") } }
         var settings = Vips.Settings()
         settings.blockUntrustedLoaders = !(job.importStage?.allowUntrustedLoaders ?? false)
-        // Under an address-space limit, one malloc arena: each further arena reserves 64 MB of it.
-        if AddressSpace.limit != nil { settings.mallocArenas = 1 }
         // Before anything is opened: too few descriptors would stop the process mid-run.
         try requireOpenFiles()
         // A root that does not exist stops the run before a catalogue folder is made under it.

@@ -16,8 +16,11 @@ public enum Vips {
         public var blockUntrustedLoaders: Bool = true
         /// glibc malloc arenas. libvips' worker threads each get an arena by default, and memory freed in one is not
         /// reused by another: on 133 real photos with 2 workers, peak RSS fell from 416 MB to 245 MB with 2 arenas
-        /// and a fixed 128 KiB mmap threshold (large decode buffers then go straight back to the system).
-        public var mallocArenas: Int = 2
+        /// and a fixed 128 KiB mmap threshold (large decode buffers then go straight back to the system). One arena
+        /// takes another 6 MB off the 2-worker thumbnail job (316 photos: 175.5 against 181.5 MiB, the same time;
+        /// Benchmarks/INVESTIGATION.md section 20): the big buffers are mmapped anyway, so the workers rarely meet
+        /// in the arena's lock.
+        public var mallocArenas: Int = 1
         public var mmapThresholdBytes: Int = 128 << 10
         /// liborc's run-time generated SIMD code (libvips' vector paths, e.g. the vertical Lanczos3 of every resize).
         /// Debian 12's liborc 0.4.33 crashes when two threads compile and free ORC programs at once, so while it is
