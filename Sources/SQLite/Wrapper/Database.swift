@@ -116,6 +116,10 @@ public final class Database {
     /// each anew cost a no-op rerun of 10 000 photos more than the queries themselves (Benchmarks/INVESTIGATION.md).
     private var statements: [String: Statement] = [:]
 
+    /// The SQL of every statement `run` and `query` have prepared and kept, in no order: what a test asks SQLite's
+    /// query plan of (`QueryPlanTests`).
+    public var keptStatements: [String] { Array(statements.keys) }
+
     func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
         let statement = try prepare(sql)
