@@ -60,7 +60,19 @@ extension CatalogueReader {
 
     /// Every photo, newest added first (the gallery's order).
     public func allPhotos() throws -> [PhotoRecord] {
-        try fetchAll(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")
+        try fetchAll(PhotoRecord.self, PhotoRecord.newestFirst)
+    }
+
+    /// Every photo in `allPhotos`' order, handed to `body` one at a time as it is read and then let go, so the
+    /// caller's memory does not grow with the catalogue (`album ls`); `body` returns false to stop. `body` may look
+    /// up other rows (`isSuperseded(_:)`, `aliases(photo:)`), but not call this again.
+    public func forEachPhoto(_ body: (PhotoRecord) throws -> Bool) throws {
+        try fetchEach(PhotoRecord.self, PhotoRecord.newestFirst, [], body)
+    }
+
+    /// Every photo's original path (the photo's, not its aliases'), in no order: only that column is read.
+    public func photoPaths() throws -> [String] {
+        try database.query("SELECT path FROM photos", []) { self.paths.resolved(try $0["path"] as String) }
     }
 }
 

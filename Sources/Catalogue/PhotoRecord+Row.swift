@@ -45,6 +45,9 @@ extension PhotoRecord: TableRecord {
         .column("description", "TEXT", \.xmpDescription, since: 8, json: 25),
     ]
 
+    /// The gallery's order, newest added first: `allPhotos` and `forEachPhoto`.
+    static let newestFirst = "ORDER BY added DESC, rowid DESC"
+
     /// `replaces` looked up for one photo (`isSuperseded(photo:)`) and set to NULL when the photo it names is deleted
     /// (`album prune`): without it each of those read the whole table.
     package static let addedIndexes = [TableIndex("CREATE INDEX photos_replaces ON photos(replaces)", since: 9)]

@@ -148,7 +148,8 @@ final class CatalogueTests: XCTestCase {
         XCTAssertEqual(try catalogue.database.query("PRAGMA integrity_check") { $0.text(0) }, ["ok"])
         XCTAssertEqual(try catalogue.database.query("PRAGMA foreign_key_check") { $0.text(0) }, [])
         XCTAssertEqual(try catalogue.database.query("SELECT name FROM sqlite_master WHERE tbl_name IN ('steps', 'renditions') AND type = 'index' AND sql IS NOT NULL ORDER BY name") { $0.text(0) },
-                       ["renditions_lookup", "steps_photo", "steps_run"])
+                       ["renditions_lookup", "renditions_path", "renditions_run", "steps_photo", "steps_run"],
+                       "version 7's indexes, and version 9's on renditions")
     }
 
     func testADamagedDatabaseIsReportedNotRepaired() throws {

@@ -137,6 +137,12 @@ public final class Database {
         try cachedStatement(sql).query(arguments, map)
     }
 
+    /// Runs a query and hands each row to `body` as it is stepped (`Statement.forEach`); `body` returns false to
+    /// stop. `body` may run other statements of this connection, but not this one.
+    public func forEach(_ sql: String, _ arguments: [Value] = [], _ body: (Row) throws -> Bool) throws {
+        try cachedStatement(sql).forEach(arguments, body)
+    }
+
     /// Runs `body` in a transaction: commits when it returns, rolls back and rethrows when it throws.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
