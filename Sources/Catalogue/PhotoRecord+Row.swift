@@ -50,7 +50,7 @@ extension PhotoRecord: TableRecord {
 
     /// `replaces` looked up for one photo (`isSuperseded(photo:)`) and set to NULL when the photo it names is deleted
     /// (`album prune`): without it each of those read the whole table.
-    package static let addedIndexes = [TableIndex("CREATE INDEX photos_replaces ON photos(replaces)", since: 9)]
+    package static let addedIndexes = [TableIndex("photos_replaces", on: "photos(replaces)", since: 9)]
 
     package static let blank = PhotoRecord(id: "", hash: "", path: "", bytes: 0, mtimeNanoseconds: 0, inode: 0, width: 0, height: 0,
                                    format: "", taken: nil, added: "", caption: nil, filter: "", filterRecipe: "", camera: nil,

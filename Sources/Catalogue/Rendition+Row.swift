@@ -24,8 +24,8 @@ extension Rendition: TableRecord {
     package static let constraints = ["UNIQUE (photo, kind, path)"]
     /// A rendition looked up by its file (`renditions(path:)`, `isRecorded(path:)`, `photos(recording:)`: export's
     /// ownership check, `rm`), and `run` set to NULL when its run is deleted (`album prune --history`).
-    package static let addedIndexes = [TableIndex("CREATE INDEX renditions_path ON renditions(path)", since: 9),
-                                       TableIndex("CREATE INDEX renditions_run ON renditions(run)", since: 9)]
+    package static let addedIndexes = [TableIndex("renditions_path", on: "renditions(path)", since: 9),
+                                       TableIndex("renditions_run", on: "renditions(run)", since: 9)]
 
     package static let blank = Rendition(photo: "", kind: .thumbnail, parametersHash: "", inputHash: "", path: "", fileHash: "",
                                  width: 0, height: 0, bytes: 0, run: 0)
