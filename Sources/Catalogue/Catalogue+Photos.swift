@@ -8,16 +8,28 @@ extension CatalogueReader {
 
     /// The photos whose id starts with `prefix` (case-insensitive), at most `limit` of them, in id order.
     public func photos(idPrefix prefix: String, limit: Int = 2) throws -> [PhotoRecord] {
-        let prefix = prefix.lowercased()
-        return try fetchAll(PhotoRecord.self, "WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?",
-                          [.int(prefix.count), .text(prefix), .int(limit)])
+        let (low, high) = CatalogueReader.idRange(prefix)
+        return try fetchAll(PhotoRecord.self, "WHERE id >= ? AND id < ? ORDER BY id LIMIT ?", [.text(low), .text(high), .int(limit)])
     }
 
     /// How many photos have an id starting with `prefix` (case-insensitive).
     public func countPhotos(idPrefix prefix: String) throws -> Int {
-        let prefix = prefix.lowercased()
-        return try database.query("SELECT COUNT(*) AS count FROM photos WHERE substr(id, 1, ?) = ?",
-                                  [.int(prefix.count), .text(prefix)]) { try $0["count"] as Int }.first ?? 0
+        let (low, high) = CatalogueReader.idRange(prefix)
+        return try database.query("SELECT COUNT(*) AS count FROM photos WHERE id >= ? AND id < ?",
+                                  [.text(low), .text(high)]) { try $0["count"] as Int }.first ?? 0
+    }
+
+    /// The ids that start with `prefix` (case-insensitive) as a range of the primary key's index, `low <= id < high`,
+    /// so a lookup by prefix reads only the matching entries. Ids are album's own ASCII (`PhotoRecord.id(forHash:)`), and
+    /// every text that starts with `low` sorts below `low` followed by the largest code point (SQLite's BINARY
+    /// order is UTF-8's, which is code point order).
+    ///
+    /// ```
+    /// "9F3A" → ("9f3a", "9f3a\u{10FFFF}")
+    /// ```
+    static func idRange(_ prefix: String) -> (low: String, high: String) {
+        let low = prefix.lowercased()
+        return (low, low + "\u{10FFFF}")
     }
 
     /// The photo with exactly this id, if any.
@@ -48,7 +60,19 @@ extension CatalogueReader {
 
     /// Every photo, newest added first (the gallery's order).
     public func allPhotos() throws -> [PhotoRecord] {
-        try fetchAll(PhotoRecord.self, "ORDER BY added DESC, rowid DESC")
+        try fetchAll(PhotoRecord.self, PhotoRecord.newestFirst)
+    }
+
+    /// Every photo in `allPhotos`' order, handed to `body` one at a time as it is read and then let go, so the
+    /// caller's memory does not grow with the catalogue (`album ls`); `body` returns false to stop. `body` may look
+    /// up other rows (`isSuperseded(_:)`, `aliases(photo:)`), but not call this again.
+    public func forEachPhoto(_ body: (PhotoRecord) throws -> Bool) throws {
+        try fetchEach(PhotoRecord.self, PhotoRecord.newestFirst, [], body)
+    }
+
+    /// Every photo's original path (the photo's, not its aliases'), in no order: only that column is read.
+    public func photoPaths() throws -> [String] {
+        try database.query("SELECT path FROM photos", []) { self.paths.resolved(try $0["path"] as String) }
     }
 }
 

@@ -11,6 +11,17 @@ extension CatalogueReader {
         }
     }
 
+    /// The same records handed to `body` one at a time as they are read, none kept (`Database.forEach`); `body`
+    /// returns false to stop.
+    func fetchEach<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = [], _ body: (R) throws -> Bool) throws {
+        let paths = self.paths
+        try database.forEach("SELECT * FROM \(R.table) \(clause)", arguments) { row in
+            var record = try R(row: row)
+            record.mapPaths(paths.resolved)
+            return try body(record)
+        }
+    }
+
     /// Where this catalogue's stored paths are resolved from: its folder as it is now.
     package var paths: CataloguePaths { CataloguePaths(folder: folder) }
 }

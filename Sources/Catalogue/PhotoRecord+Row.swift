@@ -45,6 +45,13 @@ extension PhotoRecord: TableRecord {
         .column("description", "TEXT", \.xmpDescription, since: 8, json: 25),
     ]
 
+    /// The gallery's order, newest added first: `allPhotos` and `forEachPhoto`.
+    static let newestFirst = "ORDER BY added DESC, rowid DESC"
+
+    /// `replaces` looked up for one photo (`isSuperseded(photo:)`) and set to NULL when the photo it names is deleted
+    /// (`album prune`): without it each of those read the whole table.
+    package static let addedIndexes = [TableIndex("photos_replaces", on: "photos(replaces)", since: 9)]
+
     package static let blank = PhotoRecord(id: "", hash: "", path: "", bytes: 0, mtimeNanoseconds: 0, inode: 0, width: 0, height: 0,
                                    format: "", taken: nil, added: "", caption: nil, filter: "", filterRecipe: "", camera: nil,
                                    orientation: 0, hasGPS: false, replaces: nil, storedPath: nil)

@@ -22,6 +22,10 @@ extension Rendition: TableRecord {
                 reading: { row, name in try row[name] as Int64? ?? 0 }),
     ]
     package static let constraints = ["UNIQUE (photo, kind, path)"]
+    /// A rendition looked up by its file (`renditions(path:)`, `isRecorded(path:)`, `photos(recording:)`: export's
+    /// ownership check, `rm`), and `run` set to NULL when its run is deleted (`album prune --history`).
+    package static let addedIndexes = [TableIndex("renditions_path", on: "renditions(path)", since: 9),
+                                       TableIndex("renditions_run", on: "renditions(run)", since: 9)]
 
     package static let blank = Rendition(photo: "", kind: .thumbnail, parametersHash: "", inputHash: "", path: "", fileHash: "",
                                  width: 0, height: 0, bytes: 0, run: 0)

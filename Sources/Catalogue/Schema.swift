@@ -2,12 +2,13 @@ import SQLite
 
 /// The catalogue's schema, versioned with `PRAGMA user_version` and migrated forward in one transaction.
 package enum Schema {
-    /// The newest version this album writes: the fixed history's last, or a later `since` a column declares. An album
-    /// that finds a larger number refuses the catalogue.
+    /// The newest version this album writes: the fixed history's last, or a later `since` a column or an added index
+    /// declares. An album that finds a larger number refuses the catalogue.
     package static let currentVersion: Int = {
         var version = migrations.count
         for record in records {
             for column in record.declaredColumns { version = max(version, column.since) }
+            for index in record.addedIndexes { version = max(version, index.since) }
         }
         return version
     }()
@@ -19,8 +20,8 @@ package enum Schema {
 
     /// The SQL that takes a catalogue from `version - 1` to `version`: the fixed history's migration for the first
     /// seven versions (written by hand, never changed), then, made from the declarations, a `CREATE TABLE` (and its
-    /// indexes) for each record whose table is declared `since` that version, and an `ALTER TABLE … ADD COLUMN` for
-    /// each column of an older table declared `since` it.
+    /// indexes) for each record whose table is declared `since` that version, an `ALTER TABLE … ADD COLUMN` for
+    /// each column of an older table declared `since` it, and each index added `since` it (`TableIndex`).
     static func migration(to version: Int, records: [any TableRecord.Type] = Schema.records) -> String {
         let fixed = version <= migrations.count ? migrations[version - 1] : ""
         guard version > migrations.count else { return fixed }
@@ -34,6 +35,9 @@ package enum Schema {
             for column in record.declaredColumns where column.since == version {
                 statements.append("ALTER TABLE \(table) ADD COLUMN \(column.name) \(column.definition);")
             }
+        }
+        for record in records {
+            statements += record.addedIndexes.filter { $0.since == version }.map { $0.definition + ";" }
         }
         return statements.joined(separator: "\n")
     }

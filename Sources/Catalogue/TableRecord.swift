@@ -22,6 +22,8 @@ package protocol TableRecord: Sendable {
     static var since: Int { get }
     /// The table's indexes, created with it when the table is one its declaration creates (`since` over 7).
     static var indexes: [String] { get }
+    /// The indexes added to the table since it was made, each with the schema version that adds it (`TableIndex`).
+    static var addedIndexes: [TableIndex] { get }
     /// Applies `transform` to each path the record stores relative to the catalogue (`CataloguePaths`): resolved
     /// after a read, made relative before a write. Records without such a path keep the default, which does nothing.
     mutating func mapPaths(_ transform: (String) -> String)
@@ -35,6 +37,8 @@ extension TableRecord {
     package static var since: Int { 1 }
 
     package static var indexes: [String] { [] }
+
+    package static var addedIndexes: [TableIndex] { [] }
 
     /// Reads a record from a row that has the table's columns (`SELECT *`); throws when one is missing or mistyped.
     package init(row: Row) throws {

@@ -73,48 +73,75 @@ struct LsCommand: Command {
         if withRenditions, !json { throw UsageError("--renditions goes with --json: album ls --json --renditions") }
     }
 
+    /// Reads the photos one at a time and writes each as it is read (`CatalogueReader.forEachPhoto`): `-q` and
+    /// `--json` hold one photo and its own rows, whatever the catalogue's size (issue 34); the table holds its cells,
+    /// whose widths it needs before its first line. A photo's state is decided from its own rows, looked up by index
+    /// (`isSuperseded(_:)`, its aliases and second originals), as `PhotoRecord.conditions` decides it from all of them.
     func run() throws -> ExitCode {
         try location.requireCatalogue()  // says every place it looked
         let catalogue = try CatalogueReader(folder: location.folder)
         defer { catalogue.close() }
         let selection = try self.selection.resolved(in: catalogue)
-        let all = try catalogue.allPhotos()
-        if let warning = selection.unmatchedPathWarning(among: all.map(\.path)) { Console.err(warning) }
-        for warning in FactWarnings.of(selection, among: all, label: "--label", keyword: "--keyword") { Console.err(warning) }
-        // Superseded is decided from every row, so the states come from the whole catalogue, then the selection.
-        let aliases = try catalogue.allAliases()
-        let seconds = try catalogue.allSecondOriginals()
-        let secondsByPhoto = Dictionary(grouping: seconds, by: \.photo)
-        let conditions = PhotoRecord.conditions(of: all, aliases: aliases, seconds: seconds)
-        let condition = { (photo: PhotoRecord) -> PhotoCondition in conditions[photo.id] ?? .ok }
+        for warning in try LsCommand.warnings(selection, in: catalogue) { Console.err(warning) }
         let wanted = state
-        let photos = all.filter { photo in selection.matches(photo) && (wanted.map { condition(photo).state == $0 } ?? true) }
-        if quiet {
-            for photo in photos { Console.out(photo.id) }
-            return .ok
-        }
-        if json {
-            let byPhoto = Dictionary(grouping: aliases, by: \.photo)
-            let renditions = withRenditions ? Dictionary(grouping: try catalogue.renditions(kind: nil), by: \.photo) : nil
-            Console.out(JSONValue.array(photos.map { photo in
-                photo.json(condition(photo), aliases: byPhoto[photo.id] ?? [], seconds: secondsByPhoto[photo.id] ?? [],
-                           renditions: renditions.map { $0[photo.id] ?? [] })
-            }).prettyText)
-            return .ok
-        }
+        let needsState = !quiet || wanted != nil
+        var ids = OutputLines(), items = JSONArrayLines()
         var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "rating", "label", "keywords", "caption", "path"])
-        for photo in photos {
-            let taken = photo.taken.map(Timestamp.taken) ?? "-"
-            let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
-            let state: String = condition(photo).state.rawValue
-            let keywords = photo.keywords.isEmpty ? "-" : TextTable.clipped(photo.keywords.joined(separator: ", "), to: 30)
-            table.append([String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
-                          photo.format, photo.filter, state, photo.rating.map(String.init) ?? "-", photo.label ?? "-",
-                          keywords, caption, LsCommand.shownPath(photo, seconds: secondsByPhoto[photo.id] ?? [])])
+        var count = 0
+        try catalogue.forEachPhoto { photo in
+            guard selection.matches(photo) else { return true }
+            var seconds: [SecondOriginal] = [], aliases: [PhotoAlias] = [], condition = PhotoCondition.ok
+            if needsState {
+                seconds = try catalogue.secondOriginals(photo: photo.id)
+                aliases = try catalogue.aliases(photo: photo.id)
+                condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases, seconds: seconds)
+                if let wanted, condition.state != wanted { return true }
+            }
+            count += 1
+            if quiet {
+                ids.append(photo.id)
+                return ids.isOpen
+            }
+            if json {
+                items.append(photo.json(condition, aliases: aliases, seconds: seconds,
+                                        renditions: withRenditions ? try catalogue.renditions(photo: photo.id) : nil))
+                return items.isOpen
+            }
+            table.append(LsCommand.cells(photo, condition, seconds: seconds))
+            return true
         }
-        Console.out(table.rendered)
-        Console.err("\(photos.count) photo\(photos.count == 1 ? "" : "s")")
+        if quiet {
+            ids.flush()
+        } else if json {
+            items.finish()
+        } else {
+            Console.out(table.rendered)
+            Console.err("\(count) photo\(count == 1 ? "" : "s")")
+        }
         return .ok
+    }
+
+    /// The warnings for a `--path` that matches no photo and a `--label` or `--keyword` no photo has, read from the
+    /// catalogue only when such a selector is given.
+    static func warnings(_ selection: Selection, in catalogue: CatalogueReader) throws -> [String] {
+        var warnings: [String] = []
+        if selection.path != nil, let warning = selection.unmatchedPathWarning(among: try catalogue.photoPaths()) {
+            warnings.append(warning)
+        }
+        if selection.label != nil || !(selection.keywords ?? []).isEmpty {
+            warnings += FactWarnings.of(selection, among: try catalogue.allPhotos(), label: "--label", keyword: "--keyword")
+        }
+        return warnings
+    }
+
+    /// One photo's line of the table.
+    static func cells(_ photo: PhotoRecord, _ condition: PhotoCondition, seconds: [SecondOriginal]) -> [String] {
+        let taken = photo.taken.map(Timestamp.taken) ?? "-"
+        let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
+        let keywords = photo.keywords.isEmpty ? "-" : TextTable.clipped(photo.keywords.joined(separator: ", "), to: 30)
+        return [String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
+                photo.format, photo.filter, condition.state.rawValue, photo.rating.map(String.init) ?? "-", photo.label ?? "-",
+                keywords, caption, LsCommand.shownPath(photo, seconds: seconds)]
     }
 
     /// The `path` cell: the photo's original, then each second original of a pair, by its name when it is in the

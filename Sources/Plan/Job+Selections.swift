@@ -22,4 +22,10 @@ extension Job {
     public func unmatchedPathWarnings(among paths: [String]) -> [String] {
         ([select] + stages.map { $0.select }).compactMap { $0?.unmatchedPathWarning(among: paths) }
     }
+
+    /// Whether any of the job's selections has a `path:` glob: only then are the catalogue's paths read for
+    /// `unmatchedPathWarnings`.
+    public var selectsByPath: Bool {
+        ([select] + stages.map { $0.select }).contains { $0?.path != nil }
+    }
 }

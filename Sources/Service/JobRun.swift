@@ -72,8 +72,9 @@ public struct JobRun {
         var options = try affordable()
         if let chunk { options.photosAfterImport = chunk.photos }
         let job = try self.job.resolvingSelections(in: catalogue)
-        if chunk == nil {  // a chunk sees only its share of the photos
-            for warning in job.unmatchedPathWarnings(among: scan.files + (try catalogue.allPhotos()).map(\.path)) { Console.err(warning) }
+        // A chunk sees only its share of the photos. Only the path column is read, and only for a `path:` glob.
+        if chunk == nil, job.selectsByPath {
+            for warning in job.unmatchedPathWarnings(among: scan.files + (try catalogue.photoPaths())) { Console.err(warning) }
         }
         let software = Software.current
         let run = try catalogue.beginRun(job: job.name, jobPath: job.path, jobHash: job.hash, started: Timestamp.now(), software: software,

@@ -78,16 +78,17 @@ final class CatalogueTests: XCTestCase {
 
     /// Rewrites the catalogue database `file` as version 6 left it (before issue 31 took the stage and rendition
     /// kind CHECKs out): a database made by the first six migrations, every row copied into it with its id.
-    /// The SQL that drops every column declared after the fixed history (`since` 8 on: issue 32's XMP facts) from
-    /// the tables of `schema` (`main`, or an attached database), and every table declared after it: what an older
-    /// album's tables held.
+    /// The SQL that drops every column and index declared after the fixed history (`since` 8 on: issue 32's XMP
+    /// facts, issue 34's indexes) from the tables of `schema` (`main`, or an attached database), and every table
+    /// declared after it: what an older album's tables held.
     static func droppingDeclaredColumns(in schema: String = "main") -> String {
-        Schema.records.flatMap { record in
+        let indexes = Schema.records.flatMap { $0.addedIndexes }.map { "DROP INDEX IF EXISTS \(schema).\($0.name);" }
+        return (indexes + Schema.records.flatMap { record in
             // A table declared after the fixed history goes whole (its index with it); a later column alone.
             record.since > Schema.migrations.count ? ["DROP TABLE IF EXISTS \(schema).\(record.table);"]
                 : record.declaredColumns.filter { $0.since > Schema.migrations.count }
                     .map { "ALTER TABLE \(schema).\(record.table) DROP COLUMN \($0.name);" }
-        }.joined(separator: " ")
+        }).joined(separator: " ")
     }
 
     static func makeVersion6(_ file: String) throws {
@@ -148,7 +149,8 @@ final class CatalogueTests: XCTestCase {
         XCTAssertEqual(try catalogue.database.query("PRAGMA integrity_check") { $0.text(0) }, ["ok"])
         XCTAssertEqual(try catalogue.database.query("PRAGMA foreign_key_check") { $0.text(0) }, [])
         XCTAssertEqual(try catalogue.database.query("SELECT name FROM sqlite_master WHERE tbl_name IN ('steps', 'renditions') AND type = 'index' AND sql IS NOT NULL ORDER BY name") { $0.text(0) },
-                       ["renditions_lookup", "steps_photo", "steps_run"])
+                       ["renditions_lookup", "renditions_path", "renditions_run", "steps_photo", "steps_run"],
+                       "version 7's indexes, and version 9's on renditions")
     }
 
     func testADamagedDatabaseIsReportedNotRepaired() throws {

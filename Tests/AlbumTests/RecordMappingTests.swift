@@ -98,7 +98,9 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 1, "schema 8 (second_originals, photos.lens and the XMP columns) is the only version after the fixed history")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 2, "schema 8 (second_originals, photos.lens and the XMP columns) and 9 (issue 34's indexes) are the versions after the fixed history")
+        // An index added to an older table is created by the migration to its version.
+        XCTAssertTrue(Schema.migration(to: 9).contains("CREATE INDEX photos_replaces ON photos(replaces);"), Schema.migration(to: 9))
         // A table declared after the fixed history is created by the migration to its version, with its indexes.
         XCTAssertTrue(Schema.migration(to: 8).hasPrefix(SecondOriginal.declaredDefinition + ";\n" + SecondOriginal.indexes.joined(separator: ";\n") + ";"),
                       Schema.migration(to: 8))

@@ -35,6 +35,14 @@ public enum JSONValue: Sendable, Equatable {
         return out
     }
 
+    /// The indented text of this value as an item `level` containers deep: its inner lines indented as
+    /// `prettyText` would indent them there (`ls --json` writes its array one item at a time).
+    package func prettyText(level: Int) -> String {
+        var out = ""
+        write(to: &out, indent: "  ", level: level)
+        return out
+    }
+
     private func write(to out: inout String, indent: String?, level: Int) {
         switch self {
         case .null: out += "null"

@@ -116,6 +116,10 @@ public final class Database {
     /// each anew cost a no-op rerun of 10 000 photos more than the queries themselves (Benchmarks/INVESTIGATION.md).
     private var statements: [String: Statement] = [:]
 
+    /// The SQL of every statement `run` and `query` have prepared and kept, in no order: what a test asks SQLite's
+    /// query plan of (`QueryPlanTests`).
+    public var keptStatements: [String] { Array(statements.keys) }
+
     func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
         let statement = try prepare(sql)
@@ -131,6 +135,12 @@ public final class Database {
     /// Runs a query and maps each row.
     public func query<T>(_ sql: String, _ arguments: [Value] = [], _ map: (Row) throws -> T) throws -> [T] {
         try cachedStatement(sql).query(arguments, map)
+    }
+
+    /// Runs a query and hands each row to `body` as it is stepped (`Statement.forEach`); `body` returns false to
+    /// stop. `body` may run other statements of this connection, but not this one.
+    public func forEach(_ sql: String, _ arguments: [Value] = [], _ body: (Row) throws -> Bool) throws {
+        try cachedStatement(sql).forEach(arguments, body)
     }
 
     /// Runs `body` in a transaction: commits when it returns, rolls back and rethrows when it throws.

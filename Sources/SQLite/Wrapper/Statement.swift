@@ -49,6 +49,16 @@ public final class Statement {
         return rows
     }
 
+    /// Runs the statement and hands each row to `body` as it is stepped, holding no other row: a reader of a whole
+    /// table whose memory must not grow with it (`album ls`). `body` returns false to stop early.
+    public func forEach(_ arguments: [Value] = [], _ body: (Row) throws -> Bool) throws {
+        try bind(arguments)
+        defer { sqlite3_reset(handle) }
+        while try step() {
+            guard try body(Row(handle: handle, statement: self)) else { return }
+        }
+    }
+
     /// The error for a column read that found the wrong type or no such column: SQLITE_MISMATCH, with this SQL.
     func mismatch(_ message: String) -> SQLiteError {
         SQLiteError(code: SQLITE_MISMATCH, message: message, sql: sql)
