@@ -92,6 +92,13 @@ public struct ChunkRun {
             } catch {
                 throw DistributedError("chunk \(chunk) finished, but \(folder.outcome(chunk)) could not be written: \(error)", exitCode: .retry)
             }
+            // Its database becomes its delta: the rows of the photos it touched, its attempts and their steps. A chunk
+            // killed before this leaves the whole database, which merges the same.
+            do {
+                try Catalogue.compactChunk(database: database, parent: plan.run, chunk: chunk)
+            } catch {
+                Console.err("album: warning: chunk \(chunk) finished, but its database stays whole (\(DistributedLaunch.message(of: error))); it merges the same")
+            }
             return .ok
         case .interrupted, .terminated:
             return status
