@@ -80,6 +80,10 @@ extension Catalogue {
         let partial = file + ".delta"
         try? FileSystem.remove(partial)
         do {
+            // Made first, with its page size (the connection that attaches it cannot create files).
+            let delta = try Database(path: partial, mode: .readWriteCreate)
+            do { try delta.execute("PRAGMA page_size = 1024; VACUUM") } catch { delta.close(); throw error }
+            delta.close()
             let database = try Database(path: file, mode: .readWrite)
             defer { database.close() }
             database.setBusyTimeout(milliseconds: 5_000)
