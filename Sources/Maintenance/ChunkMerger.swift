@@ -71,7 +71,8 @@ public struct ChunkMerger {
 
             // Only the photos the chunk wrote rows of (`chunk_touched`, logged by the chunk database's triggers) are
             // compared with the snapshot and carried: every statement below looks rows up by these photos' ids, so
-            // the merge costs the chunk's share, never the catalogue's size.
+            // the merge costs the chunk's share, never the catalogue's size (each DELETE names `photo IN` first, so
+            // that SQLite searches the table's index by photo instead of scanning it: EXPLAIN QUERY PLAN).
             try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_touched (photo TEXT PRIMARY KEY) WITHOUT ROWID")
             try database.execute("DELETE FROM temp.merge_touched")
             try database.execute("INSERT INTO temp.merge_touched SELECT photo FROM chunk.chunk_touched")
@@ -113,7 +114,7 @@ public struct ChunkMerger {
                         inode = excluded.inode, added = excluded.added
                 """)
             try database.execute("""
-                DELETE FROM main.aliases WHERE (photo, path) IN
+                DELETE FROM main.aliases WHERE photo IN \(touched) AND (photo, path) IN
                     (SELECT photo, path FROM snap.aliases WHERE photo IN \(touched)
                      EXCEPT SELECT photo, path FROM chunk.aliases WHERE photo IN \(touched))
                 """)
@@ -130,8 +131,8 @@ public struct ChunkMerger {
                 """)
             try database.execute("""
                 DELETE FROM main.second_originals WHERE path IN (SELECT path FROM temp.merge_seconds)
-                    OR (photo, path) IN (SELECT photo, path FROM snap.second_originals WHERE photo IN \(touched)
-                                         EXCEPT SELECT photo, path FROM chunk.second_originals WHERE photo IN \(touched))
+                    OR (photo IN \(touched) AND (photo, path) IN (SELECT photo, path FROM snap.second_originals WHERE photo IN \(touched)
+                                         EXCEPT SELECT photo, path FROM chunk.second_originals WHERE photo IN \(touched)))
                 """)
             try database.execute("INSERT INTO main.second_originals (\(secondList)) SELECT \(secondList) FROM temp.merge_seconds")
 
@@ -148,7 +149,7 @@ public struct ChunkMerger {
                 """)
             result.renditions += try changes(database)
             try database.execute("""
-                DELETE FROM main.renditions WHERE (photo, kind, path) IN
+                DELETE FROM main.renditions WHERE photo IN \(touched) AND (photo, kind, path) IN
                     (SELECT photo, kind, path FROM snap.renditions WHERE photo IN \(touched)
                      EXCEPT SELECT photo, kind, path FROM chunk.renditions WHERE photo IN \(touched))
                 """)
@@ -159,7 +160,7 @@ public struct ChunkMerger {
             try database.execute("""
                 INSERT INTO main.steps (run, photo, \(stepList))
                     SELECT m.new, CASE WHEN EXISTS (SELECT 1 FROM main.photos AS p WHERE p.id = s.photo) THEN s.photo END, \(stepColumns.map { "s." + $0 }.joined(separator: ", "))
-                    FROM chunk.steps AS s JOIN temp.merge_runs AS m ON m.old = s.run
+                    FROM temp.merge_runs AS m CROSS JOIN chunk.steps AS s ON m.old = s.run
                 """)
             result.steps = try changes(database)
 
