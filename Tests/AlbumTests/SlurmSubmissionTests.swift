@@ -112,8 +112,8 @@ final class SlurmSubmissionTests: XCTestCase {
     }
 
     func testDefaultChunksHoldAFewThousandItemsWithinTheEnginesLimits() {
-        XCTAssertEqual(DistributedPlanner.defaultChunks(items: 10_000, parallel: nil, engine: .slurm), 5)
-        XCTAssertEqual(DistributedPlanner.defaultChunks(items: 10_000_000, parallel: nil, engine: .slurm), 5_000)
+        XCTAssertEqual(DistributedPlanner.defaultChunks(items: 10_000, parallel: nil, engine: .slurm), 2)
+        XCTAssertEqual(DistributedPlanner.defaultChunks(items: 10_000_001, parallel: nil, engine: .slurm), 2_001)
         XCTAssertEqual(DistributedPlanner.defaultChunks(items: 100, parallel: 4, engine: .local), 4, "at least as many as run at once")
         XCTAssertEqual(DistributedPlanner.defaultChunks(items: 3, parallel: 8, engine: .local), 3, "never more than the items")
         XCTAssertEqual(DistributedPlanner.defaultChunks(items: 1_000_000_000, parallel: nil, engine: .k8s), 100_000,
