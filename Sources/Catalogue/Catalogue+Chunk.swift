@@ -93,6 +93,8 @@ extension Catalogue {
             let attempts = "(SELECT id FROM main.runs WHERE parent = \(parent) AND chunk = \(chunk))"
             try database.execute("""
                 BEGIN;
+                CREATE TABLE delta.chunk_delta (parent INTEGER NOT NULL, chunk INTEGER NOT NULL);
+                INSERT INTO delta.chunk_delta VALUES (\(parent), \(chunk));
                 CREATE TABLE delta.chunk_touched AS SELECT * FROM main.chunk_touched;
                 CREATE TABLE delta.photos AS SELECT * FROM main.photos WHERE id IN \(touched);
                 CREATE TABLE delta.renditions AS SELECT * FROM main.renditions WHERE photo IN \(touched);
@@ -111,5 +113,15 @@ extension Catalogue {
         } catch let error as SystemError {
             throw CatalogueError("cannot make the delta of chunk catalogue \(file): \(error.description)")
         }
+    }
+
+    /// Whether the chunk database `file` is a finished chunk's delta (`compactChunk`), not a catalogue a chunk can run
+    /// on: false when it is not there.
+    public static func isChunkDelta(database file: String) throws -> Bool {
+        guard FileSystem.exists(file), (FileStatus.of(file)?.size ?? 0) > 0 else { return false }
+        let database = try Database(path: file, mode: .readOnly)
+        defer { database.close() }
+        database.setBusyTimeout(milliseconds: 5_000)
+        return try !database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_delta'") { $0.int(0) }.isEmpty
     }
 }

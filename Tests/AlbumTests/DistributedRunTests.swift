@@ -523,9 +523,10 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertGreaterThan(kills, 0, "at least one chunk was really killed mid-run")
     }
 
-    /// A chunk killed after its run ended but before it wrote `chunk-K.done` (the state is the same as removing that
-    /// file), then run again: the rerun holds the damaged photo back (damaged, not retried), as any rerun does. The
-    /// distributed run must still say that a photo failed, as it does without the kill, and as a one-machine run does.
+    /// A chunk whose `chunk-K.done` is lost after it finished (deleted by hand), then run again: its database is its
+    /// delta by then (made after `chunk-K.done`), so the rerun writes the outcome again from the delta's attempts and
+    /// runs nothing. The distributed run must still say that a photo failed, as it does without the loss, and as a
+    /// one-machine run does.
     func testAChunkRunAgainAfterItsRunEndedStillCountsItsFailedPhoto() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let library = try makeLibrary(in: folder, count: 6, damaged: true)
@@ -533,7 +534,10 @@ final class DistributedRunTests: XCTestCase {
         let run = try planK8s(library, catalogue: catalogue, out: folder + "/out", chunks: 1)
         try runChunk(run, 0, in: folder)
         try FileManager.default.removeItem(atPath: run + "/chunk-0.done")
-        try runChunk(run, 0, in: folder)
+        // Its database is its delta by now (made after chunk-0.done): the rerun writes the outcome again from it.
+        let rerun = try runChunk(run, 0, in: folder)
+        XCTAssertTrue(rerun.stderr.contains("had finished"), rerun.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/chunk-0.done"))
         try album(["merge", run], in: folder, expect: 1, "merging a chunk whose first attempt failed a photo")
         XCTAssertEqual(try rows(catalogue, "SELECT status FROM runs WHERE id = (SELECT run FROM distributed)"), ["failed"],
                        "the distributed run failed a photo")
