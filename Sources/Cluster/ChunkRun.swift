@@ -68,6 +68,19 @@ public struct ChunkRun {
         }
         defer { lock.close() }
         lock.replaceContents(Array("pid \(CurrentProcess.id) on \(host) since \(Timestamp.now())\n".utf8))
+        if ChunkOutcome.read(folder, chunk: chunk) == nil, try Catalogue.isChunkDelta(database: folder.database(chunk)) {
+            // A delta is made only after chunk-K.done was written: the chunk finished, and its outcome was lost since
+            // (deleted by hand). It is written again from the delta's attempts; running the job on a delta would
+            // take the photos it holds for the whole catalogue.
+            let attempts = try Catalogue.chunkAttempts(database: folder.database(chunk), parent: plan.run)
+            let last = attempts.last
+            let outcome = ChunkOutcome(chunk: chunk, status: last?.status == "ok" ? "ok" : "failed", items: manifest.count,
+                                       host: last?.host ?? host, started: attempts.first?.started ?? Timestamp.now(),
+                                       finished: last?.finished ?? Timestamp.now(), workers: 1)
+            try RunFolder.write(outcome.json.text + "\n", to: folder.outcome(chunk))
+            Console.err("album: chunk \(chunk) of \(folder.path) had finished (\(folder.database(chunk)) is its delta) but \(folder.outcome(chunk)) was missing; written again, nothing to do")
+            return .ok
+        }
         if let done = ChunkOutcome.read(folder, chunk: chunk) {
             Console.err("album: chunk \(chunk) of \(folder.path) already finished on \(done.host) at \(Timestamp.local(done.finished)); nothing to do")
             return .ok
@@ -91,6 +104,13 @@ public struct ChunkRun {
                 try RunFolder.write(outcome.json.text + "\n", to: folder.outcome(chunk))
             } catch {
                 throw DistributedError("chunk \(chunk) finished, but \(folder.outcome(chunk)) could not be written: \(error)", exitCode: .retry)
+            }
+            // Its database becomes its delta: the rows of the photos it touched, its attempts and their steps. A chunk
+            // killed before this leaves the whole database, which merges the same.
+            do {
+                try Catalogue.compactChunk(database: database, parent: plan.run, chunk: chunk)
+            } catch {
+                Console.err("album: warning: chunk \(chunk) finished, but its database stays whole (\(DistributedLaunch.message(of: error))); it merges the same")
             }
             return .ok
         case .interrupted, .terminated:

@@ -91,23 +91,20 @@ public struct DistributedLaunch {
         let album = DistributedLaunch.executable
         let chunkScript = engine + "/chunk.sbatch", mergeScript = engine + "/merge.sbatch"
         let name = "album-run-\(plan.run)"
-        let throttle = plan.maxParallel < plan.chunks ? "%\(plan.maxParallel)" : ""
+        let tasks = SlurmLimits.read().arrayTasks(chunks: plan.chunks)
+        let throttle = plan.maxParallel < tasks ? "%\(plan.maxParallel)" : ""
         let arrayID: String
         do {
-            try RunFolder.write("""
-                #!/bin/sh
-                # album chunk K, with K from SLURM_ARRAY_TASK_ID; exit 75 (environment trouble) is for RequeueExit=75.
-                echo "album: chunk ${SLURM_ARRAY_TASK_ID:-?} on node ${SLURMD_NODENAME:-?}, attempt $((${SLURM_RESTART_COUNT:-0} + 1))" >&2
-                exec \(ShellQuote.quote(album)) \(chunkArguments(nil).map(ShellQuote.quote).joined(separator: " "))
-
-                """, to: chunkScript)
+            try RunFolder.write(DistributedLaunch.chunkScript(album: album, folder: folder.path, options: Array(chunkArguments(nil).dropFirst(2)),
+                                                              chunks: plan.chunks, tasks: tasks),
+                                to: chunkScript)
             try RunFolder.write("""
                 #!/bin/sh
                 # album merge, after every chunk has ended (afterany): it merges nothing while a chunk has not finished.
                 exec \(ShellQuote.quote(album)) merge \(ShellQuote.quote(folder.path))
 
                 """, to: mergeScript)
-            var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(plan.chunks - 1)\(throttle)",
+            var chunkJob = ["sbatch", "--parsable", "--job-name", name, "--array", "0-\(tasks - 1)\(throttle)",
                             "--requeue", "--output", engine + "/chunk-%a.log", "--chdir", folder.path]
             if let workers { chunkJob += ["--cpus-per-task", String(workers)] }
             arrayID = try EngineCommand.submit(chunkJob + [chunkScript])
@@ -131,9 +128,39 @@ public struct DistributedLaunch {
         }
         try RunFolder.write(JSONValue.object([("array_job", .string(arrayID)), ("merge_job", .string(mergeID))]).text + "\n",
                             to: engine + "/slurm.json")
-        Console.out("slurm array job \(arrayID) (\(plan.chunks) chunks, \(throttle.isEmpty ? "as many at a time as the cluster gives" : "\(plan.maxParallel) at a time")), merge job \(mergeID)")
+        Console.out("slurm array job \(arrayID) (\(plan.chunks) chunks\(tasks < plan.chunks ? " in \(tasks) tasks" : ""), \(throttle.isEmpty ? "as many at a time as the cluster gives" : "\(plan.maxParallel) at a time")), merge job \(mergeID)")
         Console.err("album: follow it with `album dist status \(folder.path)`; the merge job merges when every chunk has ended")
         return .ok
+    }
+
+    /// `engine/chunk.sbatch`: `album chunk RUNDIR` with K from `SLURM_ARRAY_TASK_ID` when every chunk has its own
+    /// array task; else task T runs chunks T, T + `tasks`, T + 2 `tasks`, … one after another, and stops at the first
+    /// that does not finish (its exit status is the task's: 75 is for `RequeueExit=75`, and a requeued task runs
+    /// again the chunks it had finished, which exit 0 at once).
+    package static func chunkScript(album: String, folder: String, options: [String], chunks: Int, tasks: Int) -> String {
+        let command = ([album, "chunk", folder]).map(ShellQuote.quote).joined(separator: " ")
+        let rest = options.map { " " + ShellQuote.quote($0) }.joined()
+        guard tasks < chunks else {
+            return """
+                #!/bin/sh
+                # album chunk K, with K from SLURM_ARRAY_TASK_ID; exit 75 (environment trouble) is for RequeueExit=75.
+                echo "album: chunk ${SLURM_ARRAY_TASK_ID:-?} on node ${SLURMD_NODENAME:-?}, attempt $((${SLURM_RESTART_COUNT:-0} + 1))" >&2
+                exec \(command)\(rest)
+
+                """
+        }
+        return """
+            #!/bin/sh
+            # \(chunks) chunks over \(tasks) array tasks (Slurm's MaxArraySize and MaxJobCount): task T runs chunks T, T + \(tasks), …
+            # exit 75 (environment trouble) is for RequeueExit=75; a requeued task's finished chunks exit 0 at once.
+            k=${SLURM_ARRAY_TASK_ID:?album: SLURM_ARRAY_TASK_ID is not set}
+            while [ "$k" -lt \(chunks) ]; do
+                echo "album: chunk $k (task ${SLURM_ARRAY_TASK_ID}) on node ${SLURMD_NODENAME:-?}, attempt $((${SLURM_RESTART_COUNT:-0} + 1))" >&2
+                \(command) "$k"\(rest) || exit $?
+                k=$((k + \(tasks)))
+            done
+
+            """
     }
 
     /// What a submission that failed before any job was queued ends with: the run is abandoned here (`album dist

@@ -27,22 +27,21 @@ public struct DistributedPlanner {
     /// `album run --distribute local` run again after an interruption resumes.
     public var resumesOpenRun = false
 
-    /// The default number of chunks: ⌈√photos⌉, at least as many as run at once (`parallel`, when the engine is
-    /// throttled), never more than the photos nor than the engine takes. A simulation of 16 and 64 nodes driven by
-    /// measured costs (Benchmarks/INVESTIGATION.md, section 17, "Chunks and nodes") found √photos within 0.2–5 % of
-    /// the best count simulated from 10⁵ to 10⁷ photos: fewer, larger chunks leave a longer tail, more pay more
-    /// per-chunk overhead and serial merge; a killed chunk resumes from its database, so a large chunk loses little.
-    /// Slurm's default `MaxArraySize` is 1001 (indices 0 to 1000), and a Kubernetes Indexed Job with
-    /// `backoffLimitPerIndex` takes at most 100 000 completions.
+    /// Items (files to import, catalogue photos to take on) in a default chunk: a few thousand. A chunk pays a fixed
+    /// cost beside its items (its process, its node's checks, its copy of the snapshot and loading the catalogue, a
+    /// merge transaction): today about a one-machine no-op of the whole catalogue, so 5 000 items a chunk keep a
+    /// no-op distributed rerun of 10 000 photos at 2.3x the one-machine no-op (5 chunks of 2 000: 4.1x), while a
+    /// killed or slow chunk still holds minutes of work, not hours (Benchmarks/INVESTIGATION.md, section 22).
+    public static let itemsPerChunk = 5_000
+
+    /// The default number of chunks: ⌈items / `itemsPerChunk`⌉, at least as many as run at once (`parallel`, when
+    /// the engine is throttled), never more than the items nor than the engine takes: a Kubernetes Indexed Job with
+    /// `backoffLimitPerIndex` takes at most 100 000 completions. Slurm takes any number: when there are more chunks
+    /// than its array may have tasks (`SlurmLimits`), one array task runs several.
     public static func defaultChunks(items: Int, parallel: Int?, engine: DistributedEngine = .local) -> Int {
-        var root = 1
-        while root * root < items { root += 1 }
-        let limit = switch engine {
-        case .slurm: 1000
-        case .k8s: 100_000
-        case .local: Int.max
-        }
-        return max(1, min(items, max(root, parallel ?? 1), limit))
+        let share = (items + itemsPerChunk - 1) / itemsPerChunk
+        let limit = engine == .k8s ? KubernetesManifests.maxCompletions : Int.max
+        return max(1, min(items, max(share, parallel ?? 1), limit))
     }
 
     /// The default number of chunks running at once: locally, the cores divided by each chunk's workers; on a
@@ -97,6 +96,9 @@ public struct DistributedPlanner {
         let items = scan.files.count + phaseTwo.count + scan.unreadableFolders.count
         let local = engine == .local ? DistributedPlanner.defaultParallel(engine: .local, workers: options.workers, chunks: 0) : nil
         let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: self.maxParallel ?? local, engine: engine)
+        if engine == .k8s, chunks > KubernetesManifests.maxCompletions {
+            throw DistributedError("--chunks \(chunks) is more than a Kubernetes Indexed Job with backoffLimitPerIndex takes (\(KubernetesManifests.maxCompletions) completions); give at most that", exitCode: .usage)
+        }
         let maxParallel = self.maxParallel ?? DistributedPlanner.defaultParallel(engine: engine, workers: options.workers, chunks: chunks)
         let run = try catalogue.beginRun(job: job.name, jobPath: path, jobHash: job.hash, started: created, software: software,
                                          stages: resolved.appliedStages(software: software))

@@ -16,7 +16,7 @@ extension KubernetesManifests {
             "spec:",
             "  completionMode: \(q("Indexed"))",
             "  completions: \(chunks)",
-            "  parallelism: \(maxParallel)",
+            "  parallelism: \(min(maxParallel, KubernetesManifests.maxParallelism))",
             "  backoffLimitPerIndex: \(backoffLimitPerIndex)",
             "  podFailurePolicy:",
             "    rules:",

@@ -51,6 +51,11 @@ struct KubernetesManifests: Sendable, Equatable {
     /// Failed pods tolerated for the merge before its Job fails.
     var mergeBackoffLimit: Int = 6
 
+    /// Kubernetes' limits on an Indexed Job (kubernetes.io, "Jobs"): `completions` at most 100 000 with
+    /// `backoffLimitPerIndex`, `parallelism` at most 100 000. The planner refuses more chunks; `parallelism` is capped.
+    package static let maxCompletions = 100_000
+    package static let maxParallelism = 100_000
+
     /// The longest `name`: the Jobs' names add `-chunks` or `-merge` and must stay within a label's 63 characters.
     static let maxNameLength = 52
     /// The container's name in both Jobs, which the pod failure policy's rule names.

@@ -9,7 +9,8 @@ import Core
 ///   run.json            what was planned: the job, its variables, the chunks, the planner's versions (`DistributedPlan`)
 ///   snapshot.db         the catalogue as planned (VACUUM INTO, rollback journal; opened immutable=1)
 ///   chunk-K.json        chunk K's share: files to import, catalogue photos (`ChunkManifest`)
-///   chunk-K.db          chunk K's catalogue database: a copy of the snapshot, then its changes (`Catalogue.forChunk`)
+///   chunk-K.db          chunk K's catalogue database: a copy of the snapshot, then its changes (`Catalogue.forChunk`);
+///                       once the chunk finished, its delta: the rows of the photos it touched (`Catalogue.compactChunk`)
 ///   chunk-K.lock        held by the process working on chunk K; a second copy waits for it
 ///   chunk-K.done        written when chunk K finished (`ChunkOutcome`), even with failed photos
 ///   slurm/, k8s/        the engine's scripts and manifests, and its logs

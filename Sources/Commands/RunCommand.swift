@@ -59,7 +59,7 @@ struct RunCommand: Command, WaitsForLock {
         """))
     var engine: DistributedEngine?
     @Option(.number("--chunks", "C", in: 1...1_000_000, help: "with --distribute: how many chunks",
-                    defaultHelp: "the square root of the photos, at least M; at most 1000 for slurm"))
+                    defaultHelp: "one per 5000 photos, at least M; at most 100000 for k8s"))
     var chunks: Int?
     @Option(.number("--max-parallel", "M", in: 1...100_000, help: "with --distribute: chunks running at once",
                     defaultHelp: "local: the cores divided by --workers; slurm, k8s: every chunk (the engine schedules them)"))

@@ -69,19 +69,29 @@ public struct ChunkMerger {
                 result.attempts.append(new)
             }
 
+            // Only the photos the chunk wrote rows of (`chunk_touched`, logged by the chunk database's triggers) are
+            // compared with the snapshot and carried: every statement below looks rows up by these photos' ids, so
+            // the merge costs the chunk's share, never the catalogue's size (each DELETE names `photo IN` first, so
+            // that SQLite searches the table's index by photo instead of scanning it: EXPLAIN QUERY PLAN).
+            try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_touched (photo TEXT PRIMARY KEY) WITHOUT ROWID")
+            try database.execute("DELETE FROM temp.merge_touched")
+            try database.execute("INSERT INTO temp.merge_touched SELECT photo FROM chunk.chunk_touched")
+            let touched = "(SELECT photo FROM temp.merge_touched)"
             let photoColumns = try columns(database, of: "photos")
             let photoList = photoColumns.joined(separator: ", ")
             let updates = photoColumns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             try database.execute("""
                 INSERT INTO main.photos (\(photoList))
-                    SELECT \(photoList) FROM (SELECT * FROM chunk.photos EXCEPT SELECT * FROM snap.photos)
-                    WHERE id IN (SELECT id FROM snap.photos)
+                    SELECT \(photoList) FROM (SELECT * FROM chunk.photos WHERE id IN \(touched)
+                                              EXCEPT SELECT * FROM snap.photos WHERE id IN \(touched)) AS c
+                    WHERE EXISTS (SELECT 1 FROM snap.photos AS s WHERE s.id = c.id)
                     ON CONFLICT (id) DO UPDATE SET \(updates)
                 """)
             result.photos += try changes(database)
             try database.execute("""
                 INSERT INTO main.photos (\(photoList))
-                    SELECT \(photoList) FROM chunk.photos WHERE id NOT IN (SELECT id FROM snap.photos)
+                    SELECT \(photoList) FROM chunk.photos AS c
+                    WHERE c.id IN \(touched) AND NOT EXISTS (SELECT 1 FROM snap.photos AS s WHERE s.id = c.id)
                     ON CONFLICT DO NOTHING
                 """)
             result.photos += try changes(database)
@@ -90,21 +100,23 @@ public struct ChunkMerger {
                 INSERT INTO main.aliases (photo, path, bytes, mtime_ns, inode, added)
                     SELECT c.id, c.path, c.bytes, c.mtime_ns, c.inode, c.added
                     FROM chunk.photos AS c JOIN main.photos AS m ON m.id = c.id
-                    WHERE c.id NOT IN (SELECT id FROM snap.photos) AND m.path != c.path
+                    WHERE c.id IN \(touched) AND NOT EXISTS (SELECT 1 FROM snap.photos AS s WHERE s.id = c.id) AND m.path != c.path
                     ON CONFLICT DO NOTHING
                 """)
 
             let aliasColumns = try columns(database, of: "aliases").joined(separator: ", ")
             try database.execute("""
                 INSERT INTO main.aliases (\(aliasColumns))
-                    SELECT \(aliasColumns) FROM (SELECT * FROM chunk.aliases EXCEPT SELECT * FROM snap.aliases)
-                    WHERE photo IN (SELECT id FROM main.photos)
+                    SELECT \(aliasColumns) FROM (SELECT * FROM chunk.aliases WHERE photo IN \(touched)
+                                                EXCEPT SELECT * FROM snap.aliases WHERE photo IN \(touched)) AS c
+                    WHERE EXISTS (SELECT 1 FROM main.photos AS m WHERE m.id = c.photo)
                     ON CONFLICT (photo, path) DO UPDATE SET bytes = excluded.bytes, mtime_ns = excluded.mtime_ns,
                         inode = excluded.inode, added = excluded.added
                 """)
             try database.execute("""
-                DELETE FROM main.aliases WHERE (photo, path) IN
-                    (SELECT photo, path FROM snap.aliases EXCEPT SELECT photo, path FROM chunk.aliases)
+                DELETE FROM main.aliases WHERE photo IN \(touched) AND (photo, path) IN
+                    (SELECT photo, path FROM snap.aliases WHERE photo IN \(touched)
+                     EXCEPT SELECT photo, path FROM chunk.aliases WHERE photo IN \(touched))
                 """)
 
             // Second originals (a pair's other file) as aliases, by photo and path; a path is one photo's at a time.
@@ -113,12 +125,14 @@ public struct ChunkMerger {
             try database.execute("DELETE FROM temp.merge_seconds")
             try database.execute("""
                 INSERT INTO temp.merge_seconds (\(secondList))
-                    SELECT \(secondList) FROM (SELECT * FROM chunk.second_originals EXCEPT SELECT * FROM snap.second_originals)
-                    WHERE photo IN (SELECT id FROM main.photos)
+                    SELECT \(secondList) FROM (SELECT * FROM chunk.second_originals WHERE photo IN \(touched)
+                                              EXCEPT SELECT * FROM snap.second_originals WHERE photo IN \(touched)) AS c
+                    WHERE EXISTS (SELECT 1 FROM main.photos AS m WHERE m.id = c.photo)
                 """)
             try database.execute("""
                 DELETE FROM main.second_originals WHERE path IN (SELECT path FROM temp.merge_seconds)
-                    OR (photo, path) IN (SELECT photo, path FROM snap.second_originals EXCEPT SELECT photo, path FROM chunk.second_originals)
+                    OR (photo IN \(touched) AND (photo, path) IN (SELECT photo, path FROM snap.second_originals WHERE photo IN \(touched)
+                                         EXCEPT SELECT photo, path FROM chunk.second_originals WHERE photo IN \(touched)))
                 """)
             try database.execute("INSERT INTO main.second_originals (\(secondList)) SELECT \(secondList) FROM temp.merge_seconds")
 
@@ -128,14 +142,16 @@ public struct ChunkMerger {
             try database.execute("""
                 INSERT INTO main.renditions (\(renditionList), run)
                     SELECT \(renditionList), COALESCE((SELECT new FROM temp.merge_runs WHERE old = c.run), c.run)
-                    FROM (SELECT * FROM chunk.renditions EXCEPT SELECT * FROM snap.renditions) AS c
-                    WHERE photo IN (SELECT id FROM main.photos)
+                    FROM (SELECT * FROM chunk.renditions WHERE photo IN \(touched)
+                          EXCEPT SELECT * FROM snap.renditions WHERE photo IN \(touched)) AS c
+                    WHERE EXISTS (SELECT 1 FROM main.photos AS m WHERE m.id = c.photo)
                     ON CONFLICT (photo, kind, path) DO UPDATE SET \(renditionUpdates)
                 """)
             result.renditions += try changes(database)
             try database.execute("""
-                DELETE FROM main.renditions WHERE (photo, kind, path) IN
-                    (SELECT photo, kind, path FROM snap.renditions EXCEPT SELECT photo, kind, path FROM chunk.renditions)
+                DELETE FROM main.renditions WHERE photo IN \(touched) AND (photo, kind, path) IN
+                    (SELECT photo, kind, path FROM snap.renditions WHERE photo IN \(touched)
+                     EXCEPT SELECT photo, kind, path FROM chunk.renditions WHERE photo IN \(touched))
                 """)
             result.renditions += try changes(database)
 
@@ -143,8 +159,8 @@ public struct ChunkMerger {
             let stepList = stepColumns.joined(separator: ", ")
             try database.execute("""
                 INSERT INTO main.steps (run, photo, \(stepList))
-                    SELECT m.new, CASE WHEN s.photo IN (SELECT id FROM main.photos) THEN s.photo END, \(stepColumns.map { "s." + $0 }.joined(separator: ", "))
-                    FROM chunk.steps AS s JOIN temp.merge_runs AS m ON m.old = s.run
+                    SELECT m.new, CASE WHEN EXISTS (SELECT 1 FROM main.photos AS p WHERE p.id = s.photo) THEN s.photo END, \(stepColumns.map { "s." + $0 }.joined(separator: ", "))
+                    FROM temp.merge_runs AS m CROSS JOIN chunk.steps AS s ON m.old = s.run
                 """)
             result.steps = try changes(database)
 

@@ -409,6 +409,55 @@ final class DistributedRunTests: XCTestCase {
         return (child.wait(), reached)
     }
 
+    /// A distributed run over a catalogue that knows many photos, where only a few files are new (issue 34): each
+    /// finished chunk keeps a delta holding only the rows of the photos it wrote (no copy of the catalogue per chunk),
+    /// and the merge writes only those photos' rows: triggers the test puts in the catalogue log every row written.
+    func testChunksKeepDeltasAndTheMergeWritesOnlyTheChunksRows() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let library = try makeLibrary(in: folder, count: 30)
+        let catalogue = folder + "/album", out = folder + "/out"
+        try runOnOneMachine(library, catalogue: catalogue, out: out, expect: 0)
+        let added = try (0..<3).map { index in
+            try Fixture.jpeg(at: "\(folder)/photos/a/new-\(index).jpg", width: 180, height: 120, variant: 200 + index)
+        }
+        let run = try planK8s(library, catalogue: catalogue, out: out, chunks: 2)
+        for chunk in 0..<2 { try runChunk(run, chunk, in: folder) }
+
+        let stored = Set(added.map { Probe.stored($0, in: catalogue) })
+        var inDeltas: [String] = []
+        var deltaBytes = 0
+        for chunk in 0..<2 {
+            let database = "\(run)/chunk-\(chunk).db"
+            let share = Set(try manifestFiles(run, chunk).map { Probe.stored($0, in: catalogue) })
+            let paths = try Tool.sqlite(database, "SELECT path FROM photos").split(separator: "\n").map(String.init)
+            XCTAssertTrue(Set(paths).isSubset(of: share), "chunk \(chunk)'s database holds only photos of its share: \(paths)")
+            XCTAssertEqual(try Tool.sqlite(database, "SELECT COUNT(*) FROM renditions WHERE photo NOT IN (SELECT id FROM photos)"), "0",
+                           "chunk \(chunk)'s renditions are its photos'")
+            inDeltas += paths
+            deltaBytes += try XCTUnwrap(FileManager.default.attributesOfItem(atPath: database)[.size] as? Int)
+        }
+        XCTAssertEqual(Set(inDeltas), stored, "the chunks' databases hold the new photos, and no other")
+        let snapshotBytes = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: run + "/snapshot.db")[.size] as? Int)
+        XCTAssertLessThan(deltaBytes * 2, snapshotBytes, "two deltas together are a fraction of one copy of the catalogue")
+
+        // Every row the merge writes, logged by the test's own triggers in the catalogue.
+        var log = ["CREATE TABLE test_written (tbl TEXT, photo TEXT)"]
+        for (table, key) in [("photos", "id"), ("renditions", "photo"), ("aliases", "photo"), ("second_originals", "photo")] {
+            for (event, row) in [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")] {
+                log.append("CREATE TRIGGER test_\(table)_\(event) AFTER \(event) ON \(table) BEGIN INSERT INTO test_written VALUES ('\(table)', \(row).\(key)); END")
+            }
+        }
+        _ = try Tool.sqlite(catalogue + "/catalogue.db", log.joined(separator: ";\n") + ";", writing: true)
+        let merge = try album(["merge", run], in: folder, expect: 0, "the merge")
+        XCTAssertTrue(merge.stderr.contains("distributed run merged"), merge.stderr)
+        let written = Set(try Tool.sqlite(catalogue + "/catalogue.db", "SELECT DISTINCT photo FROM test_written", writing: true)
+            .split(separator: "\n").map(String.init))
+        let new = Set(try Tool.sqlite(catalogue + "/catalogue.db", "SELECT id FROM photos WHERE path IN (\(stored.map { "'\($0)'" }.joined(separator: ", ")))", writing: true)
+            .split(separator: "\n").map(String.init))
+        XCTAssertEqual(new.count, 3)
+        XCTAssertEqual(written, new, "the merge wrote rows of the new photos only, none of the 30 the catalogue knew")
+    }
+
     /// Seeded moments (`ALBUM_DIST_SEED` replays one): each seed plans a run of three chunks, runs two, kills the one
     /// with the damaged photo at its moment (one of each kind, at a seeded export), runs it again and merges. The
     /// moment is a position in the chunk's own progress, not a delay, so that it holds on a busy machine.
@@ -474,9 +523,10 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertGreaterThan(kills, 0, "at least one chunk was really killed mid-run")
     }
 
-    /// A chunk killed after its run ended but before it wrote `chunk-K.done` (the state is the same as removing that
-    /// file), then run again: the rerun holds the damaged photo back (damaged, not retried), as any rerun does. The
-    /// distributed run must still say that a photo failed, as it does without the kill, and as a one-machine run does.
+    /// A chunk whose `chunk-K.done` is lost after it finished (deleted by hand), then run again: its database is its
+    /// delta by then (made after `chunk-K.done`), so the rerun writes the outcome again from the delta's attempts and
+    /// runs nothing. The distributed run must still say that a photo failed, as it does without the loss, and as a
+    /// one-machine run does.
     func testAChunkRunAgainAfterItsRunEndedStillCountsItsFailedPhoto() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let library = try makeLibrary(in: folder, count: 6, damaged: true)
@@ -484,7 +534,10 @@ final class DistributedRunTests: XCTestCase {
         let run = try planK8s(library, catalogue: catalogue, out: folder + "/out", chunks: 1)
         try runChunk(run, 0, in: folder)
         try FileManager.default.removeItem(atPath: run + "/chunk-0.done")
-        try runChunk(run, 0, in: folder)
+        // Its database is its delta by now (made after chunk-0.done): the rerun writes the outcome again from it.
+        let rerun = try runChunk(run, 0, in: folder)
+        XCTAssertTrue(rerun.stderr.contains("had finished"), rerun.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/chunk-0.done"))
         try album(["merge", run], in: folder, expect: 1, "merging a chunk whose first attempt failed a photo")
         XCTAssertEqual(try rows(catalogue, "SELECT status FROM runs WHERE id = (SELECT run FROM distributed)"), ["failed"],
                        "the distributed run failed a photo")
