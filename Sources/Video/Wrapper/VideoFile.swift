@@ -92,8 +92,10 @@ public final class VideoFile {
 
     /// The first frame at or after `seconds` from the start: a seek to the key frame before it
     /// (`AVSEEK_FLAG_BACKWARD`), then decoding up to it, converted to packed RGB by `sws_scale`; nil past the end.
+    /// - Parameter squarePixels: the width scaled by the sample aspect ratio in the same `sws_scale` (a 2:1 frame
+    ///   of 320×240 comes out 640×240), so the pixels are square.
     /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded (damaged or truncated).
-    public func frame(at seconds: Double) throws -> VideoFrame? {
+    public func frame(at seconds: Double, squarePixels: Bool = false) throws -> VideoFrame? {
         guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
         let base = stream.pointee.time_base
         let unit = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 1 / Double(album_av_time_base())
@@ -133,28 +135,31 @@ public final class VideoFile {
                 let pts = frame.pointee.best_effort_timestamp
                 if pts == album_av_nopts() || pts >= target {
                     let time = pts == album_av_nopts() ? seconds : Double(pts - start) * unit
-                    return try converted(frame, time: time)
+                    return try converted(frame, time: time, squarePixels: squarePixels)
                 }
             }
         }
     }
 
-    /// `frame` as packed RGB24, by `sws_scale`.
-    private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double) throws -> VideoFrame {
+    /// `frame` as packed RGB24, by `sws_scale`; its width stretched by the sample aspect ratio when `squarePixels`.
+    private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double, squarePixels: Bool) throws -> VideoFrame {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let (num, den) = facts.sampleAspect
+        let outWidth = squarePixels && num > 0 && den > 0 && num != den
+            ? min(VideoFile.maximumSide, max(1, Int((Double(width) * Double(num) / Double(den)).rounded()))) : width
         guard width > 0, height > 0, width <= VideoFile.maximumSide, height <= VideoFile.maximumSide,
               frame.pointee.format >= 0 else {
             throw VideoError(call: "avcodec_receive_frame", code: 0,
                              message: "a decoded frame of \(width)×\(height) in no pixel format album can convert", file: path)
         }
         let source = AVPixelFormat(rawValue: frame.pointee.format)
-        guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(width), Int32(height),
+        guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(outWidth), Int32(height),
                                           AV_PIX_FMT_RGB24, SWS_BILINEAR, nil, nil, nil) else {
             throw VideoError(call: "sws_getContext", code: 0,
                              message: "no conversion from \(av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "its format") to RGB", file: path)
         }
         defer { sws_freeContext(scaler) }
-        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        var bytes = [UInt8](repeating: 0, count: outWidth * height * 3)
         var planes = frame.pointee.data
         var strides = frame.pointee.linesize
         let rows = withUnsafePointer(to: &planes) { planes in
@@ -163,7 +168,7 @@ public final class VideoFile {
                     strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
                         bytes.withUnsafeMutableBufferPointer { out -> Int32 in
                             let destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-                            let stride: [Int32] = [Int32(width * 3), 0, 0, 0]
+                            let stride: [Int32] = [Int32(outWidth * 3), 0, 0, 0]
                             return sws_scale(scaler, planes, strides, 0, Int32(height), destination, stride)
                         }
                     }
@@ -174,7 +179,7 @@ public final class VideoFile {
             throw VideoError(call: "sws_scale", code: rows < 0 ? rows : 0,
                              message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(height) rows", file: path)
         }
-        return VideoFrame(width: width, height: height, bytes: bytes, time: time)
+        return VideoFrame(width: outWidth, height: height, bytes: bytes, time: time)
     }
 
     private func check(_ call: String, _ status: Int32) throws {
