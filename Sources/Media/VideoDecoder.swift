@@ -112,10 +112,14 @@ public struct VideoDecoder: ImageDecoder {
         return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
     }
 
-    /// `body`, with FFmpeg's failures as damage: the photo is recorded damaged with FFmpeg's words, and the run goes on.
+    /// `body`, with FFmpeg's failures as damage: the photo is recorded damaged with FFmpeg's words, and the run goes
+    /// on. A header album refuses (a frame side over 16384, a duration over 24 h) is a refusal in album's words, as
+    /// an image bomb's is, not damage.
     private static func damage<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as VideoError where error.isRefusal {
+            throw StageError("its header is refused: \(error.message)")
         } catch let error as VideoError {
             throw DamagedImage("damaged video: \(error.reason)")
         }

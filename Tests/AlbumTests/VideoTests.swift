@@ -112,4 +112,20 @@ final class VideoTests: XCTestCase {
         XCTAssertEqual(try step("good.jpg", in: folder), "done:")
         XCTAssertNoThrow(try Probe.newestThumbnail(folder + "/album", original: good))
     }
+
+    /// A clip whose header claims a frame over 16384 pixels a side (a PNG-coded MOV of 16400×16, 2 KB) is refused
+    /// from its header, in album's words, as image bombs are; no frame of it is decoded.
+    func testAnAbsurdFrameSizeIsRefusedFromTheHeader() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try ffmpeg(["-f", "lavfi", "-i", "color=gray:size=16400x16:rate=1:duration=1", "-c:v", "png", photos + "/bomb.mov"], in: folder)
+        try ffmpeg(pattern + ["-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", photos + "/fine.mp4"], in: folder)
+
+        let result = try run(in: folder)
+        XCTAssertEqual(result.status, 1, "failed photos: \(result.stdout)\(result.stderr)")
+        XCTAssertEqual(try step("bomb.mov", "import", in: folder),
+                       "failed: its header is refused: a frame of 16400×16 is over album's limit of 16384 pixels a side")
+        XCTAssertEqual(try step("fine.mp4", in: folder), "done: poster frame at 0.1 s")
+    }
 }

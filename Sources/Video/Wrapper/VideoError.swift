@@ -17,6 +17,13 @@ public struct VideoError: Error, Sendable, CustomStringConvertible {
         self.file = file
     }
 
+    /// The `call` of a header album refuses (a side over `VideoFile.maximumSide`, a duration over
+    /// `VideoFile.maximumDuration`, no frame size): the file is not damaged, album will not decode it.
+    public static let header = "the header"
+
+    /// Whether album refused the header, rather than FFmpeg failing.
+    public var isRefusal: Bool { call == VideoError.header }
+
     /// What went wrong, e.g. "FFmpeg 5.1 avformat_open_input: Invalid data found when processing input".
     public var reason: String { "FFmpeg \(VideoFile.version) \(call): \(message)" }
 

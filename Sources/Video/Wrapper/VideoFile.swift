@@ -64,14 +64,14 @@ public final class VideoFile {
         }
         let facts = VideoFile.facts(format, stream, parameters)
         guard facts.width > 0, facts.height > 0 else {
-            throw VideoError(call: "the header", code: 0, message: "the video stream has no frame size", file: path)
+            throw VideoError(call: VideoError.header, code: 0, message: "the video stream has no frame size", file: path)
         }
         guard facts.width <= maximumSide, facts.height <= maximumSide else {
-            throw VideoError(call: "the header", code: 0, message: "a frame of \(facts.width)×\(facts.height) is over "
+            throw VideoError(call: VideoError.header, code: 0, message: "a frame of \(facts.width)×\(facts.height) is over "
                              + "album's limit of \(maximumSide) pixels a side", file: path)
         }
         guard facts.duration.isFinite, facts.duration <= maximumDuration else {
-            throw VideoError(call: "the header", code: 0, message: "a duration of \(Int(facts.duration)) s is over "
+            throw VideoError(call: VideoError.header, code: 0, message: "a duration of \(Int(facts.duration)) s is over "
                              + "album's limit of 24 hours", file: path)
         }
         guard let context = avcodec_alloc_context3(decoder) else {
