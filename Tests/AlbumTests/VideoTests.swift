@@ -92,7 +92,9 @@ final class VideoTests: XCTestCase {
     }
 
     /// A clip cut to its first 40 % (its `moov` box, written last, is gone) fails its import with FFmpeg's words,
-    /// naming the file; the other clip and the photo beside it go on, and the run's status is a failed photo's.
+    /// naming the file; a clip whose `moov` comes first (`+faststart`) cut to its first 12 % imports from its header
+    /// and is a damaged photo in FFmpeg's words (`ls --json`'s `damage`). The other clip and the photo beside them go
+    /// on, and the run's status is a failed photo's.
     func testATruncatedClipFailsInFFmpegsWordsAndTheRunGoesOn() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let photos = folder + "/photos"
@@ -100,6 +102,10 @@ final class VideoTests: XCTestCase {
         try ffmpeg(pattern + ["-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", photos + "/whole.mp4"], in: folder)
         let whole = try Data(contentsOf: URL(fileURLWithPath: photos + "/whole.mp4"))
         try FormatFixture.write(Array(whole.prefix(whole.count * 4 / 10)), to: "photos/truncated.mp4", in: folder)
+        try ffmpeg(pattern + ["-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-movflags", "+faststart",
+                              folder + "/faststart.mp4"], in: folder)
+        let faststart = try Data(contentsOf: URL(fileURLWithPath: folder + "/faststart.mp4"))
+        try FormatFixture.write(Array(faststart.prefix(faststart.count * 12 / 100)), to: "photos/cut.mp4", in: folder)
         let good = try Fixture.jpeg(at: photos + "/good.jpg")
 
         let result = try run(in: folder)
@@ -109,6 +115,15 @@ final class VideoTests: XCTestCase {
         XCTAssert(failed.hasSuffix("avformat_open_input: Invalid data found when processing input"), failed)
         XCTAssert(result.stderr.contains("\(photos)/truncated.mp4: cannot decode its header: damaged video: FFmpeg"), result.stderr)
         XCTAssertEqual(try step("whole.mp4", in: folder), "done: poster frame at 0.3 s")
+        XCTAssertEqual(try step("cut.mp4", "import", in: folder), "done:", "its header is whole")
+        let damaged = try step("cut.mp4", in: folder)
+        XCTAssert(damaged.hasPrefix("failed: damaged video: FFmpeg 5.1"), damaged)
+        XCTAssert(damaged.hasSuffix("avcodec_send_packet: Invalid data found when processing input"), damaged)
+        let listed = try TestSupport.album(["ls", "--json", "--catalogue", "album"], in: folder)
+        let photosListed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let cut = try XCTUnwrap(photosListed.first { ($0["path"] as? String)?.hasSuffix("/cut.mp4") == true })
+        XCTAssertEqual(cut["state"] as? String, "damaged")
+        XCTAssertEqual(cut["damage"] as? String, String(damaged.dropFirst("failed: ".count)))
         XCTAssertEqual(try step("good.jpg", in: folder), "done:")
         XCTAssertNoThrow(try Probe.newestThumbnail(folder + "/album", original: good))
     }
