@@ -6,7 +6,7 @@
 # uninstall` removes them; `make check-install` proves the installed binary runs without the Swift toolchain.
 SWIFT ?= swift
 # Build and link: libvips, libjpeg, SQLite, libcrypto, libexif, libraw and libxml2 headers, and pkg-config to find them.
-PACKAGES := pkg-config libvips-dev libjpeg62-turbo-dev libsqlite3-dev libssl-dev libexif-dev libraw-dev libxml2-dev
+PACKAGES := pkg-config libvips-dev libjpeg62-turbo-dev libsqlite3-dev libssl-dev libexif-dev libraw-dev libxml2-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 # The demo's sample album: real camera photos with EXIF capture dates (2007-2008).
 DEMO_PACKAGES := mate-backgrounds
 DEMO_PHOTOS := /usr/share/backgrounds/mate/nature
@@ -32,7 +32,7 @@ release: deps
 # InstallTests check the completion scripts with bash, zsh and fish, and the man page with groff. HEIFThumbnailTests make
 # HEICs with and without a thumbnail item with libheif's heif-enc (libheif-examples); RawPhotoTests write DNGs with
 # Tests/AlbumTests/Support/make_dng.py (Python's struct and Pillow).
-TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base libheif-examples
+TEST_PACKAGES := ffmpeg sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base libheif-examples
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)

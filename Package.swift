@@ -62,6 +62,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        /// FFmpeg's libraries (libavformat, libavcodec, libswscale, libavutil): the demuxer, the decoders, the scaler,
+        /// with `static inline` shims for their macros (seen only by Video).
+        .systemLibrary(
+            name: "CAV",
+            path: "Sources/Video/CAV",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
         /// Every libc call album makes: file bytes and their SHA-256, native paths, stat, directory listings, atomic
         /// writes, the flock lock, unlink, fnmatch, the standard streams, signals. The only Swift that sees libcrypto.
         .target(
@@ -102,6 +109,13 @@ let package = Package(
             dependencies: ["CXML"],
             path: "Sources/XMP/Wrapper"
         ),
+        /// The FFmpeg wrapper: a video's header (size, rotation, aspect, duration, codec, tags) and a frame decoded at a
+        /// time, as RGB. The only Swift that sees FFmpeg.
+        .target(
+            name: "Video",
+            dependencies: ["CAV", "System"],
+            path: "Sources/Video/Wrapper"
+        ),
         // album's own layers, lowest first. Each depends only on layers below it (ARCHITECTURE.md); an import of a
         // target that is not a declared dependency fails the build (`make build` passes
         // `--explicit-target-dependency-import-check error`).
@@ -118,7 +132,7 @@ let package = Package(
         /// reader or a writer.
         .target(name: "Maintenance", dependencies: ["Core", "Catalogue", "System", "SQLite"]),
         /// Pixels: formats, metadata, filter primitives and recipes, and the libvips pipelines that render a look.
-        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif", "Raw", "XMP"]),
+        .target(name: "Media", dependencies: ["Core", "System", "Vips", "Exif", "Raw", "XMP", "Video"]),
         /// The stages a job chains (import, filter, thumbnail, export), their options, and what one photo carries
         /// through them.
         .target(name: "Stages", dependencies: ["Core", "YAML", "Catalogue", "Media", "System", "Vips", "XMP"]),
@@ -155,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "AlbumTests",
             dependencies: ["Core", "YAML", "Catalogue", "Maintenance", "Media", "Stages", "JobFile", "Run", "Report", "Plan",
-                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif", "Raw", "XMP"],
+                           "Service", "Cluster", "Commands", "System", "Vips", "SQLite", "Exif", "Raw", "XMP", "Video"],
             exclude: ["Support/make_dng.py", "Support/heif_rotate.py"],
             resources: [.copy("YAML/Corpus"), .copy("Golden")]
         ),

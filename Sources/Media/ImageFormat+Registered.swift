@@ -48,5 +48,13 @@ extension ImageFormat {
                     decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw, embedded: .preview),
         ImageFormat(name: "srw", extensions: ["srw"], signatures: [.all([.tiff, .camera(.maker(["Samsung"]))])],
                     decoder: RawDecoder(), encoder: nil, metadata: [.exif, .xmp], kind: .cameraRaw, embedded: .preview),
+        // Videos, read by FFmpeg: a poster frame stands for the pixels. QuickTime's own brand, or an old QuickTime
+        // file with no `ftyp` (its first box a `moov`, `mdat` or `wide`); MP4 by the ISO brands writers use.
+        ImageFormat(name: "mov", extensions: ["mov", "qt"],
+                    signatures: [.isoBrand(["qt  "]), .bytes(Array("moov".utf8), at: 4), .bytes(Array("mdat".utf8), at: 4),
+                                 .bytes(Array("wide".utf8), at: 4)],
+                    decoder: VideoDecoder(), encoder: nil, metadata: [], kind: .video),
+        ImageFormat(name: "mp4", extensions: ["mp4", "m4v"], signatures: [.isoBrand(["isom", "iso2", "mp41", "mp42", "avc1", "M4V "])],
+                    decoder: VideoDecoder(), encoder: nil, metadata: [], kind: .video),
     ]
 }

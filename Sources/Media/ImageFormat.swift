@@ -16,8 +16,9 @@ import Vips
 public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// A metadata block a format can carry.
     public enum Metadata: String, Sendable { case exif, xmp, icc }
-    /// What a file of the format holds: an image, or a camera's RAW sensor data (with, usually, embedded previews).
-    public enum Kind: String, Sendable { case image, cameraRaw = "camera-raw" }
+    /// What a file of the format holds: an image, a camera's RAW sensor data (with, usually, embedded previews), or a
+    /// video (whose poster frame stands for its pixels).
+    public enum Kind: String, Sendable { case image, cameraRaw = "camera-raw", video }
     /// A smaller image a file of the format may carry, which a rendering may start from (`ImageDecoder.source`).
     public enum Embedded: String, Sendable {
         /// A camera RAW's JPEG preview (libraw).

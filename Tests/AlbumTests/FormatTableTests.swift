@@ -18,7 +18,7 @@ final class FormatTableTests: XCTestCase {
         let table = ImageFormat.registered + [row]
 
         // Import's default include: every row's extensions, any case.
-        XCTAssertEqual(ImageFormat.extensions(of: table).suffix(2), ["srw", "frm"])
+        XCTAssertEqual(ImageFormat.extensions(of: table).suffix(2), ["m4v", "frm"])
         var stage = ImportStage()
         XCTAssertFalse(stage.accepts(name: "holiday.FRM"), "not registered: import does not take it")
         stage.include = ImageFormat.extensions(of: table).map { "*.\($0)" }
@@ -45,11 +45,12 @@ final class FormatTableTests: XCTestCase {
     func testEachFormatIsOneRow() throws {
         let rows = ImageFormat.registered
         XCTAssertEqual(rows.map(\.rawValue), ["jpeg", "png", "webp", "heif", "avif", "tiff", "gif", "jxl",
-                                              "dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2", "pef", "srw"])
+                                              "dng", "cr2", "cr3", "nef", "arw", "raf", "orf", "rw2", "pef", "srw", "mov", "mp4"])
         XCTAssertEqual(Set(rows.map(\.rawValue)).count, rows.count)
         let extensions = ImageFormat.extensions()
         XCTAssertEqual(extensions, ["jpg", "jpeg", "jpe", "png", "webp", "heic", "heif", "avif", "tif", "tiff", "gif", "jxl",
-                                    "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "srw"])
+                                    "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "raf", "orf", "rw2", "rwl", "pef", "srw",
+                                    "mov", "qt", "mp4", "m4v"])
         XCTAssertEqual(Set(extensions).count, extensions.count, "an extension names one format")
         XCTAssert(extensions.allSatisfy { $0 == $0.lowercased() })
         for format in OutputFormat.allCases {

@@ -22,7 +22,7 @@ final class StageOptionTests: XCTestCase {
               - export: {to: "/o/{name}.jpg"}
             """, to: "default.yml", in: folder))
         XCTAssertEqual(parameters(of: defaults), [
-            #"{"from":["/p"],"recursive":true,"include":["*.jpg","*.jpeg","*.jpe","*.png","*.webp","*.heic","*.heif","*.avif","*.tif","*.tiff","*.gif","*.jxl","*.dng","*.cr2","*.cr3","*.nef","*.nrw","*.arw","*.srf","*.sr2","*.raf","*.orf","*.rw2","*.rwl","*.pef","*.srw"],"exclude":[],"limit":null,"mode":"reference","follow-symlinks":false,"on-damaged":"fail","max-pixels":100,"untrusted-loaders":"block"}"#,
+            #"{"from":["/p"],"recursive":true,"include":["*.jpg","*.jpeg","*.jpe","*.png","*.webp","*.heic","*.heif","*.avif","*.tif","*.tiff","*.gif","*.jxl","*.dng","*.cr2","*.cr3","*.nef","*.nrw","*.arw","*.srf","*.sr2","*.raf","*.orf","*.rw2","*.rwl","*.pef","*.srw","*.mov","*.qt","*.mp4","*.m4v"],"exclude":[],"limit":null,"mode":"reference","follow-symlinks":false,"on-damaged":"fail","max-pixels":100,"untrusted-loaders":"block"}"#,
             #"{"preset":"sepia","recipe":[{"sepia":{"amount":0.85}}],"quality":90}"#,
             #"{"size":"240x240","fit":"cover","crop":"centre","format":"jpeg","quality":70}"#,
             #"{"from":"image","to":"/o/{name}.jpg","root":"/o","format":"jpeg","quality":90,"max-size":null,"metadata":"strip-gps","if-exists":"skip"}"#,

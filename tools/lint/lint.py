@@ -15,7 +15,7 @@ album's layers (every folder of Sources/ but the wrappers, WRAPPERS below)
     `FileManager`'s `createFile`, `createDirectory`, `removeItem`, `moveItem`, `copyItem`, … (any receiver),
     `FileHandle(forWritingAtPath:)` and its kin, `data.write(to: url)` / `text.write(toFile:…)` (FOUNDATION_WRITES).
 
-and when a Swift file of another wrapper (Sources/Vips, Sources/SQLite, Sources/Exif, Sources/Raw, Sources/XMP) calls `pthread_*`: the
+and when a Swift file of another wrapper (Sources/Vips, Sources/SQLite, Sources/Exif, Sources/Raw, Sources/XMP, Sources/Video) calls `pthread_*`: the
 locks and the thread's identity are System's (`RecursiveLock`, `ReadWriteLock`, `CurrentThread`).
 
 Comments and string literals are not code (string interpolations are). A call is a Swift method, not libc, when it
@@ -65,7 +65,7 @@ FOUNDATION_WRITES = re.compile(
     r"(?<![\w.$])FileHandle\s*\(\s*(forWritingAtPath|forWritingTo|forUpdatingAtPath|forUpdating)\s*:|"
     r"\.\s*write\s*\(\s*(to|toFile)\s*:(?!\s*&)")
 # The wrappers besides System, whose Swift may call their own C library but not pthread.
-OTHER_WRAPPERS = ["Sources/Vips", "Sources/SQLite", "Sources/Exif", "Sources/Raw", "Sources/XMP"]
+OTHER_WRAPPERS = ["Sources/Vips", "Sources/SQLite", "Sources/Exif", "Sources/Raw", "Sources/XMP", "Sources/Video"]
 # Names C calls with no arguments (or C structs made empty): only these are flagged as `name()`.
 ZERO_ARGUMENT_CALLS = {"stat", "getpid", "getppid", "getuid", "geteuid", "getgid", "getegid", "fork", "sync",
                        "abort"}
@@ -270,7 +270,7 @@ def check(path, relative, c_modules):
 
 
 # The folders of Sources/ that wrap C (each a C module map and its Swift wrapper): the only code that may see C.
-WRAPPERS = {"System", "Vips", "SQLite", "Exif", "Raw", "XMP"}
+WRAPPERS = {"System", "Vips", "SQLite", "Exif", "Raw", "XMP", "Video"}
 
 
 def layer_files(root):

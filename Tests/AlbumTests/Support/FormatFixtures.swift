@@ -86,7 +86,7 @@ enum FormatFixture {
             ("stub.gif", Array("GIF89a".utf8), "cannot decode its header:"),
             ("document.jpg", Array("%PDF-1.4\n".utf8), "unsupported format: a PDF document"),
             ("notes.png", Array("shopping list\n".utf8), "not an image: it looks like text"),
-            ("movie.heic", [0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [UInt8](repeating: 0, count: 16), "unsupported format: an ISO media file of brand 'mp42'"),
+            ("movie.heic", [0, 0, 0, 0x18] + Array("ftyp3gp4".utf8) + [UInt8](repeating: 0, count: 16), "unsupported format: an ISO media file of brand '3gp4'"),
         ]
         var reasons: [String: String] = [:]
         for (name, bytes, reason) in cases {

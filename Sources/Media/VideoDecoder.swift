@@ -1,0 +1,127 @@
+import Core
+import System
+import Video
+import Vips
+
+/// Videos (QuickTime/MOV, MP4/M4V) through FFmpeg's libraries (`Video`): a poster frame stands for the pixels.
+///
+/// The poster is the first of the frames at 10 %, 25 % and 50 % of the duration that is not nearly uniform (a
+/// black fade, a blank screen: the standard deviation of a sampled grey under 4, or its mean under 10), else the
+/// one at 50 %; each found by a seek to the key frame before its time and decoding up to it. It is turned upright
+/// by the stream's display rotation and stretched to square pixels by its sample aspect ratio. Import reads the
+/// header only: the shown frame size, the capture time (`com.apple.quicktime.creationdate`, else `creation_time`)
+/// and the camera (make and model tags). FFmpeg opens the file by its path; the `FileBytes` album hands every
+/// decoder are the whole file, read at import like a photo's (so a video over FileBytes' 2 GiB cap is refused: a
+/// known limit). A video FFmpeg cannot open or decode is damaged, in FFmpeg's words.
+public struct VideoDecoder: ImageDecoder {
+    public init() {}
+
+    /// The poster frame, upright, square pixels.
+    public func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int) throws -> Image {
+        try poster(bytes).image
+    }
+
+    public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
+        let (image, time) = try poster(bytes)
+        return ImageSource(.decoded(image), provenance: "poster frame at \(VideoDecoder.seconds(time)) s")
+    }
+
+    public func header(_ bytes: FileBytes, failOn: FailOn) throws -> PhotoHeader {
+        let facts = try VideoDecoder.damage { try VideoFile(path: bytes.path).facts }
+        let (w, h) = facts.shownSize
+        let camera = [facts.make, facts.model].compactMap { $0 }
+        let name = camera.count == 2 && camera[1].lowercased().hasPrefix(camera[0].lowercased()) ? camera[1] : camera.joined(separator: " ")
+        let metadata = PhotoMetadata(width: w, height: h, orientation: 1, taken: facts.creationTime.flatMap(VideoDecoder.isoDate),
+                                     camera: name.isEmpty ? nil : name, caption: nil, hasGPS: false, lens: nil)
+        return PhotoHeader(storedWidth: facts.width, storedHeight: facts.height, metadata: metadata)
+    }
+
+    /// Decodes the poster's candidates: damaged when FFmpeg cannot.
+    public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
+        _ = try poster(bytes)
+    }
+
+    /// The chosen frame as an upright libvips image, and its time in seconds.
+    private func poster(_ bytes: FileBytes) throws -> (image: Image, time: Double) {
+        let (frame, turn): (VideoFrame, Int) = try VideoDecoder.damage {
+            let video = try VideoFile(path: bytes.path)
+            let duration = video.facts.duration
+            var middle: VideoFrame?
+            for fraction in [0.1, 0.25, 0.5] {
+                guard let frame = try video.frame(at: duration * fraction, squarePixels: true) else { continue }
+                if !VideoDecoder.isNearlyUniform(frame) { return (frame, video.facts.rotation) }
+                if fraction == 0.5 { middle = frame }
+            }
+            if let middle { return (middle, video.facts.rotation) }
+            guard let first = try video.frame(at: 0, squarePixels: true) else {
+                throw DamagedImage("damaged video: no frame of its video stream decodes")
+            }
+            return (first, video.facts.rotation)
+        }
+        var image = try Image.fromPixels(frame.bytes, width: frame.width, height: frame.height, bands: 3)
+        // The display rotation, by libvips' rot: EXIF orientation 6 is 90° clockwise, 3 is 180°, 8 is 270°.
+        if let orientation = [90: 6, 180: 3, 270: 8][turn] {
+            image = try image.setting("orientation", to: orientation).autorotated()
+        }
+        return (image, frame.time)
+    }
+
+    /// Whether a frame is nearly one colour: the grey of every 8th pixel has a standard deviation under 4, or a
+    /// mean under 10 (black).
+    static func isNearlyUniform(_ frame: VideoFrame) -> Bool {
+        var sum = 0.0, squares = 0.0, count = 0.0
+        var index = 0
+        let step = 8 * 3
+        while index + 2 < frame.bytes.count {
+            let grey = (299 * Double(frame.bytes[index]) + 587 * Double(frame.bytes[index + 1])
+                        + 114 * Double(frame.bytes[index + 2])) / 1000
+            sum += grey
+            squares += grey * grey
+            count += 1
+            index += step
+        }
+        guard count > 0 else { return true }
+        let mean = sum / count
+        let deviation = (max(0, squares / count - mean * mean)).squareRoot()
+        return deviation < 4 || mean < 10
+    }
+
+    /// A container's date tag as album's ISO-8601 capture time: "2023-05-01T12:34:56+0200" and
+    /// "2023-05-01T10:34:56.000000Z" become "2023-05-01T12:34:56+02:00" and "2023-05-01T10:34:56+00:00"; nil when
+    /// it is not such a date.
+    static func isoDate(_ tag: String) -> String? {
+        let pattern = #"^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d:\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)?$"#
+        guard tag.range(of: pattern, options: .regularExpression) != nil else { return nil }
+        let utf8 = Array(tag.utf8)
+        var text = String(decoding: utf8[0..<10], as: UTF8.self) + "T" + String(decoding: utf8[11..<19], as: UTF8.self)
+        var rest = utf8[19...]
+        if rest.first == UInt8(ascii: ".") { rest = rest.drop { $0 == UInt8(ascii: ".") || (48...57).contains($0) } }
+        let zone = String(decoding: rest, as: UTF8.self)
+        if zone == "Z" {
+            text += "+00:00"
+        } else if !zone.isEmpty {
+            let digits = zone.filter { $0 != ":" }
+            text += String(digits.prefix(3)) + ":" + String(digits.suffix(2))
+        }
+        return text
+    }
+
+    /// Seconds for the provenance: "2.5", "12".
+    static func seconds(_ time: Double) -> String {
+        let tenths = (time * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+
+    /// `body`, with FFmpeg's failures as damage: the photo is recorded damaged with FFmpeg's words, and the run goes
+    /// on. A header album refuses (a frame side over 16384, a duration over 24 h) is a refusal in album's words, as
+    /// an image bomb's is, not damage.
+    private static func damage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as VideoError where error.isRefusal {
+            throw StageError("its header is refused: \(error.message)")
+        } catch let error as VideoError {
+            throw DamagedImage("damaged video: \(error.reason)")
+        }
+    }
+}

@@ -1,0 +1,255 @@
+internal import CAV
+
+/// One video opened by FFmpeg from its path, read-only: its container's header and its best video stream's decoder
+/// at once (`avformat_open_input`, `avformat_find_stream_info`, `av_find_best_stream`), a frame decoded on request.
+///
+/// It owns one `AVFormatContext` and one `AVCodecContext` and frees them in `deinit`. Not `Sendable`: FFmpeg's
+/// contexts are used by one thread at a time (each worker opens its own). The decoder runs on one thread: album's
+/// workers are its parallelism.
+public final class VideoFile {
+    /// The largest frame side album accepts from a header; a larger one is refused, as image bombs are.
+    public static let maximumSide = 16384
+    /// The longest duration album accepts from a header, in seconds (24 hours).
+    public static let maximumDuration = 24.0 * 3600
+
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let streamIndex: Int32
+    private let path: String
+    /// What the header says.
+    public let facts: VideoFacts
+
+    /// FFmpeg's version, as its libraries name it ("5.1.4-0+deb12u1").
+    public static var version: String { String(cString: av_version_info()) }
+
+    private static let quiet: Void = album_av_quiet()
+
+    /// Opens the video at `path` and its best video stream's decoder.
+    /// - Throws: `VideoError` naming the call, the file and FFmpeg's words: not a container FFmpeg knows, no video
+    ///   stream, no decoder for it, or a header album refuses (a side over `maximumSide`, a duration over
+    ///   `maximumDuration`).
+    public init(path: String) throws {
+        VideoFile.quiet
+        self.path = path
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        let status = avformat_open_input(&opened, path, nil, nil)
+        guard status >= 0, let format = opened else {
+            throw VideoFile.error("avformat_open_input", status, path)
+        }
+        let stream: (Int32, UnsafeMutablePointer<AVCodecContext>, VideoFacts)
+        do {
+            stream = try VideoFile.openStream(format, path)
+        } catch {
+            avformat_close_input(&opened)
+            throw error
+        }
+        self.format = format
+        (self.streamIndex, self.codec, self.facts) = stream
+    }
+
+    deinit {
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+    }
+
+    private static func openStream(_ format: UnsafeMutablePointer<AVFormatContext>, _ path: String) throws
+        -> (Int32, UnsafeMutablePointer<AVCodecContext>, VideoFacts) {
+        var status = avformat_find_stream_info(format, nil)
+        guard status >= 0 else { throw error("avformat_find_stream_info", status, path) }
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        guard index >= 0, let decoder, let stream = format.pointee.streams[Int(index)],
+              let parameters = stream.pointee.codecpar else {
+            throw error("av_find_best_stream", index >= 0 ? album_av_error_decoder_not_found() : index, path)
+        }
+        let facts = VideoFile.facts(format, stream, parameters)
+        guard facts.width > 0, facts.height > 0 else {
+            throw VideoError(call: VideoError.header, code: 0, message: "the video stream has no frame size", file: path)
+        }
+        guard facts.width <= maximumSide, facts.height <= maximumSide else {
+            throw VideoError(call: VideoError.header, code: 0, message: "a frame of \(facts.width)×\(facts.height) is over "
+                             + "album's limit of \(maximumSide) pixels a side", file: path)
+        }
+        guard facts.duration.isFinite, facts.duration <= maximumDuration else {
+            throw VideoError(call: VideoError.header, code: 0, message: "a duration of \(Int(facts.duration)) s is over "
+                             + "album's limit of 24 hours", file: path)
+        }
+        guard let context = avcodec_alloc_context3(decoder) else {
+            throw error("avcodec_alloc_context3", album_av_error_enomem(), path)
+        }
+        status = avcodec_parameters_to_context(context, parameters)
+        if status >= 0 {
+            context.pointee.thread_count = 1
+            status = avcodec_open2(context, decoder, nil)
+        }
+        guard status >= 0 else {
+            var freed: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&freed)
+            throw error("avcodec_open2", status, path)
+        }
+        return (index, context, facts)
+    }
+
+    /// The first frame at or after `seconds` from the start: a seek to the key frame before it
+    /// (`AVSEEK_FLAG_BACKWARD`), then decoding up to it, converted to packed RGB by `sws_scale`; nil past the end.
+    /// - Parameter squarePixels: the width scaled by the sample aspect ratio in the same `sws_scale` (a 2:1 frame
+    ///   of 320×240 comes out 640×240), so the pixels are square.
+    /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded (damaged or truncated).
+    public func frame(at seconds: Double, squarePixels: Bool = false) throws -> VideoFrame? {
+        guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
+        let base = stream.pointee.time_base
+        let unit = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 1 / Double(album_av_time_base())
+        let start = stream.pointee.start_time == album_av_nopts() ? 0 : stream.pointee.start_time
+        let target = start + Int64((max(0, seconds) / unit).rounded(.down))
+        try check("av_seek_frame", av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD))
+        avcodec_flush_buffers(codec)
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+        }
+        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
+        var ended = false
+        while true {
+            if !ended {
+                let read = av_read_frame(format, packet)
+                if read == album_av_error_eof() {
+                    ended = true
+                    try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
+                } else {
+                    try check("av_read_frame", read)
+                    let mine = packet.pointee.stream_index == streamIndex
+                    let sent = mine ? avcodec_send_packet(codec, packet) : 0
+                    av_packet_unref(packet)
+                    if !mine { continue }
+                    try check("avcodec_send_packet", sent)
+                }
+            }
+            while true {
+                let received = avcodec_receive_frame(codec, frame)
+                if received == album_av_error_eagain() { break }
+                if received == album_av_error_eof() { return nil }
+                try check("avcodec_receive_frame", received)
+                defer { av_frame_unref(frame) }
+                let pts = frame.pointee.best_effort_timestamp
+                if pts == album_av_nopts() || pts >= target {
+                    let time = pts == album_av_nopts() ? seconds : Double(pts - start) * unit
+                    return try converted(frame, time: time, squarePixels: squarePixels)
+                }
+            }
+        }
+    }
+
+    /// `frame` as packed RGB24, by `sws_scale`; its width stretched by the sample aspect ratio when `squarePixels`.
+    private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double, squarePixels: Bool) throws -> VideoFrame {
+        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let (num, den) = facts.sampleAspect
+        let outWidth = squarePixels && num > 0 && den > 0 && num != den
+            ? min(VideoFile.maximumSide, max(1, Int((Double(width) * Double(num) / Double(den)).rounded()))) : width
+        guard width > 0, height > 0, width <= VideoFile.maximumSide, height <= VideoFile.maximumSide,
+              frame.pointee.format >= 0 else {
+            throw VideoError(call: "avcodec_receive_frame", code: 0,
+                             message: "a decoded frame of \(width)×\(height) in no pixel format album can convert", file: path)
+        }
+        let source = AVPixelFormat(rawValue: frame.pointee.format)
+        guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(outWidth), Int32(height),
+                                          AV_PIX_FMT_RGB24, SWS_BILINEAR, nil, nil, nil) else {
+            throw VideoError(call: "sws_getContext", code: 0,
+                             message: "no conversion from \(av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "its format") to RGB", file: path)
+        }
+        defer { sws_freeContext(scaler) }
+        var bytes = [UInt8](repeating: 0, count: outWidth * height * 3)
+        var planes = frame.pointee.data
+        var strides = frame.pointee.linesize
+        let rows = withUnsafePointer(to: &planes) { planes in
+            withUnsafePointer(to: &strides) { strides in
+                planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        bytes.withUnsafeMutableBufferPointer { out -> Int32 in
+                            let destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
+                            let stride: [Int32] = [Int32(outWidth * 3), 0, 0, 0]
+                            return sws_scale(scaler, planes, strides, 0, Int32(height), destination, stride)
+                        }
+                    }
+                }
+            }
+        }
+        guard rows == Int32(height) else {
+            throw VideoError(call: "sws_scale", code: rows < 0 ? rows : 0,
+                             message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(height) rows", file: path)
+        }
+        return VideoFrame(width: outWidth, height: height, bytes: bytes, time: time)
+    }
+
+    private func check(_ call: String, _ status: Int32) throws {
+        guard status >= 0 else { throw VideoFile.error(call, status, path) }
+    }
+
+    private static func error(_ call: String, _ status: Int32, _ path: String) -> VideoError {
+        VideoError(call: call, code: status, message: words(status), file: path)
+    }
+
+    /// FFmpeg's words for an error code (`av_strerror`).
+    private static func words(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        album_av_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The header's facts: the stream's size, rotation, aspect, rate and codec; the container's tags.
+    private static func facts(_ format: UnsafeMutablePointer<AVFormatContext>, _ stream: UnsafeMutablePointer<AVStream>,
+                              _ parameters: UnsafeMutablePointer<AVCodecParameters>) -> VideoFacts {
+        let aspect = av_guess_sample_aspect_ratio(format, stream, nil)
+        let rate = av_guess_frame_rate(format, stream, nil)
+        var duration = 0.0
+        if format.pointee.duration != album_av_nopts(), format.pointee.duration > 0 {
+            duration = Double(format.pointee.duration) / Double(album_av_time_base())
+        } else if stream.pointee.duration != album_av_nopts(), stream.pointee.duration > 0, stream.pointee.time_base.den > 0 {
+            duration = Double(stream.pointee.duration) * Double(stream.pointee.time_base.num) / Double(stream.pointee.time_base.den)
+        }
+        func tag(_ names: [String]) -> String? {
+            for dictionary in [format.pointee.metadata, stream.pointee.metadata] {
+                for name in names {
+                    if let entry = av_dict_get(dictionary, name, nil, 0), let value = entry.pointee.value {
+                        let text = String(cString: value).trimmingSpaces
+                        if !text.isEmpty { return text }
+                    }
+                }
+            }
+            return nil
+        }
+        return VideoFacts(
+            width: Int(parameters.pointee.width), height: Int(parameters.pointee.height),
+            rotation: rotation(stream, tag: tag(["rotate"])),
+            sampleAspect: aspect.num > 0 && aspect.den > 0 ? (Int(aspect.num), Int(aspect.den)) : (1, 1),
+            duration: duration, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)),
+            frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0,
+            creationTime: tag(["com.apple.quicktime.creationdate", "creation_time"]),
+            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]))
+    }
+
+    /// Degrees clockwise, 0/90/180/270: the display matrix's rotation (counter-clockwise in FFmpeg's terms), else
+    /// the `rotate` tag's.
+    private static func rotation(_ stream: UnsafeMutablePointer<AVStream>, tag: String?) -> Int {
+        var size: Int = 0
+        var degrees: Double?
+        if let matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 {
+            let angle = matrix.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+            if angle.isFinite { degrees = -angle }
+        }
+        if degrees == nil, let tag, let value = Double(tag) { degrees = value }
+        guard let degrees else { return 0 }
+        let quarter = Int((degrees / 90).rounded()) * 90
+        return ((quarter % 360) + 360) % 360
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+
+/// Videos end to end through the built binary, on real FFmpeg, libvips and SQLite, with clips the `ffmpeg` command
+/// makes here: H.264 and HEVC in MP4 and MOV each import as `mp4` or `mov` with the frame size they are shown at
+/// (a 90° display rotation is portrait, a 2:1 sample aspect ratio twice as wide) and get a poster thumbnail of that
+/// shape; a clip that starts black gets a poster from after the black; the capture time and camera come from the
+/// QuickTime tags; a truncated clip is a failure in FFmpeg's words and the run goes on.
+final class VideoTests: XCTestCase {
+    /// Makes a clip with the `ffmpeg` command (fixtures only: album never runs it).
+    private func ffmpeg(_ arguments: [String], in folder: String) throws {
+        try Probe.require("ffmpeg", package: "ffmpeg")
+        let result = try Tool.run(["ffmpeg", "-nostdin", "-v", "error", "-y"] + arguments)
+        XCTAssertEqual(result.status, 0, "ffmpeg \(arguments): \(result.stderr)")
+    }
+
+    /// A 320×240 test pattern (moving colour bars and a clock) of `seconds`, 10 frames a second.
+    private let pattern = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=10"]
+
+    @discardableResult
+    private func run(in folder: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import: {from: photos}
+              - thumbnail: {size: 240x240, fit: contain}
+            """, to: "job.yml", in: folder)
+        return try TestSupport.album(["run", "job.yml"], in: folder)
+    }
+
+    /// The newest run's step of `stage` for the file named `name`: "status: message".
+    private func step(_ name: String, _ stage: String = "thumbnail", in folder: String) throws -> String {
+        try Probe.rows(folder + "/album", """
+            SELECT status || ': ' || coalesce(error, '') FROM steps WHERE stage = '\(stage)' AND path LIKE '%/\(name)'
+            AND run = (SELECT max(id) FROM runs)
+            """).first ?? "no step"
+    }
+
+    /// The mean grey of a picture, read by Pillow.
+    private func meanGrey(_ path: String) throws -> Double {
+        let out = try Independent.python("""
+            import sys
+            from PIL import Image, ImageStat
+            print(ImageStat.Stat(Image.open(sys.argv[1]).convert('L')).mean[0])
+            """, [path])
+        return try XCTUnwrap(Double(out.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    func testEveryClipGetsAnUprightPosterThumbnailOfTheShapeItIsShownWith() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let yuv = ["-pix_fmt", "yuv420p"]
+        try ffmpeg(pattern + ["-t", "3"] + yuv + ["-c:v", "libx264", photos + "/h264.mp4"], in: folder)
+        try ffmpeg(pattern + ["-t", "2"] + yuv + ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                              photos + "/hevc.mov"], in: folder)
+        try ffmpeg(pattern + ["-t", "2"] + yuv + ["-c:v", "libx264", "-metadata", "com.apple.quicktime.creationdate=2024-05-06T09:08:09+0200",
+                              "-metadata", "com.apple.quicktime.make=Apple", "-metadata", "com.apple.quicktime.model=iPhone 15",
+                              "-movflags", "use_metadata_tags", photos + "/tagged.mov"], in: folder)
+        try ffmpeg(pattern + ["-t", "2"] + yuv + ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1",
+                              "-metadata", "creation_time=2023-01-02T03:04:05Z", photos + "/hevc.mp4"], in: folder)
+        try ffmpeg(["-i", photos + "/h264.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", photos + "/rotated.mov"], in: folder)
+        try ffmpeg(pattern + ["-t", "2", "-vf", "setsar=2/1"] + yuv + ["-c:v", "libx264", photos + "/wide.mp4"], in: folder)
+        try ffmpeg(["-f", "lavfi", "-i", "color=black:size=320x240:rate=10:duration=2", "-f", "lavfi",
+                    "-i", "testsrc2=size=320x240:rate=10:duration=2", "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]",
+                    "-map", "[v]"] + yuv + ["-c:v", "libx264", photos + "/blackstart.mp4"], in: folder)
+
+        let result = try run(in: folder)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT substr(path, 11) || ' ' || format || ' ' || width || 'x' || height || ' ' || coalesce(taken, '-') || ' '
+            || coalesce(camera, '-') FROM photos ORDER BY path
+            """), ["blackstart.mp4 mp4 320x240 - -",
+                   "h264.mp4 mp4 320x240 - -",
+                   "hevc.mov mov 320x240 - -",
+                   "hevc.mp4 mp4 320x240 2023-01-02T03:04:05+00:00 -",
+                   "rotated.mov mov 240x320 - -",
+                   "tagged.mov mov 320x240 2024-05-06T09:08:09+02:00 Apple iPhone 15",
+                   "wide.mp4 mp4 640x240 - -"])
+        let shapes = ["blackstart.mp4": (240, 180), "h264.mp4": (240, 180), "hevc.mov": (240, 180), "hevc.mp4": (240, 180),
+                      "rotated.mov": (180, 240), "tagged.mov": (240, 180), "wide.mp4": (240, 90)]
+        for (name, (width, height)) in shapes {
+            let thumbnail = try Probe.newestThumbnail(folder + "/album", original: photos + "/" + name)
+            let header = try Probe.header(thumbnail)
+            XCTAssertEqual("\(header.width)x\(header.height)", "\(width)x\(height)", name)
+            XCTAssertGreaterThan(try meanGrey(thumbnail), 30, "\(name): a picture, not a black frame")
+        }
+        // The poster's time is the step's message: the black clip's 10 % and 25 % candidates are black, its 50 % is not.
+        XCTAssertEqual(try step("blackstart.mp4", in: folder), "done: poster frame at 2 s")
+        XCTAssertEqual(try step("h264.mp4", in: folder), "done: poster frame at 0.3 s")
+    }
+
+    /// A clip cut to its first 40 % (its `moov` box, written last, is gone) fails its import with FFmpeg's words,
+    /// naming the file; a clip whose `moov` comes first (`+faststart`) cut to its first 12 % imports from its header
+    /// and is a damaged photo in FFmpeg's words (`ls --json`'s `damage`). The other clip and the photo beside them go
+    /// on, and the run's status is a failed photo's.
+    func testATruncatedClipFailsInFFmpegsWordsAndTheRunGoesOn() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try ffmpeg(pattern + ["-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", photos + "/whole.mp4"], in: folder)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: photos + "/whole.mp4"))
+        try FormatFixture.write(Array(whole.prefix(whole.count * 4 / 10)), to: "photos/truncated.mp4", in: folder)
+        try ffmpeg(pattern + ["-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-movflags", "+faststart",
+                              folder + "/faststart.mp4"], in: folder)
+        let faststart = try Data(contentsOf: URL(fileURLWithPath: folder + "/faststart.mp4"))
+        try FormatFixture.write(Array(faststart.prefix(faststart.count * 12 / 100)), to: "photos/cut.mp4", in: folder)
+        let good = try Fixture.jpeg(at: photos + "/good.jpg")
+
+        let result = try run(in: folder)
+        XCTAssertEqual(result.status, 1, "failed photos: \(result.stdout)\(result.stderr)")
+        let failed = try step("truncated.mp4", "import", in: folder)
+        XCTAssert(failed.hasPrefix("failed: cannot decode its header: damaged video: FFmpeg 5.1"), failed)
+        XCTAssert(failed.hasSuffix("avformat_open_input: Invalid data found when processing input"), failed)
+        XCTAssert(result.stderr.contains("\(photos)/truncated.mp4: cannot decode its header: damaged video: FFmpeg"), result.stderr)
+        XCTAssertEqual(try step("whole.mp4", in: folder), "done: poster frame at 0.3 s")
+        XCTAssertEqual(try step("cut.mp4", "import", in: folder), "done:", "its header is whole")
+        let damaged = try step("cut.mp4", in: folder)
+        XCTAssert(damaged.hasPrefix("failed: damaged video: FFmpeg 5.1"), damaged)
+        XCTAssert(damaged.hasSuffix("avcodec_send_packet: Invalid data found when processing input"), damaged)
+        let listed = try TestSupport.album(["ls", "--json", "--catalogue", "album"], in: folder)
+        let photosListed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let cut = try XCTUnwrap(photosListed.first { ($0["path"] as? String)?.hasSuffix("/cut.mp4") == true })
+        XCTAssertEqual(cut["state"] as? String, "damaged")
+        XCTAssertEqual(cut["damage"] as? String, String(damaged.dropFirst("failed: ".count)))
+        XCTAssertEqual(try step("good.jpg", in: folder), "done:")
+        XCTAssertNoThrow(try Probe.newestThumbnail(folder + "/album", original: good))
+    }
+
+    /// A clip whose header claims a frame over 16384 pixels a side (a PNG-coded MOV of 16400×16, 2 KB) is refused
+    /// from its header, in album's words, as image bombs are; no frame of it is decoded.
+    func testAnAbsurdFrameSizeIsRefusedFromTheHeader() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try ffmpeg(["-f", "lavfi", "-i", "color=gray:size=16400x16:rate=1:duration=1", "-c:v", "png", photos + "/bomb.mov"], in: folder)
+        try ffmpeg(pattern + ["-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", photos + "/fine.mp4"], in: folder)
+
+        let result = try run(in: folder)
+        XCTAssertEqual(result.status, 1, "failed photos: \(result.stdout)\(result.stderr)")
+        XCTAssertEqual(try step("bomb.mov", "import", in: folder),
+                       "failed: its header is refused: a frame of 16400×16 is over album's limit of 16384 pixels a side")
+        XCTAssertEqual(try step("fine.mp4", in: folder), "done: poster frame at 0.1 s")
+    }
+}
