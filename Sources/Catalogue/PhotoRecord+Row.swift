@@ -43,6 +43,9 @@ extension PhotoRecord: TableRecord {
         .column("sidecar_inode", "INTEGER", \.sidecarIdentity.inode, since: 8),
         .column("xmp_problem", "TEXT", \.xmpProblem, since: 8, json: 24),
         .column("description", "TEXT", \.xmpDescription, since: 8, json: 25),
+        // A Motion Photo's movie (issue 33): its first byte and length in the original, nil for a still.
+        .column("motion_offset", "INTEGER", \.motionOffset, since: 9, json: 26),
+        .column("motion_length", "INTEGER", \.motionLength, since: 9, json: 27),
     ]
 
     /// The gallery's order, newest added first: `allPhotos` and `forEachPhoto`.

@@ -61,6 +61,11 @@ public struct PhotoRecord: Sendable, Equatable {
     /// Why the sidecar or the embedded XMP could not be read, naming the file; nil when both were (or there was none).
     public var xmpProblem: String? = nil
 
+    /// Where the movie of a Motion Photo lies in its original (a JPEG or HEIC with an MP4 appended, marked in its
+    /// XMP): its first byte and its length, checked at import (docs/catalogue.md, "Motion"); nil for a still.
+    public var motionOffset: Int? = nil
+    public var motionLength: Int? = nil
+
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {
         storedPath.map { catalogueFolder + "/" + $0 } ?? path

@@ -69,6 +69,9 @@ struct ShowCommand: Command {
         if !photo.keywords.isEmpty { about.append(["keywords", photo.keywords.joined(separator: ", ")]) }
         if let sidecar = photo.sidecar { about.append(["sidecar", sidecar]) }
         if let problem = photo.xmpProblem { about.append(["xmp", "warning: \(problem)"]) }
+        if let offset = photo.motionOffset, let length = photo.motionLength {
+            about.append(["motion", "Motion Photo: a movie of \(length) bytes at byte \(offset) of the original"])
+        }
         about.append(["filter", photo.filter == "none" ? "none" : "\(photo.filter) \(photo.filterRecipe)"])
         if let replaces = photo.replaces { about.append(["replaces", replaces]) }
         var lines = about.lines

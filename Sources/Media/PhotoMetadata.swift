@@ -24,6 +24,11 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var title: String? = nil
     /// XMP's `dc:description`, likewise (the caption too, unless EXIF has one of its own).
     public var description: String? = nil
+    /// Where the embedded XMP places a Motion Photo's movie, when it marks one (`MotionPart.find` checks it against the
+    /// file's bytes); nil for a sidecar's packet, which says nothing about the file's bytes.
+    public var motionMarker: XMPMotion? = nil
+    /// Why the embedded XMP marks a Motion Photo but places no movie, in words; nil otherwise.
+    public var motionProblem: String? = nil
     /// Why the embedded XMP (`xmp-data`) could not be read, in words; nil when it was, or there is none.
     public var embeddedXMPProblem: String? = nil
     /// What the photo itself says, kept so that a sidecar's facts can be put over them (`applying(sidecar:)`).
@@ -77,6 +82,8 @@ public struct PhotoMetadata: Sendable, Equatable {
         var xmp: XMPPacket? = nil
         if let packet = image.blob("xmp-data"), !packet.isEmpty {
             do { xmp = try XMPPacket(parsing: packet) } catch { embeddedXMPProblem = "its embedded XMP: \(error)" }
+            motionMarker = xmp?.motion
+            motionProblem = xmp?.motionProblem.map { "its embedded XMP: \($0)" }
         }
         own = Own(taken: exifTaken, description: written(.imageDescription),
                   comment: written(.userComment) ?? written(.xpComment), xmp: xmp)

@@ -12,7 +12,7 @@ extension ExportStage: RegisteredStage {
     /// Each name the photo is known by gets its own file when the template is over a path (`targets(of:)`).
     public var writesEachPath: Bool { true }
     public var outputRoot: String? { to.root }
-    public var outputFormat: OutputFormat? { format }
+    public var outputFormat: OutputFormat? { from == .motion ? nil : format }
 
     /// `- export: {to: "out/{name}.jpg"}`: the template (required), the options its table declares, and the format
     /// agreeing with the template's extension; `from: thumbnail` needs a stage before it that writes thumbnails.
@@ -34,6 +34,16 @@ extension ExportStage: RegisteredStage {
         let thumbnail = earlier.last { type(of: $0).renditionKinds.contains(.thumbnail) }
         if stage.from == .thumbnail, thumbnail == nil, let fromNode = entries.first(where: { $0.0 == "from" })?.2 {
             file.reader.error(fromNode, "export from: thumbnail needs a thumbnail stage before this export")
+        }
+        if stage.from == .motion {
+            // A Motion Photo's movie is copied as it is: an MP4, whatever `format:` or an image extension would say.
+            let ext = (text as NSString).pathExtension.lowercased()
+            if let formatNode = entries.first(where: { $0.0 == "format" })?.2 {
+                file.reader.error(formatNode, "export.format does not apply to from: motion: the movie is copied as it is, an MP4 (`{ext}` is mp4); leave format out")
+            } else if !ext.contains("{"), ImageFormat.written(fileExtension: ext) != nil {
+                file.reader.error(toNode, "export from: motion writes the movie, an MP4, but export.to ends in '.\(ext)'; end it in .mp4 or {ext}")
+            }
+            return stage
         }
         // The file's extension and its format agree: a format left out follows the extension; a contradiction is
         // an error (JPEG bytes in a .png would open as garbage or not at all).

@@ -24,9 +24,10 @@ extension ExportStage {
         return targets
     }
 
-    /// `to:` rendered for `photo` as this export writes it: `{ext}` is `format`'s extension.
+    /// `to:` rendered for `photo` as this export writes it: `{ext}` is `format`'s extension, or `mp4` for a Motion
+    /// Photo's movie (`from: motion`).
     package func render(_ photo: PhotoRecord) throws -> String {
-        try to.render(photo, formatExtension: format.fileExtension)
+        try to.render(photo, formatExtension: from == .motion ? "mp4" : format.fileExtension)
     }
 }
 

@@ -14,6 +14,9 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         case image
         /// The thumbnail made by a `thumbnail` stage earlier in the chain.
         case thumbnail
+        /// The movie of a Motion Photo, its bytes copied as they are in the original (never re-encoded; `{ext}` is
+        /// `mp4`). A photo with none is skipped with the reason, so a job over a library of stills does not fail.
+        case motion
     }
 
     /// What to do with a file already at the export's path that is not this catalogue's export of this photo
@@ -67,6 +70,9 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     /// Exports the photo once per target (`targets(of:)`: one per known path when the template is over a path's
     /// name, else one), rendering it at most once: done when any file was written, else skipped.
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
+        if from == .motion, work.photo.motionLength == nil {
+            return .skipped(ExportStage.noMotion, input: work.photo.hash, output: nil)
+        }
         let input = try self.input(of: work)
         let parametersHash = parametersHash(of: work, context: context)
         var rendered: LookRenderer.Rendered?
@@ -87,7 +93,17 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 throw StageError("export from: thumbnail needs a thumbnail stage before it in the job")
             }
             return thumbnail.fileHash
+        case .motion: return try ExportStage.motionInput(of: work.photo)
         }
+    }
+
+    /// Why `from: motion` skips a photo without a movie.
+    static let noMotion = "it has no motion part (not a Motion Photo): nothing to export from: motion"
+
+    /// What an export of the movie part reads: the original's hash marked as its movie's (never a look's hash, so
+    /// reports never take the movie for a picture of the photo).
+    static func motionInput(of photo: PhotoRecord) throws -> String {
+        try SHA256.hex(Array("motion part of \(photo.hash)".utf8))
     }
 
     /// Writes (or finds up to date) the export at one target, rendering the photo when no earlier target has.
@@ -181,6 +197,9 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         case .thumbnail:
             guard let thumbnail = work.thumbnail else { return false }  // the thumbnail is to be made first
             input = thumbnail.fileHash
+        case .motion:
+            guard work.photo.motionLength != nil else { return true }  // nothing to export: skipped
+            input = try ExportStage.motionInput(of: work.photo)
         }
         let parametersHash = parametersHash(of: work, context: context)
         for target in try targets(of: work) {
@@ -250,6 +269,8 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 return LookRenderer.Rendered(width: image.width, height: image.height,
                                              bytes: try LookRenderer.encode(image, format: format, quality: quality, metadata: .strip))
             }
+        case .motion:
+            return try motionPart(of: &work, context: context)
         }
     }
 

@@ -69,7 +69,11 @@ extension ImportStage {
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
                 orientation: metadata.orientation, hasGPS: metadata.hasGPS, replaces: nil, storedPath: nil, lens: metadata.lens)
-            photo.setFacts(metadata, sidecar: found, problems: [header.embeddedXMPProblem, problem])
+            // A Motion Photo's movie, where its XMP places one and an MP4 starts there (docs/catalogue.md, "Motion").
+            let (motion, motionProblem) = MotionPart.find(header.motionMarker, in: bytes)
+            photo.motionOffset = motion?.offset
+            photo.motionLength = motion?.length
+            photo.setFacts(metadata, sidecar: found, problems: [header.embeddedXMPProblem, header.motionProblem ?? motionProblem, problem])
             if mode == .copy {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
                 let target = context.catalogueFolder + "/" + photo.storedPath!

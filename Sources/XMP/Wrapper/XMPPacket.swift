@@ -24,6 +24,12 @@ public struct XMPPacket: Sendable, Equatable {
     /// The capture time: `exif:DateTimeOriginal`, else `xmp:CreateDate`, else `photoshop:DateCreated`, as
     /// ISO-8601 the way album stores EXIF's ("2008-04-20T19:12:06", with "+02:00" when the packet gives an offset).
     public var taken: String?
+    /// Where the movie of a Motion Photo lies, when the packet marks the file as one (`GCamera:MicroVideo`, or
+    /// `Camera:MotionPhoto` with its `Container:Directory`; `XMPMotion`). A marker that places nothing is a note.
+    public var motion: XMPMotion? = nil
+    /// Why a Motion Photo marker places no movie, in words ("GCamera:MicroVideoOffset is missing"); nil when there is
+    /// no marker or it places one. Kept apart from `notes`: only a photo's own packet describes its bytes.
+    public var motionProblem: String? = nil
     /// Values present but unusable, in words: "xmp:Rating '9' is not a rating from -1 to 5".
     public var notes: [String] = []
 
@@ -38,7 +44,11 @@ public struct XMPPacket: Sendable, Equatable {
         guard let rdf = XMPPacket.first(in: root, where: { $0.isNamed(XMPNamespace.rdf, "RDF") }) else {
             throw XMPError(reason: "it is XML but not XMP: it has no rdf:RDF element (its root is <\(root.name)>)")
         }
-        self.init(properties: XMPPacket.properties(of: rdf))
+        let properties = XMPPacket.properties(of: rdf)
+        self.init(properties: properties)
+        let (motion, note) = XMPPacket.motion(properties, rdf: rdf)
+        self.motion = motion
+        motionProblem = note
     }
 
     /// The facts from the properties found.
@@ -157,4 +167,9 @@ enum XMPNamespace {
     static let lightroom = "http://ns.adobe.com/lightroom/1.0/"
     static let exif = "http://ns.adobe.com/exif/1.0/"
     static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+    /// Google's camera namespace: `GCamera:MicroVideo` and `Camera:MotionPhoto` (the same URI under both prefixes).
+    static let camera = "http://ns.google.com/photos/1.0/camera/"
+    /// Google's container namespaces: `Container:Directory` and its items' `Item:Semantic`, `Item:Length`, `Item:Padding`.
+    static let container = "http://ns.google.com/photos/1.0/container/"
+    static let item = "http://ns.google.com/photos/1.0/container/item/"
 }
