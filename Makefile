@@ -31,8 +31,9 @@ release: deps
 # fixture with the vips command (libvips-tools).
 # InstallTests check the completion scripts with bash, zsh and fish, and the man page with groff. HEIFThumbnailTests make
 # HEICs with and without a thumbnail item with libheif's heif-enc (libheif-examples); RawPhotoTests write DNGs with
-# Tests/AlbumTests/Support/make_dng.py (Python's struct and Pillow).
-TEST_PACKAGES := ffmpeg sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base libheif-examples
+# Tests/AlbumTests/Support/make_dng.py (Python's struct and Pillow). Motion and Live Photo tests make short movies with
+# the ffmpeg command (ffmpeg) and read the exported ones with ffprobe (the same package).
+TEST_PACKAGES := sqlite3 libimage-exiftool-perl libjpeg-turbo-progs libvips-tools python3-pil zsh fish groff-base libheif-examples ffmpeg
 
 test: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)

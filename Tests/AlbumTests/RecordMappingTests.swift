@@ -98,9 +98,10 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 2, "schema 8 (second_originals, photos.lens and the XMP columns) and 9 (issue 34's indexes) are the versions after the fixed history")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 2, "schema 8 (second_originals, photos.lens and the XMP columns) and 9 (issue 34's indexes, issue 33's motion columns) are the versions after the fixed history")
         // An index added to an older table is created by the migration to its version.
         XCTAssertTrue(Schema.migration(to: 9).contains("CREATE INDEX photos_replaces ON photos(replaces);"), Schema.migration(to: 9))
+        XCTAssertTrue(Schema.migration(to: 9).contains("ALTER TABLE photos ADD COLUMN motion_offset INTEGER;"), Schema.migration(to: 9))
         // A table declared after the fixed history is created by the migration to its version, with its indexes.
         XCTAssertTrue(Schema.migration(to: 8).hasPrefix(SecondOriginal.declaredDefinition + ";\n" + SecondOriginal.indexes.joined(separator: ";\n") + ";"),
                       Schema.migration(to: 8))
@@ -148,7 +149,8 @@ final class RecordMappingTests: XCTestCase {
         var stars: Int? = nil
 
         static let columns: [Column<RatedPhoto>] = PhotoRecord.columns.map { $0.lifted(\RatedPhoto.photo) } + [
-            .column("stars", "INTEGER", \.stars, since: Schema.currentVersion + 1, json: 26),  // the one line
+            .column("stars", "INTEGER", \.stars, since: Schema.currentVersion + 1,
+                    json: (PhotoRecord.columns.compactMap(\.jsonPosition).max() ?? 0) + 1),  // the one line
         ]
         static let blank = RatedPhoto(photo: PhotoRecord.blank)
     }
