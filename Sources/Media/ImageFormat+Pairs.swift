@@ -8,6 +8,10 @@ extension ImageFormat {
     public static let pairedPictureExtensions: Set<String> = Set(
         registered.filter { $0.rawValue == "jpeg" || $0.rawValue == "heif" }.flatMap(\.extensions))
 
+    /// The extensions of a Live Photo's movie, lowercased: the QuickTime file an iPhone writes beside its HEIC or
+    /// JPEG (docs/catalogue.md, "Live Photos").
+    public static let liveMovieExtensions: Set<String> = ["mov"]
+
     /// The name a pair's file of extension `ext` is recorded under (`second_originals.format`): its format row's
     /// name, or for a RAW the extension itself (`dng`, `cr2`).
     public static func pairedFormatName(fileExtension ext: String) -> String {

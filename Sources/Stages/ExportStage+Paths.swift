@@ -24,10 +24,10 @@ extension ExportStage {
         return targets
     }
 
-    /// `to:` rendered for `photo` as this export writes it: `{ext}` is `format`'s extension, or `mp4` for a Motion
-    /// Photo's movie (`from: motion`).
+    /// `to:` rendered for `photo` as this export writes it: `{ext}` is `format`'s extension; with `from: motion`,
+    /// `mp4` for a Motion Photo's movie and `mov` for a Live Photo's.
     package func render(_ photo: PhotoRecord) throws -> String {
-        try to.render(photo, formatExtension: from == .motion ? "mp4" : format.fileExtension)
+        try to.render(photo, formatExtension: from != .motion ? format.fileExtension : photo.motionLength != nil ? "mp4" : "mov")
     }
 }
 

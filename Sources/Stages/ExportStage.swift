@@ -70,10 +70,10 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     /// Exports the photo once per target (`targets(of:)`: one per known path when the template is over a path's
     /// name, else one), rendering it at most once: done when any file was written, else skipped.
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
-        if from == .motion, work.photo.motionLength == nil {
+        if from == .motion, try motion(of: work.photo, context: context) == nil {
             return .skipped(ExportStage.noMotion, input: work.photo.hash, output: nil)
         }
-        let input = try self.input(of: work)
+        let input = try self.input(of: work, context: context)
         let parametersHash = parametersHash(of: work, context: context)
         var rendered: LookRenderer.Rendered?
         var results: [StepResult] = []
@@ -85,7 +85,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     }
 
     /// What the export reads: the look's hash, or the thumbnail's file hash.
-    private func input(of work: PhotoWork) throws -> String {
+    private func input(of work: PhotoWork, context: StageContext) throws -> String {
         switch from {
         case .image: return work.lookHash
         case .thumbnail:
@@ -93,17 +93,10 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
                 throw StageError("export from: thumbnail needs a thumbnail stage before it in the job")
             }
             return thumbnail.fileHash
-        case .motion: return try ExportStage.motionInput(of: work.photo)
+        case .motion:
+            guard let motion = try motion(of: work.photo, context: context) else { throw StageError(ExportStage.noMotion) }
+            return try motion.input
         }
-    }
-
-    /// Why `from: motion` skips a photo without a movie.
-    static let noMotion = "it has no motion part (not a Motion Photo): nothing to export from: motion"
-
-    /// What an export of the movie part reads: the original's hash marked as its movie's (never a look's hash, so
-    /// reports never take the movie for a picture of the photo).
-    static func motionInput(of photo: PhotoRecord) throws -> String {
-        try SHA256.hex(Array("motion part of \(photo.hash)".utf8))
     }
 
     /// Writes (or finds up to date) the export at one target, rendering the photo when no earlier target has.
@@ -198,8 +191,8 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             guard let thumbnail = work.thumbnail else { return false }  // the thumbnail is to be made first
             input = thumbnail.fileHash
         case .motion:
-            guard work.photo.motionLength != nil else { return true }  // nothing to export: skipped
-            input = try ExportStage.motionInput(of: work.photo)
+            guard let motion = try motion(of: work.photo, context: context) else { return true }  // nothing to export: skipped
+            input = try motion.input
         }
         let parametersHash = parametersHash(of: work, context: context)
         for target in try targets(of: work) {

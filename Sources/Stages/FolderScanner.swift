@@ -13,6 +13,9 @@ struct FolderScanner {
     package private(set) var foundPerRoot: [String: Int] = [:]
     /// Each found file's XMP sidecar (`Sidecar.of`), from the listing of its folder the walk already has.
     package private(set) var sidecars: [String: String] = [:]
+    /// Files no `include` pattern takes whose extension is a Live Photo movie's (`ImageFormat.liveMovieExtensions`),
+    /// not excluded: `ImportStage.livePhotos` pairs each with its still; the scan counts the rest as ignored.
+    package private(set) var movies: [String] = []
     /// Folders that could not be listed (permissions, too many open files, I/O errors): nothing in them is imported,
     /// and the run says so instead of finishing as if they were empty.
     package private(set) var unreadable: [UnreadableFolder] = []
@@ -73,7 +76,11 @@ struct FolderScanner {
                     claimed.formUnion(Sidecar.candidates(of: name, among: sidecarsHere))  // the one read, and one it shadows
                 }
             } else if !name.hasPrefix("."), !stage.included(name: name) {
-                passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
+                if ImageFormat.liveMovieExtensions.contains(ImportStage.fileExtension(of: name)), stage.accepts(movie: name) {
+                    movies.append(path)  // a Live Photo's movie when a still has its name, else counted as ignored
+                } else {
+                    passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
+                }
             }
         }
         for sidecar in sidecarFiles.intersection(sidecarsHere.values).subtracting(claimed) where stage.accepts(name: sidecar) || !stage.included(name: sidecar) {

@@ -74,6 +74,13 @@ public struct ImportStage: DeclaredOptions {
         return !exclude.contains { Glob($0.lowercased()).matches(lower) }
     }
 
+    /// Whether a movie's name passes `exclude` (case-insensitive): a Live Photo's movie is taken with its still
+    /// whatever `include` says, and left out as any file is by `exclude`.
+    package func accepts(movie name: String) -> Bool {
+        let lower = name.lowercased()
+        return !name.hasPrefix(".") && !exclude.contains { Glob($0.lowercased()).matches(lower) }
+    }
+
     /// Whether a file name matches one of the `include` patterns (case-insensitive).
     package func included(name: String) -> Bool {
         let lower = name.lowercased()
@@ -95,9 +102,14 @@ public struct ImportStage: DeclaredOptions {
         var scanner = FolderScanner(stage: self, derived: derived)
         for root in from { scanner.visit(root: root) }
         var (found, seconds) = ImportStage.paired(scanner.found.sorted(), pair: pair)
+        let movies = scanner.movies.sorted()
+        (found, seconds) = ImportStage.livePhotos(found, movies: movies, seconds: seconds, pair: pair)
+        var passedOver = scanner.passedOver
+        let paired = Set(seconds.values)
+        for movie in movies where !paired.contains(movie) { passedOver.ignored[ImportStage.fileExtension(of: movie), default: 0] += 1 }
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
         let kept = Set(found)
-        return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: scanner.passedOver,
+        return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: passedOver,
                           foundPerRoot: scanner.foundPerRoot, seconds: seconds,
                           sidecars: ImportStage.sidecars(scanner.sidecars, of: kept, seconds: seconds))
     }

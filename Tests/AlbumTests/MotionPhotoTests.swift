@@ -46,7 +46,7 @@ final class MotionPhotoTests: XCTestCase {
         let originals = try ["MVIMG_1.jpg", "PXL_2.MP.jpg", "still.jpg"].map { try TestSupport.hash("\(folder)/photos/\($0)") }
 
         let run = try album(["run", "--verbose", "job.yml"], in: folder)
-        XCTAssertTrue(run.stderr.contains("export skipped: \(folder)/photos/still.jpg: it has no motion part (not a Motion Photo): nothing to export from: motion"),
+        XCTAssertTrue(run.stderr.contains("export skipped: \(folder)/photos/still.jpg: it has no motion part (neither a Motion Photo nor a Live Photo): nothing to export from: motion"),
                       "a still is skipped with the reason: a job over a library of stills does not fail\n\(run.stderr)")
         let photos = try photos(in: folder)
         let length = try size(clip)

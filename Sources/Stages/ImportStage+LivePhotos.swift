@@ -1,0 +1,34 @@
+import Catalogue
+import Media
+
+/// Live Photos among the files import found (docs/catalogue.md, "Live Photos"): in one folder, a HEIC or JPEG and a
+/// MOV with the same name but for the extension (case-insensitive: `IMG_1.HEIC` and `IMG_1.MOV`) are one photo whose
+/// still renders and whose movie is its second original, its motion part. `pair: separate` pairs nothing.
+extension ImportStage {
+    /// `files` with each Live Photo's movie taken out, and `seconds` with each still → its movie added. The movies
+    /// are those among `files` (a movie format the `include` patterns take) and `movies` (the scan's others). A
+    /// still already paired (a RAW+JPEG pair's file) takes no movie, and a name with more than one still or more
+    /// than one movie pairs none: each file stays what it is alone.
+    public static func livePhotos(_ files: [String], movies: [String], seconds: [String: String],
+                                  pair: Pair) -> (files: [String], seconds: [String: String]) {
+        guard pair != .separate else { return (files, seconds) }
+        var stills: [String: [String]] = [:], clips: [String: [String]] = [:]
+        for file in files + movies {
+            guard let (key, ext) = pairKey(of: file) else { continue }
+            if ImageFormat.liveMovieExtensions.contains(ext) { clips[key, default: []].append(file) }
+            if ImageFormat.pairedPictureExtensions.contains(ext) { stills[key, default: []].append(file) }
+        }
+        var paired = seconds, taken = Set<String>()
+        for (key, clip) in clips {
+            guard clip.count == 1, let still = stills[key], still.count == 1, paired[still[0]] == nil else { continue }
+            paired[still[0]] = clip[0]
+            taken.insert(clip[0])
+        }
+        return (files.filter { !taken.contains($0) }, paired)
+    }
+
+    /// Whether `second` is a Live Photo's movie (its extension is a movie's), not a RAW+JPEG pair's other file.
+    public static func isLiveMovie(_ second: SecondOriginal) -> Bool {
+        ImageFormat.liveMovieExtensions.contains(fileExtension(of: second.path))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import XCTest
+
+/// Live Photos (issue 33, docs/catalogue.md "Live Photos"), through the built binary on files the tests make: a JPEG
+/// and a MOV (an H.264 clip made by ffmpeg) with the same name in one folder are one photo whose still renders and
+/// whose movie is its second original, its motion part.
+final class LivePhotoTests: XCTestCase {
+    @discardableResult
+    func album(_ arguments: [String], in folder: String, status: Int32 = 0,
+               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try TestSupport.album(arguments, in: folder)
+        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
+        return result
+    }
+
+    /// `album ls --json`'s photos, by the name of their original.
+    func photos(in folder: String) throws -> [String: [String: Any]] {
+        let listed = try album(["ls", "--json"], in: folder)
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        return Dictionary(array.map { (($0["path"] as! String as NSString).lastPathComponent, $0) }, uniquingKeysWith: { newest, _ in newest })
+    }
+
+    /// The second originals `ls --json` lists for a photo: (file name, format, hash, bytes).
+    func seconds(_ photo: [String: Any]?) -> [String] {
+        ((photo?["second_originals"] as? [[String: Any]]) ?? []).map {
+            "\(($0["path"] as! String as NSString).lastPathComponent) \($0["format"]!) \($0["hash"]!) \($0["bytes"]!)"
+        }
+    }
+
+    func size(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
+    }
+
+    /// `photos/IMG_1.JPG` + `photos/IMG_1.MOV` (a Live Photo), `photos/lone.mov` (a movie with no still) and
+    /// `photos/solo.jpg` (a still with no movie), and a job that imports them (the default `include`, which names no
+    /// movie), makes thumbnails and exports each photo's motion part.
+    func library() throws -> String {
+        let folder = try TestSupport.temporaryFolder(self)
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.JPG")
+        try MotionFixture.movie(at: "\(folder)/photos/IMG_1.MOV")
+        try MotionFixture.movie(at: "\(folder)/photos/lone.mov", variant: 1)
+        try Fixture.jpeg(at: "\(folder)/photos/solo.jpg", variant: 1)
+        try TestSupport.write("""
+            version: 1
+            name: live
+            stages:
+              - import: {from: photos}
+              - thumbnail: {size: 32x32}
+              - export: {from: motion, to: "out/{name}.{ext}"}
+            """, to: "job.yml", in: folder)
+        return folder
+    }
+
+    func testAStillAndAMOVWithTheSameNameAreOnePhotoWhoseMotionFileIsListedAndExported() throws {
+        let folder = try library()
+        let movie = "\(folder)/photos/IMG_1.MOV"
+        let before = try ["IMG_1.JPG", "IMG_1.MOV", "lone.mov", "solo.jpg"].map { try TestSupport.hash("\(folder)/photos/\($0)") }
+        let run = try album(["run", "--verbose", "job.yml"], in: folder)
+        XCTAssertTrue(run.stderr.contains("import         2"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("mov 1"), "the movie with no still is ignored, as before: \(run.stderr)")
+        let photos = try photos(in: folder)
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "solo.jpg"], "the Live Photo is one photo; its MOV is not an item of its own")
+        XCTAssertEqual(photos["IMG_1.JPG"]?["format"] as? String, "jpeg", "the still renders")
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]), ["IMG_1.MOV mov \(try TestSupport.hash(movie)) \(try size(movie))"],
+                       "ls --json names its motion file")
+        XCTAssertEqual(seconds(photos["solo.jpg"]), [])
+        XCTAssertTrue(try album(["ls"], in: folder).stdout.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV"))
+        XCTAssertTrue(try album(["show", "photos/IMG_1.JPG"], in: folder).stdout.contains("second   \(movie) (mov, "))
+        XCTAssertTrue(try album(["show", "photos/IMG_1.MOV"], in: folder).stdout.contains("path     \(folder)/photos/IMG_1.JPG"),
+                      "the movie's path names the photo too")
+
+        // export from: motion copies the MOV as it is; the still with no movie is skipped with the reason.
+        XCTAssertEqual(try TestSupport.hash("\(folder)/out/IMG_1.mov"), try TestSupport.hash(movie))
+        let probe = try Tool.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+                                  "\(folder)/out/IMG_1.mov"])
+        XCTAssertEqual(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "h264", probe.stderr)
+        XCTAssertTrue(run.stderr.contains("export skipped: \(folder)/photos/solo.jpg: it has no motion part"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(folder)/out/solo.mov"))
+
+        try album(["verify"], in: folder)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)"), ["0"],
+                       "unchanged: nothing read, nothing written")
+        XCTAssertEqual(try ["IMG_1.JPG", "IMG_1.MOV", "lone.mov", "solo.jpg"].map { try TestSupport.hash("\(folder)/photos/\($0)") }, before,
+                       "originals are never written")
+    }
+
+    func testAnEditedMovieIsANewVersionAndItsExportIsMadeAgain() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        let id = try XCTUnwrap(try photos(in: folder)["IMG_1.JPG"]?["id"] as? String)
+        let movie = "\(folder)/photos/IMG_1.MOV"
+        try MotionFixture.movie(at: movie, seconds: 2, variant: 3)
+        XCTAssertEqual(try album(["ls", "--state", "changed", "-q"], in: folder).stdout.split(separator: "\n"), [Substring(id)])
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT stage || ' ' || status || ' ' || coalesce(error, '') FROM steps WHERE run = (SELECT max(id) FROM runs) AND stage IN ('import', 'export') ORDER BY id"),
+                       ["import done its second original \(movie) changed: recorded as its new version",
+                        "export done the Live Photo's movie \(movie)"])
+        XCTAssertEqual(try TestSupport.hash("\(folder)/out/IMG_1.mov"), try TestSupport.hash(movie), "the new movie exported")
+        XCTAssertEqual(try photos(in: folder)["IMG_1.JPG"]?["id"] as? String, id, "the still did not change")
+        try album(["verify"], in: folder)
+    }
+
+    func testVerifyPruneRelocateAndRmTreatTheMotionFile() throws {
+        let folder = try library()
+        try album(["run", "job.yml"], in: folder)
+        // Moved with its folder: verify misses both files, relocate moves both.
+        try FileManager.default.moveItem(atPath: "\(folder)/photos", toPath: "\(folder)/moved")
+        try album(["verify"], in: folder, status: 1)
+        let relocate = try album(["relocate", "--from", "\(folder)/photos", "--to", "\(folder)/moved"], in: folder)
+        XCTAssertTrue(relocate.stdout.contains("second original: \(folder)/photos/IMG_1.MOV -> \(folder)/moved/IMG_1.MOV"), relocate.stdout)
+        try album(["verify"], in: folder)
+
+        // The movie deleted: verify says so, prune forgets it and keeps the still.
+        let movie = "\(folder)/moved/IMG_1.MOV"
+        try FileManager.default.removeItem(atPath: movie)
+        let verify = try album(["verify", "--json"], in: folder, status: 1)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+        let problems = try XCTUnwrap(report["problems"] as? [[String: Any]])
+        XCTAssertEqual(problems.map { $0["path"] as? String }, [movie])
+        XCTAssertTrue((problems.first?["message"] as? String ?? "").hasPrefix("the second original is missing"), "\(problems)")
+        let prune = try album(["prune", "--json"], in: folder)
+        let pruned = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(prune.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((pruned["second_originals"] as? [[String: Any]])?.map { $0["path"] as? String }, [movie])
+        XCTAssertEqual(seconds(try photos(in: folder)["IMG_1.JPG"]), [])
+        try album(["verify"], in: folder)
+
+        // The movie back, paired again by the next run; rm forgets both files' rows and deletes neither; gc keeps them.
+        try MotionFixture.movie(at: movie)
+        try TestSupport.write("""
+            version: 1
+            name: live
+            stages:
+              - import: {from: moved}
+            """, to: "job.yml", in: folder)
+        try album(["run", "job.yml"], in: folder)
+        let id = try XCTUnwrap(try photos(in: folder)["IMG_1.JPG"]?["id"] as? String)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM second_originals WHERE photo = '\(id)'"), ["1"])
+        try album(["rm", id], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM second_originals"), ["0"])
+        try album(["gc"], in: folder)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: movie), "rm and gc never delete an original")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/moved/IMG_1.JPG"))
+        try album(["verify"], in: folder)
+    }
+
+    func testAnExcludedMovieAMovieWithTwoStillsAndPairSeparatePairNothing() throws {
+        let folder = try library()
+        try Fixture.jpeg(at: "\(folder)/photos/IMG_1.heic.jpg", variant: 5)  // another name: does not count
+        try Fixture.jpeg(at: "\(folder)/photos/two.jpg", variant: 6)
+        try Fixture.jpeg(at: "\(folder)/photos/TWO.JPEG", variant: 7)
+        try MotionFixture.movie(at: "\(folder)/photos/two.mov", variant: 2)
+        try TestSupport.write("""
+            version: 1
+            name: live
+            stages:
+              - import: {from: photos, exclude: ["lone.*"]}
+            """, to: "job.yml", in: folder)
+        try album(["run", "job.yml"], in: folder)
+        let photos = try photos(in: folder)
+        XCTAssertEqual(seconds(photos["IMG_1.JPG"]).count, 1)
+        XCTAssertEqual(seconds(photos["two.jpg"]), [], "two stills of one name pair with no movie")
+        XCTAssertEqual(seconds(photos["TWO.JPEG"]), [])
+
+        let separate = try library()
+        try TestSupport.write("""
+            version: 1
+            name: live
+            stages:
+              - import: {from: photos, pair: separate}
+            """, to: "job.yml", in: separate)
+        try album(["run", "job.yml"], in: separate)
+        XCTAssertEqual(seconds(try self.photos(in: separate)["IMG_1.JPG"]), [], "pair: separate pairs no Live Photo")
+    }
+}
