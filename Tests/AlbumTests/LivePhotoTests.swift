@@ -56,10 +56,12 @@ final class LivePhotoTests: XCTestCase {
         let movie = "\(folder)/photos/IMG_1.MOV"
         let before = try ["IMG_1.JPG", "IMG_1.MOV", "lone.mov", "solo.jpg"].map { try TestSupport.hash("\(folder)/photos/\($0)") }
         let run = try album(["run", "--verbose", "job.yml"], in: folder)
-        XCTAssertTrue(run.stderr.contains("import         2"), run.stderr)
-        XCTAssertTrue(run.stderr.contains("mov 1"), "the movie with no still is ignored, as before: \(run.stderr)")
+        XCTAssertTrue(run.stderr.contains("import         3"), run.stderr)
         let photos = try photos(in: folder)
-        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "solo.jpg"], "the Live Photo is one photo; its MOV is not an item of its own")
+        XCTAssertEqual(Set(photos.keys), ["IMG_1.JPG", "solo.jpg", "lone.mov"],
+                       "the Live Photo is one photo, its MOV no item of its own; a movie with no still is a video of its own")
+        XCTAssertEqual(photos["lone.mov"]?["format"] as? String, "mov")
+        XCTAssertEqual(seconds(photos["lone.mov"]), [], "a video alone has no motion file")
         XCTAssertEqual(photos["IMG_1.JPG"]?["format"] as? String, "jpeg", "the still renders")
         XCTAssertEqual(seconds(photos["IMG_1.JPG"]), ["IMG_1.MOV mov \(try TestSupport.hash(movie)) \(try size(movie))"],
                        "ls --json names its motion file")
