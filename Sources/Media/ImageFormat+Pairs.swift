@@ -12,6 +12,14 @@ extension ImageFormat {
     /// JPEG (docs/catalogue.md, "Live Photos").
     public static let liveMovieExtensions: Set<String> = ["mov"]
 
+    /// Whether the file at `path` is a Live Photo's movie by its name (its extension is a movie's): how a photo's
+    /// second original that is its motion part is told from a RAW+JPEG pair's other file.
+    public static func isLiveMovie(path: String) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return liveMovieExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
     /// The name a pair's file of extension `ext` is recorded under (`second_originals.format`): its format row's
     /// name, or for a RAW the extension itself (`dng`, `cr2`).
     public static func pairedFormatName(fileExtension ext: String) -> String {

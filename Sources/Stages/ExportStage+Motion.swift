@@ -31,7 +31,7 @@ extension ExportStage {
     func motion(of photo: PhotoRecord, context: StageContext) throws -> Motion? {
         if let offset = photo.motionOffset, let length = photo.motionLength { return .appended(offset: offset, length: length, original: photo.hash) }
         let id = photo.id
-        return try context.read { try $0.secondOriginals(photo: id) }.first { ImportStage.isLiveMovie($0) }.map { .file($0) }
+        return try context.read { try $0.secondOriginals(photo: id) }.first { ImageFormat.isLiveMovie(path: $0.path) }.map { .file($0) }
     }
 
     /// The motion part's bytes as they are (never decoded or re-encoded): the range of the original import recorded,

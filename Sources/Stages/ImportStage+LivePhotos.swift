@@ -26,9 +26,4 @@ extension ImportStage {
         }
         return (files.filter { !taken.contains($0) }, paired)
     }
-
-    /// Whether `second` is a Live Photo's movie (its extension is a movie's), not a RAW+JPEG pair's other file.
-    public static func isLiveMovie(_ second: SecondOriginal) -> Bool {
-        ImageFormat.liveMovieExtensions.contains(fileExtension(of: second.path))
-    }
 }
