@@ -18,6 +18,12 @@ extension CatalogueReader {
         CatalogueReader.findingLines(try database.query("PRAGMA integrity_check", [], { $0.text(0) ?? "" })).filter { $0 != "ok" }
     }
 
+    /// `PRAGMA quick_check`'s findings, one a line; empty when it finds nothing. It reads every page and checks the
+    /// b-trees, the free list and NOT NULL, but not UNIQUE nor indexes against their tables (`album verify --quick`).
+    public func quickCheckFindings() throws -> [String] {
+        CatalogueReader.findingLines(try database.query("PRAGMA quick_check", [], { $0.text(0) ?? "" })).filter { $0 != "ok" }
+    }
+
     /// `PRAGMA foreign_key_check`'s rows: the table, the row id and the parent table it names.
     public func foreignKeyViolations() throws -> [(table: String, row: Int, parent: String)] {
         try database.query("PRAGMA foreign_key_check", [], { ($0.text(0) ?? "", $0.int(1) ?? 0, $0.text(2) ?? "") })

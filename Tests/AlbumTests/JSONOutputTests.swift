@@ -12,7 +12,9 @@ final class JSONOutputTests: XCTestCase {
         "### plan entry": [("path", "string"), ("stage", "string"), ("verdict", "string")],
         "### passed over": [("derived", "integer"), ("ignored", "object")],
         "### plan states": [("damaged", "integer"), ("missing", "integer"), ("superseded", "integer")],
-        "## verify": [("catalogue", "string"), ("sound", "boolean"), ("problems", "array"), ("states", "object"), ("unfinished", "array")],
+        "## verify": [("catalogue", "string"), ("sound", "boolean"), ("problems", "array"), ("states", "object"), ("unfinished", "array"),
+                      ("depth", "string"), ("checked", "object"), ("changed", "array")],
+        "### verify checked": [("photos", "integer"), ("seed", "string or null"), ("since", "string or null"), ("finished", "boolean")],
         "### verify unfinished": [("path", "string"), ("photo", "string"), ("kind", "string"), ("run", "integer")],
         "### verify problem": [("kind", "string"), ("path", "string"), ("photo", "string or null"), ("message", "string")],
         "### verify states": [("superseded", "integer"), ("missing_kept", "integer"), ("missing", "integer"),
@@ -180,6 +182,9 @@ final class JSONOutputTests: XCTestCase {
         XCTAssertEqual(sound["sound"] as? Bool, true)
         XCTAssertEqual((sound["problems"] as? [Any])?.count, 0)
         try check(sound["states"], is: "### verify states")
+        try check(sound["checked"], is: "### verify checked")
+        let quick = try check(try json(["verify", "--quick", "--json"], in: folder), is: "## verify")
+        XCTAssertEqual(quick["depth"] as? String, "quick")
 
         let ids = try ls(in: folder)
         let storm = try XCTUnwrap(ids.first { ($0["path"] as? String)?.hasSuffix("/storm.jpg") == true }?["id"] as? String)
@@ -193,6 +198,10 @@ final class JSONOutputTests: XCTestCase {
             "rendition \(storm) \(folder)/out/storm.jpg", "original \(wood) \(folder)/photos/wood.jpg",
         ])
         XCTAssert(problems.contains { ($0["message"] as? String)?.hasPrefix("the original is missing") == true }, "\(problems)")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: "\(folder)/photos/storm.jpg")
+        let touched = try check(try json(["verify", "--quick", "--json"], in: folder, status: 1), is: "## verify")
+        XCTAssertEqual(try checkEach(touched["changed"], is: "### verify problem").map { "\($0["photo"]!) \($0["path"]!)" },
+                       ["\(storm) \(folder)/photos/storm.jpg"], "an original whose stat changed: a verify problem object, not a problem")
     }
 
     func testGcPrintsItsSchemaWithPathsRelativeToTheCatalogue() throws {
