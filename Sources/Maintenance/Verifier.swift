@@ -332,14 +332,7 @@ public struct Verifier {
 
     /// What is wrong with the file at `path`, expected to hold `bytes` bytes hashing to `hash`, or nil when nothing.
     package static func check(_ path: String, bytes: Int, hash: String, what: String) -> String? {
-        let info: FileStatus
-        do {
-            info = try FileStatus(path, followingLinks: true)
-        } catch {
-            return error.notFound ? "the \(what) is missing" : "the \(what) cannot be read: \(error.reason)"
-        }
-        guard info.isRegular else { return "the \(what) is not a regular file" }
-        guard info.size == bytes else { return "the \(what) has \(info.size) bytes, not the \(bytes) recorded" }
+        if let problem = statCheck(path, bytes: bytes, what: what) { return problem }
         do {
             guard try FileBytes(path: path).sha256() == hash else { return "the \(what)'s SHA-256 differs from the one recorded" }
         } catch let error as FileBytesError {
