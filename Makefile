@@ -90,8 +90,9 @@ demo: deps
 	@echo "Thumbnails: demo/out/ ($$(ls demo/out | wc -l) files). The two photos taken in April 2008 are sepia."
 	@echo "Try: $(ALBUM) ls --catalogue demo/album --json, or run 'make demo' again: everything is up to date."
 
-# The benchmark's peers and tools: vips/vipsthumbnail, ImageMagick, djpeg, Debian's Pillow, GNU time.
-BENCH_PACKAGES := libvips-tools imagemagick libjpeg-turbo-progs python3-pil time
+# The benchmark's peers and tools: vips/vipsthumbnail, ImageMagick, djpeg, Debian's Pillow, GNU time; ffmpeg and heif-enc make
+# the video and HEIC rows' fixtures.
+BENCH_PACKAGES := libvips-tools imagemagick libjpeg-turbo-progs python3-pil time ffmpeg libheif-examples
 
 bench: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)

@@ -7,8 +7,11 @@ import Vips
 ///
 /// The poster is the first of the frames at 10 %, 25 % and 50 % of the duration that is not nearly uniform (a
 /// black fade, a blank screen: the standard deviation of a sampled grey under 4, or its mean under 10), else the
-/// one at 50 %; each found by a seek to the key frame before its time and decoding up to it. It is turned upright
-/// by the stream's display rotation and stretched to square pixels by its sample aspect ratio. Import reads the
+/// one at 50 %. Each candidate is the key frame at or before its time, decoded alone (one frame, not the frames
+/// up to the time: a poster costs about one decode); when an earlier candidate was that same key frame (a stream
+/// with few key frames, as desktop encoders write), the frame at the time itself, decoded up from the key frame.
+/// It is turned upright by the stream's display rotation and stretched to square pixels by its sample aspect
+/// ratio. Import reads the
 /// header only: the shown frame size, the capture time (`com.apple.quicktime.creationdate`, else `creation_time`)
 /// and the camera (make and model tags). FFmpeg opens the file by its path; the `FileBytes` album hands every
 /// decoder are the whole file, read at import like a photo's (so a video over FileBytes' 2 GiB cap is refused: a
@@ -18,12 +21,23 @@ public struct VideoDecoder: ImageDecoder {
 
     /// The poster frame, upright, square pixels.
     public func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int) throws -> Image {
-        try poster(bytes).image
+        try poster(bytes, shrink: { _ in shrink }).image
     }
 
+    /// The poster, made smaller in its conversion when the rendering needs a fraction of it (a 240×240 thumbnail of
+    /// a 1920×1080 clip converts the frame at 480×270), as a JPEG shrinks on load.
     public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
-        let (image, time) = try poster(bytes)
+        let (image, time) = try poster(bytes, shrink: { VideoDecoder.shrink(shown: $0, toMeet: request.atLeast) })
         return ImageSource(.decoded(image), provenance: "poster frame at \(VideoDecoder.seconds(time)) s")
+    }
+
+    /// The largest shrink of 2, 4 or 8 (a JPEG's) that keeps an upright `shown` frame at least `needed`; 1 when none
+    /// does or the whole frame is asked for.
+    static func shrink(shown: (width: Int, height: Int), toMeet needed: MinimumSize?) -> Int {
+        guard let needed, needed.width > 0, needed.height > 0 else { return 1 }
+        var shrink = 8
+        while shrink > 1 && !needed.isMet(width: shown.width / shrink, height: shown.height / shrink) { shrink /= 2 }
+        return shrink
     }
 
     public func header(_ bytes: FileBytes, failOn: FailOn) throws -> PhotoHeader {
@@ -38,22 +52,35 @@ public struct VideoDecoder: ImageDecoder {
 
     /// Decodes the poster's candidates: damaged when FFmpeg cannot.
     public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
-        _ = try poster(bytes)
+        _ = try poster(bytes, shrink: { _ in 1 })
     }
 
     /// The chosen frame as an upright libvips image, and its time in seconds.
-    private func poster(_ bytes: FileBytes) throws -> (image: Image, time: Double) {
+    /// - Parameter shrink: the shrink for the upright frame's shown size (`VideoFacts.shownSize`).
+    private func poster(_ bytes: FileBytes, shrink: ((width: Int, height: Int)) -> Int) throws -> (image: Image, time: Double) {
         let (frame, turn): (VideoFrame, Int) = try VideoDecoder.damage {
-            let video = try VideoFile(path: bytes.path)
+            let video = try VideoFile(path: bytes.path, reading: .header)
+            try video.checkComplete()
             let duration = video.facts.duration
+            let by = shrink(video.facts.shownSize)
             var middle: VideoFrame?
+            var keyTimes: [Double] = []
             for fraction in [0.1, 0.25, 0.5] {
-                guard let frame = try video.frame(at: duration * fraction, squarePixels: true) else { continue }
+                let time = duration * fraction
+                // The key frame before the time, decoded alone; when an earlier candidate was that very key frame
+                // (a stream with few key frames), the frame at the time itself, decoded up from it.
+                var candidate = try video.keyFrame(atOrBefore: time, squarePixels: true, shrink: by)
+                if let key = candidate, keyTimes.contains(key.time) {
+                    candidate = try video.frame(at: time, squarePixels: true, shrink: by)
+                } else if let key = candidate {
+                    keyTimes.append(key.time)
+                }
+                guard let frame = candidate else { continue }
                 if !VideoDecoder.isNearlyUniform(frame) { return (frame, video.facts.rotation) }
                 if fraction == 0.5 { middle = frame }
             }
             if let middle { return (middle, video.facts.rotation) }
-            guard let first = try video.frame(at: 0, squarePixels: true) else {
+            guard let first = try video.frame(at: 0, squarePixels: true, shrink: by) else {
                 throw DamagedImage("damaged video: no frame of its video stream decodes")
             }
             return (first, video.facts.rotation)

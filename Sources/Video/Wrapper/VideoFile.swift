@@ -24,11 +24,21 @@ public final class VideoFile {
 
     private static let quiet: Void = album_av_quiet()
 
+    /// How much of a video `init(path:reading:)` reads before its first frame.
+    public enum Reading: Sendable {
+        /// Every fact: `avformat_find_stream_info` reads packets (and for H.264 decodes the first frame) to
+        /// complete the stream's parameters and frame rate.
+        case facts
+        /// The container's header alone when it gives the stream's codec and frame size (QuickTime and MP4 do):
+        /// enough to decode frames, for a poster; `facts.frameRate` may be 0.
+        case header
+    }
+
     /// Opens the video at `path` and its best video stream's decoder.
     /// - Throws: `VideoError` naming the call, the file and FFmpeg's words: not a container FFmpeg knows, no video
     ///   stream, no decoder for it, or a header album refuses (a side over `maximumSide`, a duration over
     ///   `maximumDuration`).
-    public init(path: String) throws {
+    public init(path: String, reading: Reading = .facts) throws {
         VideoFile.quiet
         self.path = path
         var opened: UnsafeMutablePointer<AVFormatContext>?
@@ -38,7 +48,7 @@ public final class VideoFile {
         }
         let stream: (Int32, UnsafeMutablePointer<AVCodecContext>, VideoFacts)
         do {
-            stream = try VideoFile.openStream(format, path)
+            stream = try VideoFile.openStream(format, path, reading: reading)
         } catch {
             avformat_close_input(&opened)
             throw error
@@ -52,10 +62,13 @@ public final class VideoFile {
         if format != nil { avformat_close_input(&format) }
     }
 
-    private static func openStream(_ format: UnsafeMutablePointer<AVFormatContext>, _ path: String) throws
+    private static func openStream(_ format: UnsafeMutablePointer<AVFormatContext>, _ path: String, reading: Reading) throws
         -> (Int32, UnsafeMutablePointer<AVCodecContext>, VideoFacts) {
-        var status = avformat_find_stream_info(format, nil)
-        guard status >= 0 else { throw error("avformat_find_stream_info", status, path) }
+        var status: Int32 = 0
+        if reading == .facts || !hasVideoParameters(format) {
+            status = avformat_find_stream_info(format, nil)
+            guard status >= 0 else { throw error("avformat_find_stream_info", status, path) }
+        }
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         guard index >= 0, let decoder, let stream = format.pointee.streams[Int(index)],
@@ -92,17 +105,14 @@ public final class VideoFile {
 
     /// The first frame at or after `seconds` from the start: a seek to the key frame before it
     /// (`AVSEEK_FLAG_BACKWARD`), then decoding up to it, converted to packed RGB by `sws_scale`; nil past the end.
-    /// - Parameter squarePixels: the width scaled by the sample aspect ratio in the same `sws_scale` (a 2:1 frame
-    ///   of 320×240 comes out 640×240), so the pixels are square.
+    /// - Parameters:
+    ///   - squarePixels: the width scaled by the sample aspect ratio in the same `sws_scale` (a 2:1 frame of
+    ///     320×240 comes out 640×240), so the pixels are square.
+    ///   - shrink: both sides divided by this in the same `sws_scale`, averaging (`SWS_AREA`): what a JPEG's DCT
+    ///     scaling is to a photo, for a rendering that needs a fraction of the frame (1: the whole frame).
     /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded (damaged or truncated).
-    public func frame(at seconds: Double, squarePixels: Bool = false) throws -> VideoFrame? {
-        guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
-        let base = stream.pointee.time_base
-        let unit = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 1 / Double(album_av_time_base())
-        let start = stream.pointee.start_time == album_av_nopts() ? 0 : stream.pointee.start_time
-        let target = start + Int64((max(0, seconds) / unit).rounded(.down))
-        try check("av_seek_frame", av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD))
-        avcodec_flush_buffers(codec)
+    public func frame(at seconds: Double, squarePixels: Bool = false, shrink: Int = 1) throws -> VideoFrame? {
+        guard let format, let codec, let (target, start, unit) = try seek(to: seconds) else { return nil }
         var packet = av_packet_alloc()
         var frame = av_frame_alloc()
         defer {
@@ -135,31 +145,106 @@ public final class VideoFile {
                 let pts = frame.pointee.best_effort_timestamp
                 if pts == album_av_nopts() || pts >= target {
                     let time = pts == album_av_nopts() ? seconds : Double(pts - start) * unit
-                    return try converted(frame, time: time, squarePixels: squarePixels)
+                    return try converted(frame, time: time, squarePixels: squarePixels, shrink: shrink)
                 }
             }
         }
     }
 
-    /// `frame` as packed RGB24, by `sws_scale`; its width stretched by the sample aspect ratio when `squarePixels`.
-    private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double, squarePixels: Bool) throws -> VideoFrame {
+    /// The key frame at or before `seconds`, decoded alone: a seek to it (`AVSEEK_FLAG_BACKWARD`), its packet sent,
+    /// then the decoder drained, so no frame after it is decoded (a decoder that reorders frames would otherwise
+    /// ask for several more packets before it gives the first). nil past the end. The frame's `time` says which
+    /// one it is; converted as `frame(at:squarePixels:shrink:)` converts.
+    /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded.
+    public func keyFrame(atOrBefore seconds: Double, squarePixels: Bool = false, shrink: Int = 1) throws -> VideoFrame? {
+        guard let format, let codec, let (_, start, unit) = try seek(to: seconds) else { return nil }
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+        }
+        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
+        while true {
+            let read = av_read_frame(format, packet)
+            if read == album_av_error_eof() { return nil }
+            try check("av_read_frame", read)
+            let mine = packet.pointee.stream_index == streamIndex
+            let sent = mine ? avcodec_send_packet(codec, packet) : 0
+            av_packet_unref(packet)
+            if mine {
+                try check("avcodec_send_packet", sent)
+                break
+            }
+        }
+        try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
+        let received = avcodec_receive_frame(codec, frame)
+        if received == album_av_error_eof() || received == album_av_error_eagain() {
+            throw VideoError(call: "avcodec_receive_frame", code: received,
+                             message: "the key frame at \(seconds) s gives no picture", file: path)
+        }
+        try check("avcodec_receive_frame", received)
+        defer { av_frame_unref(frame) }
+        let pts = frame.pointee.best_effort_timestamp
+        return try converted(frame, time: pts == album_av_nopts() ? seconds : Double(pts - start) * unit,
+                             squarePixels: squarePixels, shrink: shrink)
+    }
+
+    /// Checks that the file holds every frame its container's index places in it: a QuickTime or MP4 file cut short
+    /// after its header (a copy that stopped, a card pulled out) still opens and may decode its first frames, so
+    /// a poster alone would not show the loss. Containers without an index pass.
+    /// - Throws: `VideoError` saying how many bytes the file has and where its index's last frame ends.
+    public func checkComplete() throws {
+        guard let format, let stream = format.pointee.streams[Int(streamIndex)], let io = format.pointee.pb else { return }
+        let count = avformat_index_get_entries_count(stream)
+        guard count > 0, let last = avformat_index_get_entry(stream, count - 1) else { return }
+        let end = last.pointee.pos + Int64(last.pointee.size)
+        let size = avio_size(io)
+        guard size >= 0 else { throw VideoFile.error("avio_size", Int32(truncatingIfNeeded: size), path) }
+        if end > size {
+            throw VideoError(call: "avformat_index_get_entry", code: 0,
+                             message: "the file ends at byte \(size), before its last frame's data does (at byte \(end)): "
+                             + "it was cut short", file: path)
+        }
+    }
+
+    /// Seeks the video stream to the key frame at or before `seconds` and empties the decoder: the target in the
+    /// stream's time base, the stream's start and its time unit in seconds; nil when nothing is open.
+    private func seek(to seconds: Double) throws -> (target: Int64, start: Int64, unit: Double)? {
+        guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
+        let base = stream.pointee.time_base
+        let unit = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 1 / Double(album_av_time_base())
+        let start = stream.pointee.start_time == album_av_nopts() ? 0 : stream.pointee.start_time
+        let target = start + Int64((max(0, seconds) / unit).rounded(.down))
+        try check("av_seek_frame", av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD))
+        avcodec_flush_buffers(codec)
+        return (target, start, unit)
+    }
+
+    /// `frame` as packed RGB24, by `sws_scale`; its width stretched by the sample aspect ratio when `squarePixels`,
+    /// both sides divided by `shrink`.
+    private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double, squarePixels: Bool,
+                           shrink: Int) throws -> VideoFrame {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let (num, den) = facts.sampleAspect
-        let outWidth = squarePixels && num > 0 && den > 0 && num != den
+        let shown = squarePixels && num > 0 && den > 0 && num != den
             ? min(VideoFile.maximumSide, max(1, Int((Double(width) * Double(num) / Double(den)).rounded()))) : width
+        let divisor = max(1, shrink)
+        let outWidth = max(1, (shown + divisor / 2) / divisor), outHeight = max(1, (height + divisor / 2) / divisor)
         guard width > 0, height > 0, width <= VideoFile.maximumSide, height <= VideoFile.maximumSide,
               frame.pointee.format >= 0 else {
             throw VideoError(call: "avcodec_receive_frame", code: 0,
                              message: "a decoded frame of \(width)×\(height) in no pixel format album can convert", file: path)
         }
         let source = AVPixelFormat(rawValue: frame.pointee.format)
-        guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(outWidth), Int32(height),
-                                          AV_PIX_FMT_RGB24, SWS_BILINEAR, nil, nil, nil) else {
+        let method = divisor > 1 ? SWS_AREA : SWS_BILINEAR
+        guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(outWidth), Int32(outHeight),
+                                          AV_PIX_FMT_RGB24, method, nil, nil, nil) else {
             throw VideoError(call: "sws_getContext", code: 0,
                              message: "no conversion from \(av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "its format") to RGB", file: path)
         }
         defer { sws_freeContext(scaler) }
-        var bytes = [UInt8](repeating: 0, count: outWidth * height * 3)
+        var bytes = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
         var planes = frame.pointee.data
         var strides = frame.pointee.linesize
         let rows = withUnsafePointer(to: &planes) { planes in
@@ -175,11 +260,20 @@ public final class VideoFile {
                 }
             }
         }
-        guard rows == Int32(height) else {
+        guard rows == Int32(outHeight) else {
             throw VideoError(call: "sws_scale", code: rows < 0 ? rows : 0,
-                             message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(height) rows", file: path)
+                             message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(outHeight) rows", file: path)
         }
-        return VideoFrame(width: outWidth, height: height, bytes: bytes, time: time)
+        return VideoFrame(width: outWidth, height: outHeight, bytes: bytes, time: time)
+    }
+
+    /// Whether the container's header gave a video stream's codec and frame size.
+    private static func hasVideoParameters(_ format: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        (0..<Int(format.pointee.nb_streams)).contains { index in
+            guard let parameters = format.pointee.streams[index]?.pointee.codecpar else { return false }
+            return parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO && parameters.pointee.codec_id != AV_CODEC_ID_NONE
+                && parameters.pointee.width > 0 && parameters.pointee.height > 0
+        }
     }
 
     private func check(_ call: String, _ status: Int32) throws {
