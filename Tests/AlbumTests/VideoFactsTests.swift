@@ -93,6 +93,11 @@ final class VideoFactsTests: XCTestCase {
         let json = try album(["show", "--json", folder + "/photos/h264.mp4"], in: folder).stdout
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual((object["photo"] as? [String: Any])?["kind"] as? String, "video", json)
+
+        try album(["report", "--run", "last", "--out", "r.html"], in: folder)
+        let html = try String(contentsOfFile: folder + "/r.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("320×240 · video 3.0 s hevc</p>"), "the report's card says a video's kind, length and codec")
+        XCTAssertTrue(html.contains("320×240 · video 2.0 s h264</p>"), "the report's card says a video's kind, length and codec")
     }
 
     func testLsKindAndSelectKindPickOnlyTheirKind() throws {
