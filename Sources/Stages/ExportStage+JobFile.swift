@@ -50,6 +50,10 @@ extension ExportStage: RegisteredStage {
             if let formatNode = entries.first(where: { $0.0 == "format" })?.2 {
                 file.reader.error(formatNode, "export.format does not apply to from: original: each original is copied as it is, in its own format (`{ext}` is its extension); leave format out")
             }
+            if let metadataNode = entries.first(where: { $0.0 == "metadata" })?.2 {
+                // Silently keeping GPS that a `metadata: strip-gps` asked to remove would be a privacy trap.
+                file.reader.error(metadataNode, "export.metadata does not apply to from: original: each original is copied as it is, its metadata (GPS included) with it; leave metadata out, or export from: image to strip it")
+            }
             return stage
         }
         // The file's extension and its format agree: a format left out follows the extension; a contradiction is

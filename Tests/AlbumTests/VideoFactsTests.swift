@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Media
+import Catalogue
 
 /// A video's facts and kind end to end through the built binary, on clips the `ffmpeg` command makes here: the
 /// catalogue's `duration`, `codec`, `frame_rate`, `latitude` and `longitude` (schema 10) for an H.264 MP4 and a HEVC
@@ -100,6 +101,26 @@ final class VideoFactsTests: XCTestCase {
         XCTAssertTrue(html.contains("320×240 · video 2.0 s h264</p>"), "the report's card says a video's kind, length and codec")
     }
 
+    func testAVideoImportedBeforeSchema10GainsItsFactsWhenItsBytesAreReadAgain() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        try library(in: folder)
+        try job("  - import: {from: photos}\n", in: folder)
+        try album(["run", "job.yml"], in: folder)
+        // As a catalogue migrated from version 9 holds them: the columns NULL, has_gps false.
+        let database = folder + "/album/" + Catalogue.databaseName
+        _ = try Tool.sqlite(database, "UPDATE photos SET duration = NULL, codec = NULL, frame_rate = NULL, latitude = NULL, longitude = NULL, has_gps = 0",
+                            writing: true)
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE codec IS NOT NULL"), ["0"],
+                       "an unchanged file is not read again: nothing is hashed on a rerun")
+        try album(["run", "--force", "job.yml"], in: folder)
+        XCTAssertEqual(try Probe.rows(folder + "/album", """
+            SELECT substr(path, instr(path, 'photos/') + 7) || ' ' || coalesce(codec, '-') || ' ' || has_gps
+            || ' ' || iif(latitude IS NULL, '-', printf('%.4f', latitude)) FROM photos ORDER BY path
+            """), ["badplace.mov h264 0 -", "h264.mp4 h264 1 -33.8568", "hevc.mov hevc 1 48.8577", "still.jpg - 0 -"])
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos"), ["4"], "the same photos, their facts filled in")
+    }
+
     func testLsKindAndSelectKindPickOnlyTheirKind() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try library(in: folder)
@@ -149,6 +170,9 @@ final class VideoFactsTests: XCTestCase {
         try job("  - export: {from: original, format: png, to: \"out/{name}.{ext}\"}\n", named: "format.yml", in: folder)
         let refused = try album(["plan", "format.yml"], in: folder, status: 2)
         XCTAssertTrue(refused.stderr.contains("export.format does not apply to from: original"), refused.stderr)
+        try job("  - export: {from: original, metadata: strip-gps, to: \"out/{name}.{ext}\"}\n", named: "gps.yml", in: folder)
+        let gps = try album(["plan", "gps.yml"], in: folder, status: 2)
+        XCTAssertTrue(gps.stderr.contains("gps.yml:4:40: error: export.metadata does not apply to from: original"), gps.stderr)
 
         // The original's bytes change behind album's back; a job without import exports it elsewhere: refused, with why.
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: "\(folder)/photos/h264.mp4"))
