@@ -22,7 +22,7 @@ extension PhotoRecord {
     /// `show`'s video line: "2.0 s, h264, 30 fps"; nil for a photo, or a video imported before these were recorded.
     var videoFacts: String? {
         guard mediaKind == .video, duration != nil || codec != nil else { return nil }
-        return [duration.map { "\(PhotoRecord.seconds($0)) s" }, codec, frameRate.map { "\(PhotoRecord.rate($0)) fps" }]
+        return [duration.map { "\(ImageFormat.secondsText($0)) s" }, codec, frameRate.map { "\(PhotoRecord.rate($0)) fps" }]
             .compactMap { $0 }.joined(separator: ", ")
     }
 
@@ -31,9 +31,6 @@ extension PhotoRecord {
         if let latitude, let longitude { return String(format: "%.6f, %.6f", latitude, longitude) }
         return hasGPS ? "yes" : "no"
     }
-
-    /// Seconds to a tenth: "2.0", "12.5".
-    static func seconds(_ value: Double) -> String { String(format: "%.1f", value) }
 
     /// A frame rate as written: "30", "29.97".
     static func rate(_ value: Double) -> String {

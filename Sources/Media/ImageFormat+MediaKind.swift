@@ -18,7 +18,12 @@ extension ImageFormat {
     /// "video 3.0 s hevc" (its duration to a tenth of a second and its codec, where the catalogue has them).
     public static func kindText(format: String, duration: Double?, codec: String?) -> String {
         guard mediaKind(of: format) == .video else { return MediaKind.photo.rawValue }
-        let seconds = duration.map { "\(($0 * 10).rounded() / 10) s" }
+        let seconds = duration.map { "\(secondsText($0)) s" }
         return (["video", seconds, codec].compactMap { $0 }).joined(separator: " ")
+    }
+
+    /// A duration to a tenth of a second, as `ls`, `show` and the report write it: "3.0", "12.5".
+    public static func secondsText(_ seconds: Double) -> String {
+        "\((seconds * 10).rounded() / 10)"
     }
 }
