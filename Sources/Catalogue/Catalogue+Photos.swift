@@ -122,9 +122,11 @@ extension Catalogue {
 }
 
 extension Catalogue {
-    /// The columns a sidecar's facts fill (issue 32), which `updateFacts` rewrites.
+    /// The columns a sidecar's facts fill (issue 32) and a video's header facts (issue 33), which `updateFacts` rewrites.
     static let factColumns = ["taken", "caption", "rating", "label", "keywords", "title", "sidecar", "sidecar_bytes",
-                              "sidecar_mtime_ns", "sidecar_inode", "xmp_problem", "description"]
+                              "sidecar_mtime_ns", "sidecar_inode", "xmp_problem", "description",
+                              // and a video's header facts, read again from the same bytes (schema 10)
+                              "duration", "codec", "frame_rate", "latitude", "longitude", "has_gps"]
 
     /// Records `photo`'s XMP facts, its capture time and caption as they now stand, and the sidecar they were read
     /// with: a changed, added or removed sidecar changes these and nothing else (the photo's bytes, renditions and

@@ -46,6 +46,13 @@ extension PhotoRecord: TableRecord {
         // A Motion Photo's movie (issue 33): its first byte and length in the original, nil for a still.
         .column("motion_offset", "INTEGER", \.motionOffset, since: 9, json: 26),
         .column("motion_length", "INTEGER", \.motionLength, since: 9, json: 27),
+        // A video's facts (issue 33): NULL for a still, and for a video imported before (read when its bytes are
+        // next imported, or by `album run --force`).
+        .column("duration", "REAL", \.duration, since: 10, json: 28),
+        .column("codec", "TEXT", \.codec, since: 10, json: 29),
+        .column("frame_rate", "REAL", \.frameRate, since: 10, json: 30),
+        .column("latitude", "REAL", \.latitude, since: 10, json: 31),
+        .column("longitude", "REAL", \.longitude, since: 10, json: 32),
     ]
 
     /// The gallery's order, newest added first: `allPhotos` and `forEachPhoto`.

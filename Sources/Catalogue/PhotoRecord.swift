@@ -66,6 +66,16 @@ public struct PhotoRecord: Sendable, Equatable {
     public var motionOffset: Int? = nil
     public var motionLength: Int? = nil
 
+    /// A video's facts from its header (docs/catalogue.md, "Videos"): its duration in seconds, FFmpeg's name of its
+    /// codec ("h264", "hevc") and its frames per second; nil for a still, and for a video imported before schema 10.
+    public var duration: Double? = nil
+    public var codec: String? = nil
+    public var frameRate: Double? = nil
+    /// Where a video was taken, in degrees (WGS 84), from its container's ISO 6709 tag; nil when it holds none
+    /// album can read, and for every still (a photo's EXIF GPS is `hasGPS` only).
+    public var latitude: Double? = nil
+    public var longitude: Double? = nil
+
     /// The file album reads the original from: its own copy when it made one, else the user's file.
     public func originalPath(in catalogueFolder: String) -> String {
         storedPath.map { catalogueFolder + "/" + $0 } ?? path

@@ -37,6 +37,7 @@ struct LsCommand: Command {
     @Option(.text("--caption", "TEXT", help: "captions containing TEXT (any case)")) var caption: String?
     @Option(.text("--camera", "TEXT", help: "cameras containing TEXT (any case)")) var camera: String?
     @Option(.selector("--format", ImageFormat.self, valueName: "FORMAT", help: ImageFormat.namesInWords)) var format: ImageFormat?
+    @Option(.selector("--kind", MediaKind.self, help: "photos (stills, RAWs, Live and Motion Photos) or videos")) var kind: MediaKind?
     @Option(SharedOptions.rating) var rating: RatingComparison?
     @Option(SharedOptions.keyword) var keywords: [String]
     @Option(SharedOptions.label) var label: String?
@@ -58,6 +59,7 @@ struct LsCommand: Command {
         selection.caption = caption
         selection.camera = camera
         selection.format = format?.rawValue
+        selection.kind = kind.map(ImageFormat.selecting)
         selection.missing = missing
         selection.failed = failed
         return SharedOptions.narrowed(selection, rating: rating, keywords: keywords, label: label)
@@ -86,7 +88,7 @@ struct LsCommand: Command {
         let wanted = state
         let needsState = !quiet || wanted != nil
         var ids = OutputLines(), items = JSONArrayLines()
-        var table = TextTable(["id", "taken", "added", "size", "format", "filter", "state", "rating", "label", "keywords", "caption", "path"])
+        var table = TextTable(["id", "taken", "added", "size", "format", "kind", "filter", "state", "rating", "label", "keywords", "caption", "path"])
         var count = 0
         try catalogue.forEachPhoto { photo in
             guard selection.matches(photo) else { return true }
@@ -103,8 +105,8 @@ struct LsCommand: Command {
                 return ids.isOpen
             }
             if json {
-                items.append(photo.json(condition, aliases: aliases, seconds: seconds,
-                                        renditions: withRenditions ? try catalogue.renditions(photo: photo.id) : nil))
+                items.append(photo.json(kind: photo.json(condition, aliases: aliases, seconds: seconds,
+                                                         renditions: withRenditions ? try catalogue.renditions(photo: photo.id) : nil)))
                 return items.isOpen
             }
             table.append(LsCommand.cells(photo, condition, seconds: seconds))
@@ -140,7 +142,7 @@ struct LsCommand: Command {
         let caption = photo.caption.map { TextTable.clipped($0, to: 30) } ?? "-"
         let keywords = photo.keywords.isEmpty ? "-" : TextTable.clipped(photo.keywords.joined(separator: ", "), to: 30)
         return [String(photo.id.prefix(8)), taken, Timestamp.local(photo.added), "\(photo.width)x\(photo.height)",
-                photo.format, photo.filter, condition.state.rawValue, photo.rating.map(String.init) ?? "-", photo.label ?? "-",
+                photo.format, photo.kindCell, photo.filter, condition.state.rawValue, photo.rating.map(String.init) ?? "-", photo.label ?? "-",
                 keywords, caption, LsCommand.shownPath(photo, seconds: seconds)]
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Core
 import Catalogue
+import Media
 
 /// `album show PHOTO`: one photo's metadata, its renditions, and its history (every step that changed it or failed)
 /// with the job and parameters of each.
@@ -43,7 +44,7 @@ struct ShowCommand: Command {
         let condition = photo.condition(isSuperseded: try catalogue.isSuperseded(photo), aliases: aliases, seconds: seconds)
         if json {
             Console.out(JSONValue.object([
-                ("photo", photo.json(condition, aliases: aliases, seconds: seconds)), ("renditions", .array(renditions.map(\.json))),
+                ("photo", photo.json(kind: photo.json(condition, aliases: aliases, seconds: seconds))), ("renditions", .array(renditions.map(\.json))),
                 ("history", .array(history.map(ShowCommand.json))),
             ]).prettyText)
             return .ok
@@ -55,12 +56,14 @@ struct ShowCommand: Command {
         about.append(["state", condition.reason.map { "\(condition.state.rawValue): \($0)" } ?? condition.state.rawValue])
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])
+        about.append(["kind", photo.mediaKind.rawValue])
         about.append(["image", "\(photo.format), \(photo.width)x\(photo.height), \(photo.bytes) bytes, orientation \(photo.orientation)"])
+        if let video = photo.videoFacts { about.append(["video", video]) }
         about.append(["taken", photo.taken.map(Timestamp.taken) ?? "-"])
         about.append(["added", Timestamp.local(photo.added)])
         about.append(["camera", photo.camera ?? "-"])
         about.append(["lens", photo.lens ?? "-"])
-        about.append(["gps", photo.hasGPS ? "yes" : "no"])
+        about.append(["gps", photo.gpsText])
         about.append(["caption", photo.caption ?? "-"])
         // XMP's facts (a sidecar's over the embedded packet's), each line only when there is something to say.
         if let title = photo.title { about.append(["title", title]) }

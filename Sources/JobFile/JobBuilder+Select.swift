@@ -3,7 +3,7 @@ import YAML
 import Media
 
 extension JobBuilder {
-    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "rating", "label",
+    static let selectKeys = ["taken", "added", "filter", "path", "caption", "camera", "format", "kind", "rating", "label",
                              "keywords", "missing", "failed"]
 
     /// Reads a `select:` mapping (the job's, or a stage's own).
@@ -33,6 +33,7 @@ extension JobBuilder {
             case "caption": selection.caption = reader.string(value, "\(what).caption")
             case "camera": selection.camera = reader.string(value, "\(what).camera")
             case "format": selection.format = reader.choice(value, "\(what).format", ImageFormat.self)?.rawValue
+            case "kind": selection.kind = reader.choice(value, "\(what).kind", MediaKind.self).map(ImageFormat.selecting)
             case "rating":
                 // `rating: 5` is a number to YAML, `rating: ">= 4"` a string: both as written.
                 // (Written as an if, not one conditional expression: Swift 6.3's optimizer crashed on that form.)

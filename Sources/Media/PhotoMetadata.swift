@@ -31,6 +31,8 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var motionProblem: String? = nil
     /// Why the embedded XMP (`xmp-data`) could not be read, in words; nil when it was, or there is none.
     public var embeddedXMPProblem: String? = nil
+    /// A video's duration, codec, frame rate and place; nil for a still.
+    public var video: VideoMetadata? = nil
     /// What the photo itself says, kept so that a sidecar's facts can be put over them (`applying(sidecar:)`).
     private var own: Own
 

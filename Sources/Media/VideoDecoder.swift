@@ -11,9 +11,10 @@ import Vips
 /// up to the time: a poster costs about one decode); when an earlier candidate was that same key frame (a stream
 /// with few key frames, as desktop encoders write), the frame at the time itself, decoded up from the key frame.
 /// It is turned upright by the stream's display rotation and stretched to square pixels by its sample aspect
-/// ratio. Import reads the
-/// header only: the shown frame size, the capture time (`com.apple.quicktime.creationdate`, else `creation_time`)
-/// and the camera (make and model tags). FFmpeg opens the file by its path; the `FileBytes` album hands every
+/// ratio. Import reads the header only: the shown frame size, the capture time
+/// (`com.apple.quicktime.creationdate`, else `creation_time`), the camera (make and model tags), the duration,
+/// codec and frame rate, and the place (an ISO 6709 tag, `com.apple.quicktime.location.ISO6709` or `location`,
+/// strictly parsed by `ISO6709`: one it cannot read is absent). FFmpeg opens the file by its path; the `FileBytes` album hands every
 /// decoder are the whole file, read at import like a photo's (so a video over FileBytes' 2 GiB cap is refused: a
 /// known limit). A video FFmpeg cannot open or decode is damaged, in FFmpeg's words.
 public struct VideoDecoder: ImageDecoder {
@@ -45,8 +46,11 @@ public struct VideoDecoder: ImageDecoder {
         let (w, h) = facts.shownSize
         let camera = [facts.make, facts.model].compactMap { $0 }
         let name = camera.count == 2 && camera[1].lowercased().hasPrefix(camera[0].lowercased()) ? camera[1] : camera.joined(separator: " ")
-        let metadata = PhotoMetadata(width: w, height: h, orientation: 1, taken: facts.creationTime.flatMap(VideoDecoder.isoDate),
-                                     camera: name.isEmpty ? nil : name, caption: nil, hasGPS: false, lens: nil)
+        let place = facts.location.flatMap(ISO6709.init(parsing:))
+        var metadata = PhotoMetadata(width: w, height: h, orientation: 1, taken: facts.creationTime.flatMap(VideoDecoder.isoDate),
+                                     camera: name.isEmpty ? nil : name, caption: nil, hasGPS: place != nil, lens: nil)
+        metadata.video = VideoMetadata(duration: facts.duration, codec: facts.codec,
+                                       frameRate: facts.frameRate > 0 ? facts.frameRate : nil, place: place)
         return PhotoHeader(storedWidth: facts.width, storedHeight: facts.height, metadata: metadata)
     }
 

@@ -142,7 +142,7 @@ package struct ReportPage {
             + ReportPage.facts(of: photo.record)
         return """
             <article>\(figures)<p class="name" title="\(e(photo.record.path))">\(e(name))</p>\(caption)\
-            <p class="meta">\(e(photo.record.taken.map(Timestamp.taken) ?? "undated")) · \(photo.record.width)×\(photo.record.height)</p></article>
+            <p class="meta">\(e(photo.record.taken.map(Timestamp.taken) ?? "undated")) · \(photo.record.width)×\(photo.record.height)\(ReportPage.kind(of: photo.record))</p></article>
             """
     }
 

@@ -12,7 +12,7 @@ extension ExportStage: RegisteredStage {
     /// Each name the photo is known by gets its own file when the template is over a path (`targets(of:)`).
     public var writesEachPath: Bool { true }
     public var outputRoot: String? { to.root }
-    public var outputFormat: OutputFormat? { from == .motion ? nil : format }
+    public var outputFormat: OutputFormat? { from == .motion || from == .original ? nil : format }
 
     /// `- export: {to: "out/{name}.jpg"}`: the template (required), the options its table declares, and the format
     /// agreeing with the template's extension; `from: thumbnail` needs a stage before it that writes thumbnails.
@@ -42,6 +42,17 @@ extension ExportStage: RegisteredStage {
                 file.reader.error(formatNode, "export.format does not apply to from: motion: the movie is copied as it is, an MP4 (`{ext}` is mp4); leave format out")
             } else if !ext.contains("{"), ImageFormat.written(fileExtension: ext) != nil {
                 file.reader.error(toNode, "export from: motion writes the movie, an MP4, but export.to ends in '.\(ext)'; end it in .mp4 or {ext}")
+            }
+            return stage
+        }
+        if stage.from == .original {
+            // The original is copied as it is, in its own format: `{ext}` is its extension.
+            if let formatNode = entries.first(where: { $0.0 == "format" })?.2 {
+                file.reader.error(formatNode, "export.format does not apply to from: original: each original is copied as it is, in its own format (`{ext}` is its extension); leave format out")
+            }
+            if let metadataNode = entries.first(where: { $0.0 == "metadata" })?.2 {
+                // Silently keeping GPS that a `metadata: strip-gps` asked to remove would be a privacy trap.
+                file.reader.error(metadataNode, "export.metadata does not apply to from: original: each original is copied as it is, its metadata (GPS included) with it; leave metadata out, or export from: image to strip it")
             }
             return stage
         }

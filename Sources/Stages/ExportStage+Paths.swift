@@ -25,9 +25,14 @@ extension ExportStage {
     }
 
     /// `to:` rendered for `photo` as this export writes it: `{ext}` is `format`'s extension; with `from: motion`,
-    /// `mp4` for a Motion Photo's movie and `mov` for a Live Photo's.
+    /// `mp4` for a Motion Photo's movie and `mov` for a Live Photo's; with `from: original`, the original's own.
     package func render(_ photo: PhotoRecord) throws -> String {
-        try to.render(photo, formatExtension: from != .motion ? format.fileExtension : photo.motionLength != nil ? "mp4" : "mov")
+        let ext = switch from {
+        case .motion: photo.motionLength != nil ? "mp4" : "mov"
+        case .original: ExportStage.originalExtension(of: photo)
+        case .image, .thumbnail: format.fileExtension
+        }
+        return try to.render(photo, formatExtension: ext)
     }
 }
 

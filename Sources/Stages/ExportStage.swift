@@ -17,6 +17,10 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         /// The movie of a Motion Photo, its bytes copied as they are in the original (never re-encoded; `{ext}` is
         /// `mp4`). A photo with none is skipped with the reason, so a job over a library of stills does not fail.
         case motion
+        /// The original itself, its bytes copied as they are, whatever its kind (a video is never re-encoded; `{ext}`
+        /// is the original's extension). An original whose bytes are no longer those recorded is refused, as
+        /// `from: motion` refuses a changed movie.
+        case original
     }
 
     /// What to do with a file already at the export's path that is not this catalogue's export of this photo
@@ -96,6 +100,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         case .motion:
             guard let motion = try motion(of: work.photo, context: context) else { throw StageError(ExportStage.noMotion) }
             return try motion.input
+        case .original: return try ExportStage.originalInput(of: work.photo)
         }
     }
 
@@ -193,6 +198,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         case .motion:
             guard let motion = try motion(of: work.photo, context: context) else { return true }  // nothing to export: skipped
             input = try motion.input
+        case .original: input = try ExportStage.originalInput(of: work.photo)
         }
         let parametersHash = parametersHash(of: work, context: context)
         for target in try targets(of: work) {
@@ -264,6 +270,8 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             }
         case .motion:
             return try motionPart(of: &work, context: context)
+        case .original:
+            return try originalCopy(of: &work, context: context)
         }
     }
 

@@ -73,6 +73,7 @@ extension ImportStage {
             let (motion, motionProblem) = MotionPart.find(header.motionMarker, in: bytes)
             photo.motionOffset = motion?.offset
             photo.motionLength = motion?.length
+            photo.setVideoFacts(metadata.video)
             photo.setFacts(metadata, sidecar: found, problems: [header.embeddedXMPProblem, header.motionProblem ?? motionProblem, problem])
             if mode == .copy {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
@@ -184,6 +185,7 @@ extension ImportStage {
                     moved.mtimeNanoseconds = candidate.mtimeNanoseconds
                     moved.inode = candidate.inode
                     moved.takeFacts(of: candidate)
+                    moved.takeVideoFacts(of: candidate)
                     if moved != existing { try catalogue.updateFacts(moved) }
                     return .duplicate(moved, reason)
                 case .knownAlias(var alias):

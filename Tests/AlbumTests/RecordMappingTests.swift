@@ -98,7 +98,9 @@ final class RecordMappingTests: XCTestCase {
             try declared.execute(record.declaredDefinition)
             XCTAssertEqual(try tableInfo(record.table, in: declared), try tableInfo(record.table, in: catalogue.database), record.table)
         }
-        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 2, "schema 8 (second_originals, photos.lens and the XMP columns) and 9 (issue 34's indexes, issue 33's motion columns) are the versions after the fixed history")
+        XCTAssertEqual(Schema.currentVersion, Schema.migrations.count + 3, "schema 8 (second_originals, photos.lens and the XMP columns), 9 (issue 34's indexes, issue 33's motion columns) and 10 (issue 33's video facts) are the versions after the fixed history")
+        XCTAssertTrue(Schema.migration(to: 10).contains("ALTER TABLE photos ADD COLUMN duration REAL;"), Schema.migration(to: 10))
+        XCTAssertTrue(Schema.migration(to: 10).contains("ALTER TABLE photos ADD COLUMN longitude REAL;"), Schema.migration(to: 10))
         // An index added to an older table is created by the migration to its version.
         XCTAssertTrue(Schema.migration(to: 9).contains("CREATE INDEX photos_replaces ON photos(replaces);"), Schema.migration(to: 9))
         XCTAssertTrue(Schema.migration(to: 9).contains("ALTER TABLE photos ADD COLUMN motion_offset INTEGER;"), Schema.migration(to: 9))

@@ -32,6 +32,8 @@ public struct Selection: Sendable, Equatable {
     public var camera: String?
     /// The detected format, e.g. "jpeg".
     public var format: String?
+    /// A photo or a video (its format's kind).
+    public var kind: KindSelection?
     /// The XMP rating compared (`>= 4`); an unrated photo counts as 0.
     public var rating: RatingComparison?
     /// The XMP label, ignoring case ("red" selects "Red").
@@ -109,6 +111,7 @@ public struct Selection: Sendable, Equatable {
         if let caption, !(photo.caption ?? "").localizedCaseInsensitiveContains(caption) { return false }
         if let camera, !(photo.camera ?? "").localizedCaseInsensitiveContains(camera) { return false }
         if let format, photo.format != format.lowercased() { return false }
+        if let kind, !kind.matches(format: photo.format) { return false }
         if let rating, !rating.matches(photo.rating) { return false }
         if let label, photo.label?.lowercased() != label.lowercased() { return false }
         if let keywords, !keywords.allSatisfy({ Selection.hasKeyword($0, among: photo.keywords) }) { return false }
@@ -143,6 +146,7 @@ public struct Selection: Sendable, Equatable {
         if let caption { parts.append("caption ~ \(caption)") }
         if let camera { parts.append("camera ~ \(camera)") }
         if let format { parts.append("format \(format)") }
+        if let kind { parts.append("kind \(kind.kind.rawValue)") }
         if let rating { parts.append("rating \(rating)") }
         if let label { parts.append("label \(label)") }
         if let keywords { parts.append("keywords \(keywords.joined(separator: ", "))") }
@@ -155,7 +159,7 @@ public struct Selection: Sendable, Equatable {
     public var canonical: JSONValue {
         .object([("taken", .string(taken?.description)), ("added", .string(added?.description)),
                  ("filter", .string(filter)), ("path", .string(path)), ("caption", .string(caption)),
-                 ("camera", .string(camera)), ("format", .string(format)),
+                 ("camera", .string(camera)), ("format", .string(format)), ("kind", .string(kind?.kind.rawValue)),
                  ("missing", .string(missing?.rawValue)), ("failed", .string(failed?.rawValue)),
                  ("rating", .string(rating?.description)), ("label", .string(label)),
                  ("keywords", keywords.map { .array($0.map { .string($0) }) } ?? .null)].filter { $0.1 != .null })

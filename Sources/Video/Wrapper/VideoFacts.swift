@@ -20,6 +20,9 @@ public struct VideoFacts: Sendable, Equatable {
     /// The camera's maker and model tags (QuickTime's `com.apple.quicktime.make`/`model`, or `make`/`model`).
     public var make: String?
     public var model: String?
+    /// Where it was taken, as the container's tag writes it (ISO 6709, `+48.8577+002.2950+035.000/`):
+    /// `com.apple.quicktime.location.ISO6709`, else `location`; unparsed.
+    public var location: String? = nil
 
     /// The frame's size as shown: rotated by `rotation`, the width stretched by the sample aspect ratio.
     public var shownSize: (width: Int, height: Int) {
@@ -32,7 +35,7 @@ public struct VideoFacts: Sendable, Equatable {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.rotation == rhs.rotation
             && lhs.sampleAspect == rhs.sampleAspect && lhs.duration == rhs.duration && lhs.codec == rhs.codec
             && lhs.frameRate == rhs.frameRate && lhs.creationTime == rhs.creationTime && lhs.make == rhs.make
-            && lhs.model == rhs.model
+            && lhs.model == rhs.model && lhs.location == rhs.location
     }
 }
 

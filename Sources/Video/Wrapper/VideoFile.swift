@@ -320,7 +320,8 @@ public final class VideoFile {
             duration: duration, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)),
             frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0,
             creationTime: tag(["com.apple.quicktime.creationdate", "creation_time"]),
-            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]))
+            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]),
+            location: tag(["com.apple.quicktime.location.ISO6709", "location"]))
     }
 
     /// Degrees clockwise, 0/90/180/270: the display matrix's rotation (counter-clockwise in FFmpeg's terms), else
