@@ -165,6 +165,25 @@ final class LivePhotoTests: XCTestCase {
         try album(["verify"], in: folder)
     }
 
+    func testAMovieFFmpegCannotOpenIsPairedWithNoDuration() throws {
+        let folder = try library()
+        let movie = "\(folder)/photos/IMG_1.MOV"
+        try Data("not a QuickTime movie".utf8).write(to: URL(fileURLWithPath: movie))
+        try TestSupport.write("""
+            version: 1
+            name: live
+            stages:
+              - import: {from: photos}
+            """, to: "job.yml", in: folder)
+        try album(["run", "job.yml"], in: folder)
+        let photo = try photos(in: folder)["IMG_1.JPG"]
+        XCTAssertEqual(seconds(photo), ["IMG_1.MOV mov \(try TestSupport.hash(movie)) \(try size(movie))"], "paired by its name")
+        XCTAssertTrue((photo?["second_originals"] as? [[String: Any]])?.first?["duration"] is NSNull, "\(String(describing: photo))")
+        let listed = try album(["ls"], in: folder).stdout
+        XCTAssertTrue(listed.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV\n"), "no duration shown: \(listed)")
+        XCTAssertTrue(try album(["show", "photos/IMG_1.JPG"], in: folder).stdout.contains("second   \(movie) (mov, \(try size(movie)) bytes, "))
+    }
+
     func testAnExcludedMovieAMovieWithTwoStillsAndPairSeparatePairNothing() throws {
         let folder = try library()
         try Fixture.jpeg(at: "\(folder)/photos/IMG_1.heic.jpg", variant: 5)  // another name: does not count
