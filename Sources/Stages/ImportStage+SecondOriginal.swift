@@ -49,6 +49,7 @@ extension ImportStage {
     func importSecond(_ secondPath: String, of photo: PhotoRecord, context: StageContext) throws -> StepResult {
         let recorded = try context.secondOriginals(of: photo.id).first { $0.path == secondPath }
         if let recorded, !context.force, case .file(let identity) = entry(atPath: secondPath), identity.isUnchanged(since: recorded) {
+            try ImportStage.fillDuration(of: recorded, context: context)
             return .skipped("unchanged since it was imported", input: photo.hash, output: photo.hash)
         }
         guard let read = try readSecond(secondPath) else {
@@ -63,6 +64,17 @@ extension ImportStage {
         }
         return StepResult(status: .done, inputHash: recorded?.hash ?? photo.hash, outputHash: read.hash,
                           message: ImportStage.recordedSecond(secondPath, isNew: recorded == nil))
+    }
+
+    /// Records the duration of an unchanged Live Photo movie recorded with none (paired before schema 10), from its
+    /// header alone: the step stays skipped. A movie FFmpeg cannot open keeps none, and is asked again next run.
+    static func fillDuration(of recorded: SecondOriginal, context: StageContext) throws {
+        guard recorded.duration == nil, ImageFormat.isLiveMovie(path: recorded.path),
+              let duration = VideoDecoder.duration(ofMovieAt: recorded.path) else { return }
+        var filled = recorded
+        filled.duration = duration
+        let second = filled
+        try context.write { catalogue in try catalogue.record(second) }
     }
 
     /// The done import step's message for a second original recorded at `path`: new to the photo, or a new version.

@@ -100,6 +100,13 @@ final class LivePhotoTests: XCTestCase {
         try album(["run", "job.yml"], in: folder)
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)"), ["0"],
                        "unchanged: nothing read, nothing written")
+
+        // A movie paired before schema 10 has no duration: the next run reads it from the header, the step skipped.
+        _ = try Tool.sqlite(folder + "/album/catalogue.db", "UPDATE second_originals SET duration = NULL", writing: true)
+        XCTAssertTrue(try album(["ls"], in: folder).stdout.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV\n"))
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try motionDuration(try self.photos(in: folder)["IMG_1.JPG"]), duration, accuracy: 0.001)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)"), ["0"])
         XCTAssertEqual(try ["IMG_1.JPG", "IMG_1.MOV", "lone.mov", "solo.jpg"].map { try TestSupport.hash("\(folder)/photos/\($0)") }, before,
                        "originals are never written")
     }
