@@ -27,7 +27,7 @@ package enum Schema {
         guard version > migrations.count else { return fixed }
         var statements = fixed.isEmpty ? [] : [fixed]
         for record in records where record.since == version {
-            statements.append(record.declaredDefinition + ";")
+            statements.append(record.definition(at: version) + ";")
             statements += record.indexes.map { $0 + ";" }
         }
         for record in records where record.since < version {

@@ -1,8 +1,8 @@
 import SQLite
 import Core
 
-/// A second original is one row of `second_originals` (schema version 8, a table its declaration creates): each
-/// column declared once, its path stored like `photos.path`.
+/// A second original is one row of `second_originals` (schema version 8, a table its declaration creates; `duration`
+/// since 10): each column declared once, its path stored like `photos.path`.
 extension SecondOriginal: TableRecord {
     package static let table = "second_originals"
     package static let since = 8
@@ -16,6 +16,7 @@ extension SecondOriginal: TableRecord {
         .column("mtime_ns", "INTEGER NOT NULL", \.mtimeNanoseconds, since: 8),
         .column("inode", "INTEGER NOT NULL", \.inode, since: 8),
         .column("added", "TEXT NOT NULL", \.added, since: 8),
+        .column("duration", "REAL", \.duration, since: 10, json: 5),
     ]
     package static let constraints = ["PRIMARY KEY (photo, path)"]
     package static let indexes = ["CREATE INDEX second_originals_path ON second_originals(path)"]
@@ -27,6 +28,6 @@ extension SecondOriginal: TableRecord {
         path = transform(path)
     }
 
-    /// As `ls --json` and `show --json` print it in a photo's `second_originals`: path, format, hash, bytes.
+    /// As `ls --json` and `show --json` print it in a photo's `second_originals`: path, format, hash, bytes, duration.
     public var json: JSONValue { .object(columnJSON) }
 }

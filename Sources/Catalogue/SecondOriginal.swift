@@ -23,9 +23,12 @@ public struct SecondOriginal: Sendable, Equatable {
     public var inode: Int
     /// When import first recorded it for this photo, ISO-8601 UTC.
     public var added: String
+    /// A Live Photo's movie's duration in seconds, as FFmpeg read its header when import last read the file; nil for
+    /// a RAW or JPEG of a pair, and for a movie whose container gives none (docs/catalogue.md, "Live Photos").
+    public var duration: Double?
 
     public init(photo: String, path: String, format: String, hash: String, bytes: Int, mtimeNanoseconds: Int,
-                inode: Int, added: String) {
+                inode: Int, added: String, duration: Double? = nil) {
         self.photo = photo
         self.path = path
         self.format = format
@@ -34,6 +37,7 @@ public struct SecondOriginal: Sendable, Equatable {
         self.mtimeNanoseconds = mtimeNanoseconds
         self.inode = inode
         self.added = added
+        self.duration = duration
     }
 
     /// Whether its file is there with another stat than recorded and other bytes (its size, or only then its

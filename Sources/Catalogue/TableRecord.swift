@@ -64,7 +64,13 @@ extension TableRecord {
     }
 
     /// The table as its columns declare it, for a test to compare with the migrated table (`CREATE TABLE … (…)`).
-    static var declaredDefinition: String {
-        "CREATE TABLE \(table) (" + (columns.map { "\($0.name) \($0.definition)" } + constraints).joined(separator: ", ") + ")"
+    static var declaredDefinition: String { definition(at: Int.max) }
+
+    /// The table as the migration to `version` creates it: the columns declared `since` that version or before. A
+    /// column declared later is added by its own version's `ALTER TABLE … ADD COLUMN`, after the others, so the
+    /// migrated table ends with the same columns in the same order as `declaredDefinition`.
+    static func definition(at version: Int) -> String {
+        let present = columns.filter { $0.since <= version }
+        return "CREATE TABLE \(table) (" + (present.map { "\($0.name) \($0.definition)" } + constraints).joined(separator: ", ") + ")"
     }
 }

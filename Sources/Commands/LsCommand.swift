@@ -147,11 +147,14 @@ struct LsCommand: Command {
     }
 
     /// The `path` cell: the photo's original, then each second original of a pair, by its name when it is in the
-    /// same folder (`/photos/IMG_1.JPG + IMG_1.CR2`), else by its path.
+    /// same folder (`/photos/IMG_1.JPG + IMG_1.CR2`), else by its path; a Live Photo's movie with its duration
+    /// (`/photos/IMG_1.HEIC + IMG_1.MOV (2.5 s)`).
     static func shownPath(_ photo: PhotoRecord, seconds: [SecondOriginal]) -> String {
         let folder = photo.path.lastIndex(of: "/").map { String(photo.path[...$0]) } ?? ""
         return ([photo.path] + seconds.map { second in
-            second.path.hasPrefix(folder) && !second.path.dropFirst(folder.count).contains("/") ? String(second.path.dropFirst(folder.count)) : second.path
+            let path = second.path.hasPrefix(folder) && !second.path.dropFirst(folder.count).contains("/")
+                ? String(second.path.dropFirst(folder.count)) : second.path
+            return second.shownDuration.map { "\(path) (\($0))" } ?? path
         }).joined(separator: " + ")
     }
 }

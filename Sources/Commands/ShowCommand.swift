@@ -52,7 +52,10 @@ struct ShowCommand: Command {
         var about = TextTable(["photo", photo.id])
         about.append(["path", photo.path])
         for alias in aliases { about.append(["alias", alias.path]) }
-        for second in seconds { about.append(["second", "\(second.path) (\(second.format), \(second.bytes) bytes, \(second.hash))"]) }
+        for second in seconds {
+            let facts = [second.format] + (second.shownDuration.map { [$0] } ?? []) + ["\(second.bytes) bytes", second.hash]
+            about.append(["second", "\(second.path) (\(facts.joined(separator: ", ")))"])
+        }
         about.append(["state", condition.reason.map { "\(condition.state.rawValue): \($0)" } ?? condition.state.rawValue])
         if let stored = photo.storedPath { about.append(["copy", catalogue.folder + "/" + stored]) }
         about.append(["hash", photo.hash])

@@ -54,6 +54,13 @@ public struct VideoDecoder: ImageDecoder {
         return PhotoHeader(storedWidth: facts.width, storedHeight: facts.height, metadata: metadata)
     }
 
+    /// The duration in seconds of the movie at `path` (a Live Photo's motion part), from its header alone; nil when
+    /// FFmpeg cannot open it or its container gives none. Import records it with the movie's row and reads no frame.
+    public static func duration(ofMovieAt path: String) -> Double? {
+        guard let duration = try? VideoFile(path: path).facts.duration, duration > 0 else { return nil }
+        return duration
+    }
+
     /// Decodes the poster's candidates: damaged when FFmpeg cannot.
     public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
         _ = try poster(bytes, shrink: { _ in 1 })

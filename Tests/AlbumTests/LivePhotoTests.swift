@@ -27,6 +27,20 @@ final class LivePhotoTests: XCTestCase {
         }
     }
 
+    /// The movie's duration in seconds as ffprobe reads its container: the truth the motion part's `duration` is
+    /// compared with.
+    func probedDuration(_ path: String) throws -> Double {
+        let probe = try Tool.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        return try XCTUnwrap(Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), probe.stdout + probe.stderr)
+    }
+
+    /// The `duration` of a photo's one second original in `ls --json`.
+    func motionDuration(_ photo: [String: Any]?) throws -> Double {
+        let seconds = try XCTUnwrap(photo?["second_originals"] as? [[String: Any]])
+        XCTAssertEqual(seconds.count, 1)
+        return try XCTUnwrap(seconds.first?["duration"] as? Double, "\(seconds)")
+    }
+
     func size(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
     }
@@ -66,8 +80,11 @@ final class LivePhotoTests: XCTestCase {
         XCTAssertEqual(seconds(photos["IMG_1.JPG"]), ["IMG_1.MOV mov \(try TestSupport.hash(movie)) \(try size(movie))"],
                        "ls --json names its motion file")
         XCTAssertEqual(seconds(photos["solo.jpg"]), [])
-        XCTAssertTrue(try album(["ls"], in: folder).stdout.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV"))
-        XCTAssertTrue(try album(["show", "photos/IMG_1.JPG"], in: folder).stdout.contains("second   \(movie) (mov, "))
+        let duration = try probedDuration(movie)
+        XCTAssertEqual(try motionDuration(photos["IMG_1.JPG"]), duration, accuracy: 0.001, "ls --json gives the motion part's duration")
+        let shown = String(format: "%.1f s", duration)
+        XCTAssertTrue(try album(["ls"], in: folder).stdout.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV (\(shown))"))
+        XCTAssertTrue(try album(["show", "photos/IMG_1.JPG"], in: folder).stdout.contains("second   \(movie) (mov, \(shown), "))
         XCTAssertTrue(try album(["show", "photos/IMG_1.MOV"], in: folder).stdout.contains("path     \(folder)/photos/IMG_1.JPG"),
                       "the movie's path names the photo too")
 
@@ -83,6 +100,13 @@ final class LivePhotoTests: XCTestCase {
         try album(["run", "job.yml"], in: folder)
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)"), ["0"],
                        "unchanged: nothing read, nothing written")
+
+        // A movie paired before schema 10 has no duration: the next run reads it from the header, the step skipped.
+        _ = try Tool.sqlite(folder + "/album/catalogue.db", "UPDATE second_originals SET duration = NULL", writing: true)
+        XCTAssertTrue(try album(["ls"], in: folder).stdout.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV\n"))
+        try album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(try motionDuration(try self.photos(in: folder)["IMG_1.JPG"]), duration, accuracy: 0.001)
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM steps WHERE run = (SELECT max(id) FROM runs)"), ["0"])
         XCTAssertEqual(try ["IMG_1.JPG", "IMG_1.MOV", "lone.mov", "solo.jpg"].map { try TestSupport.hash("\(folder)/photos/\($0)") }, before,
                        "originals are never written")
     }
@@ -99,6 +123,8 @@ final class LivePhotoTests: XCTestCase {
                        ["import done its second original \(movie) changed: recorded as its new version",
                         "export done the Live Photo's movie \(movie)"])
         XCTAssertEqual(try TestSupport.hash("\(folder)/out/IMG_1.mov"), try TestSupport.hash(movie), "the new movie exported")
+        XCTAssertEqual(try motionDuration(try photos(in: folder)["IMG_1.JPG"]), try probedDuration(movie), accuracy: 0.001,
+                       "the new version's duration (2 s, not 1)")
         XCTAssertEqual(try photos(in: folder)["IMG_1.JPG"]?["id"] as? String, id, "the still did not change")
         try album(["verify"], in: folder)
     }
@@ -144,6 +170,25 @@ final class LivePhotoTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: movie), "rm and gc never delete an original")
         XCTAssertTrue(FileManager.default.fileExists(atPath: "\(folder)/moved/IMG_1.JPG"))
         try album(["verify"], in: folder)
+    }
+
+    func testAMovieFFmpegCannotOpenIsPairedWithNoDuration() throws {
+        let folder = try library()
+        let movie = "\(folder)/photos/IMG_1.MOV"
+        try Data("not a QuickTime movie".utf8).write(to: URL(fileURLWithPath: movie))
+        try TestSupport.write("""
+            version: 1
+            name: live
+            stages:
+              - import: {from: photos}
+            """, to: "job.yml", in: folder)
+        try album(["run", "job.yml"], in: folder)
+        let photo = try photos(in: folder)["IMG_1.JPG"]
+        XCTAssertEqual(seconds(photo), ["IMG_1.MOV mov \(try TestSupport.hash(movie)) \(try size(movie))"], "paired by its name")
+        XCTAssertTrue((photo?["second_originals"] as? [[String: Any]])?.first?["duration"] is NSNull, "\(String(describing: photo))")
+        let listed = try album(["ls"], in: folder).stdout
+        XCTAssertTrue(listed.contains("\(folder)/photos/IMG_1.JPG + IMG_1.MOV\n"), "no duration shown: \(listed)")
+        XCTAssertTrue(try album(["show", "photos/IMG_1.JPG"], in: folder).stdout.contains("second   \(movie) (mov, \(try size(movie)) bytes, "))
     }
 
     func testAnExcludedMovieAMovieWithTwoStillsAndPairSeparatePairNothing() throws {
