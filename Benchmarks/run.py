@@ -14,7 +14,7 @@ For a multi-process peer (xargs, a Python pool) GNU time reports the largest sin
 Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR]
                          [--only thumbnails|report|filter|multisize|distributed|embedded|video]
                          [--results FILE] [--album ALBUM]
-                         [--report-before ALBUM]
+                         [--report-before ALBUM] [--thumbnails-before ALBUM]
        Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
 """
 import argparse
@@ -38,6 +38,10 @@ CATALOGUE_BENCH = os.path.join(ROOT, ".build", "release", "album-catalogue-bench
 CORES = os.cpu_count() or 1
 PYTHON = "/usr/bin/python3"  # Debian's, with python3-pil
 CONVERT = "/usr/bin/convert"  # ImageMagick itself, never a wrapper earlier on the PATH
+
+# Another album binary whose thumbnail job runs beside this one's, and whose thumbnails this one's must equal
+# within one level (`--thumbnails-before`: the album before a change to the thumbnail path, issue 35).
+THUMBNAILS_BEFORE = None
 
 # What a run measured, in order: one dict per timed command.
 SAMPLES = []
@@ -147,13 +151,13 @@ def corpus_stats(folder, files):
 
 # ---- the comparisons ----------------------------------------------------------------------------------------------
 
-def album_run(label, workers, job, source, name, expected=None, size=None, varies=True):
+def album_run(label, workers, job, source, name, expected=None, size=None, varies=True, binary=None):
     """album's whole job (Benchmarks/JOB) on `source`, into a fresh catalogue and output folder named `name`."""
     catalogue = os.path.join(WORK, "catalogue-" + name)
     out = os.path.join(WORK, "out", name)
     shutil.rmtree(catalogue, ignore_errors=True)
     fresh(out)
-    return timed(label, workers, [ALBUM, "run", os.path.join(BENCH, job), "--workers", str(workers),
+    return timed(label, workers, [binary or ALBUM, "run", os.path.join(BENCH, job), "--workers", str(workers),
                                   "--catalogue", catalogue],
                  env={"BENCH_SRC": source, "BENCH_OUT": out}, outputs=out if expected is not None else None,
                  expected=expected, size=size, varies=varies)
@@ -165,6 +169,10 @@ def thumbnail_tools(folder, listfile, count):
 
     def album(workers):
         return album_run("album", workers, "thumbnail.yml", folder, "thumbnail", expected=count, size=(240, 240))
+
+    def album_before(workers):
+        return album_run("album-before", workers, "thumbnail.yml", folder, "thumbnail-before", expected=count,
+                         size=(240, 240), binary=THUMBNAILS_BEFORE)
 
     def vipsthumbnail(workers):
         fresh(out("vipsthumbnail"))
@@ -201,7 +209,35 @@ def thumbnail_tools(folder, listfile, count):
                            for scale, path in scaled)
         return timed("djpeg-matched", workers, ["sh", "-c", script], cwd=folder)
 
-    return [album, vipsthumbnail, pillow, magick, djpeg, djpeg_matched]
+    return [album] + ([album_before] if THUMBNAILS_BEFORE else []) + [vipsthumbnail, pillow, magick, djpeg, djpeg_matched]
+
+
+def thumbnail_differences():
+    """album's thumbnails of the last round against the album before's (`--thumbnails-before`), decoded: the photos
+    compared, those more than one level apart anywhere, the largest difference and the mean absolute difference.
+    Both are JPEG q70 of the pixels: equal pixels give equal files, and a pixel one level apart can come back
+    further apart after the encoder's quantisation, so this is a stricter check than the pixels' own."""
+    from PIL import Image, ImageChops, ImageStat
+    ours, theirs = os.path.join(WORK, "out", "thumbnail"), os.path.join(WORK, "out", "thumbnail-before")
+    names = sorted(n for n in os.listdir(ours) if n.endswith(".jpg"))
+    over, worst, total, values, missing = 0, 0, 0.0, 0, 0
+    for n in names:
+        if not os.path.exists(os.path.join(theirs, n)):
+            missing += 1
+            continue
+        with Image.open(os.path.join(ours, n)) as a, Image.open(os.path.join(theirs, n)) as b:
+            if a.size != b.size or a.mode != b.mode:
+                over += 1
+                worst = 255
+                continue
+            difference = ImageChops.difference(a, b)
+            largest = max(high for _, high in difference.getextrema()) if a.mode != "L" else difference.getextrema()[1]
+            worst = max(worst, largest)
+            over += 1 if largest > 1 else 0
+            total += sum(ImageStat.Stat(difference).sum)
+            values += a.size[0] * a.size[1] * len(a.getbands())
+    return {"compared": len(names) - missing, "missing": missing, "over": over, "worst": worst,
+            "mean": total / values if values else 0.0}
 
 
 def shrink_on_load_scale(width, height, box=240):
@@ -907,7 +943,9 @@ def build_table(counts, sepia_count, many_count, ceiling, throughput, quick, mem
     n = counts
     for workers in WORKER_COUNTS:
         a = median("album", workers)
-        for label in ("album", "vipsthumbnail", "pillow-draft", "imagemagick", "djpeg-floor", "djpeg-matched"):
+        labels = ("album",) + (("album-before",) if THUMBNAILS_BEFORE else ()) + (
+            "vipsthumbnail", "pillow-draft", "imagemagick", "djpeg-floor", "djpeg-matched")
+        for label in labels:
             s = median(label, workers)
             rss = median(label, workers, "rss_mb")
             rss_text = f"{rss:.0f}" + ("" if label == "album" else " (largest process)")
@@ -918,12 +956,20 @@ def build_table(counts, sepia_count, many_count, ceiling, throughput, quick, mem
                 target, result = "album ≤ 1.5 × floor (ratio ≥ 0.67)", verdict(a <= 1.5 * s)
             elif label == "djpeg-matched":
                 target = "(informative: the same decode at the thumbnailers' DCT scale)"
+            elif label == "album-before":
+                target = f"(the album before: {short(THUMBNAILS_BEFORE)})"
             elif label == "album" and workers == 2 and memory_target(memory):
                 base, buffer, limit = memory_target(memory)
                 target = f"peak RSS ≤ base {base:.0f} + heaviest decoder {buffer:.0f} + 20 = {limit:.0f} MB"
                 result = verdict(rss <= limit)
             rows.append((f"thumbnail: {label}", workers, f"{s:.2f}", f"{n / s:.1f}", ratio_text(s, a), rss_text,
                          target, result))
+    if THUMBNAILS_BEFORE:
+        d = thumbnail_differences()
+        rows.append((f"thumbnail: album's {d['compared']} thumbnails against the album before's, decoded (largest difference, "
+                     f"mean {d['mean']:.4f})", CORES, "—", f"{d['worst']} levels", "", "",
+                     "every thumbnail within ±1 level of the album before's",
+                     verdict(d["over"] == 0 and d["missing"] == 0 and d["compared"] == n) + f" ({d['over']} over)"))
     if sepia_count is None:
         return rows
     for workers in WORKER_COUNTS:
@@ -1147,13 +1193,18 @@ def main():
                         help="the album binary to measure (default: .build/release/album)")
     parser.add_argument("--report-before", default=None, metavar="ALBUM",
                         help="another album binary whose `album report` the report rows also time, on the same catalogues")
+    parser.add_argument("--thumbnails-before", default=None, metavar="ALBUM",
+                        help="another album binary whose thumbnail job runs beside this one's, alternating; this one's "
+                             "thumbnails must equal its within one level (checked after the rounds)")
     parser.add_argument("--results", default=None, help="where to write the results (default Benchmarks/RESULTS.md)")
     parser.add_argument("--refresh-investigation", action="store_true",
                         help="measure nothing: copy INVESTIGATION.md anew into the end of the results file")
     args = parser.parse_args()
+    global ALBUM, THUMBNAILS_BEFORE
     if args.album:
-        global ALBUM
         ALBUM = os.path.abspath(args.album)
+    if args.thumbnails_before:
+        THUMBNAILS_BEFORE = os.path.abspath(args.thumbnails_before)
     if args.refresh_investigation:
         refresh_investigation(os.path.abspath(args.results or os.path.join(BENCH, "RESULTS.md")))
         return

@@ -44,6 +44,21 @@ static inline int album_vips_thumbnail_image(VipsImage *in, VipsImage **out, int
         "height", height, "size", (VipsSize) size, "crop", (VipsInteresting) crop, "no_rotate", no_rotate, NULL);
 }
 
+/* vips_resize's two passes on their own, as vips_resize calls them for a reduction (Lanczos3, its gap of 2.0): for
+ * resizing only the window a crop keeps (ThumbnailPlan+CropFirst.swift). */
+static inline int album_vips_reducev(VipsImage *in, VipsImage **out, double shrink) {
+    return vips_reducev(in, out, shrink, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
+}
+
+static inline int album_vips_reduceh(VipsImage *in, VipsImage **out, double shrink) {
+    return vips_reduceh(in, out, shrink, "kernel", VIPS_KERNEL_LANCZOS3, "gap", 2.0, NULL);
+}
+
+/* One page, not packed (RAD/LABQ): what vips_thumbnail_image resizes as a plain image. */
+static inline int album_vips_is_plain(VipsImage *in) {
+    return in->Coding == VIPS_CODING_NONE && vips_image_get_page_height(in) == in->Ysize;
+}
+
 static inline int album_vips_extract_area(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }

@@ -55,14 +55,19 @@ extension Image {
         return try Image(out, source: bytes).finished(plan)
     }
 
-    /// Resizes within a pipeline (no shrink-on-load, since the image is already open).
+    /// Resizes within a pipeline (no shrink-on-load, since the image is already open). A centre crop resizes only
+    /// the window it keeps (`croppedFirst`).
     public func thumbnail(geometry: ThumbnailGeometry) throws -> Image {
-        try thumbnail(geometry: geometry, splitting: true)
+        try thumbnail(geometry: geometry, splitting: true, cropFirst: true)
     }
 
-    /// - Parameter splitting: as for `thumbnail(_:header:geometry:failOn:toSRGB:splitting:)`.
-    func thumbnail(geometry: ThumbnailGeometry, splitting: Bool) throws -> Image {
+    /// - Parameters:
+    ///   - splitting: as for `thumbnail(_:header:geometry:failOn:toSRGB:splitting:)`.
+    ///   - cropFirst: resize only the window a centre crop keeps, where `croppedFirst` applies; false resizes the
+    ///     whole image, then cuts (the reference `CropFirstTests` compares with).
+    func thumbnail(geometry: ThumbnailGeometry, splitting: Bool, cropFirst: Bool) throws -> Image {
         let plan = ThumbnailPlan(geometry, storedWidth: width, storedHeight: height, orientation: orientation, splitting: splitting)
+        if cropFirst, let cropped = try croppedFirst(plan) { return cropped }
         return try derive("thumbnail_image") {
             album_vips_thumbnail_image(pointer, $0, Int32(plan.box.width), Int32(plan.box.height), geometry.sizing.rawValue,
                                        plan.libvipsCrop.rawValue, plan.libvipsRotates ? 0 : 1)
@@ -94,6 +99,33 @@ extension Image {
             }
         }
         return image
+    }
+
+    /// A centre-cropped thumbnail that resizes only the window the crop keeps (`CropFirstAxis`): the steps
+    /// `vips_thumbnail_image` takes for a plain image without alpha (the processing colour space, `vips_resize`'s
+    /// `reducev` then `reduceh` by the same factors, the output colour space; all but the reduction work pixel by
+    /// pixel, so cutting before them changes nothing), on the window instead of the whole image, then the crop
+    /// and the rotation `finished` does. nil where it does not apply (another crop or a fit, an enlargement, alpha,
+    /// several pages, a packed coding) or saves nothing (no axis has room for a window): the caller resizes the
+    /// whole image then.
+    private func croppedFirst(_ plan: ThumbnailPlan) throws -> Image? {
+        guard plan.finishesHere, plan.geometry.crop == .centre, !hasAlpha, album_vips_is_plain(pointer) != 0,
+              let (hshrink, vshrink) = plan.reduceFactors(width: width, height: height) else { return nil }
+        let (outWidth, outHeight) = (CropFirstAxis.roundUInt(Double(width) / hshrink), CropFirstAxis.roundUInt(Double(height) / vshrink))
+        let kept = plan.centreCrop(storedWidth: outWidth, storedHeight: outHeight)
+        let x = CropFirstAxis.window(length: width, shrink: hshrink, keptStart: kept.left, kept: kept.width)
+        let y = CropFirstAxis.window(length: height, shrink: vshrink, keptStart: kept.top, kept: kept.height)
+        guard x.inputLength < width || y.inputLength < height else { return nil }
+        let space = Int32((bands < 3 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB).rawValue)
+        let processed = try derive("colourspace") { album_vips_colourspace(pointer, $0, space) }
+        let window = try processed.extractedArea(ThumbnailPlan.Area(left: x.inputStart, top: y.inputStart,
+                                                                    width: x.inputLength, height: y.inputLength))
+        let vertical = try window.derive("reducev") { album_vips_reducev(window.pointer, $0, vshrink) }
+        let reduced = try vertical.derive("reduceh") { album_vips_reduceh(vertical.pointer, $0, hshrink) }
+        let cut = try reduced.extractedArea(ThumbnailPlan.Area(left: kept.left - x.outputStart, top: kept.top - y.outputStart,
+                                                               width: kept.width, height: kept.height))
+        let output = try cut.derive("colourspace") { album_vips_colourspace(cut.pointer, $0, space) }
+        return plan.orientation == 1 ? output : try output.inMemory().autorotated()
     }
 
     /// A rectangle of the image, computed only when its pixels are asked for.
