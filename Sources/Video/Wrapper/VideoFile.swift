@@ -24,18 +24,16 @@ public final class VideoFile {
 
     private static let quiet: Void = album_av_quiet()
 
-    /// Opens the video at `path` and its best video stream's decoder.
+    /// Opens the video at `path` (a regular file only, as a plain file: `openInput`) and its best video stream's
+    /// decoder.
     /// - Throws: `VideoError` naming the call, the file and FFmpeg's words: not a container FFmpeg knows, no video
     ///   stream, no decoder for it, or a header album refuses (a side over `maximumSide`, a duration over
     ///   `maximumDuration`).
     public init(path: String) throws {
         VideoFile.quiet
         self.path = path
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_open_input(&opened, path, nil, nil)
-        guard status >= 0, let format = opened else {
-            throw VideoFile.error("avformat_open_input", status, path)
-        }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = try VideoFile.openInput(path)
+        let format = opened!
         let stream: (Int32, UnsafeMutablePointer<AVCodecContext>, VideoFacts)
         do {
             stream = try VideoFile.openStream(format, path)
@@ -141,7 +139,9 @@ public final class VideoFile {
         }
     }
 
-    /// `frame` as packed RGB24, by `sws_scale`; its width stretched by the sample aspect ratio when `squarePixels`.
+    /// `frame` as packed RGB24, by `sws_scale` with the stream's YUV matrix and range; its width stretched by the
+    /// sample aspect ratio when `squarePixels`. A PQ or HLG frame (an iPhone HDR clip) is scaled to 16 bits a sample
+    /// and tone-mapped to SDR (`ToneMap`), so its poster is not washed out.
     private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double, squarePixels: Bool) throws -> VideoFrame {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let (num, den) = facts.sampleAspect
@@ -152,25 +152,79 @@ public final class VideoFile {
             throw VideoError(call: "avcodec_receive_frame", code: 0,
                              message: "a decoded frame of \(width)×\(height) in no pixel format album can convert", file: path)
         }
+        let toneMap = self.toneMap(of: frame)
         let source = AVPixelFormat(rawValue: frame.pointee.format)
+        let target = toneMap == nil ? AV_PIX_FMT_RGB24 : VideoFile.rgb48
         guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(outWidth), Int32(height),
-                                          AV_PIX_FMT_RGB24, SWS_BILINEAR, nil, nil, nil) else {
+                                          target, SWS_BILINEAR, nil, nil, nil) else {
             throw VideoError(call: "sws_getContext", code: 0,
                              message: "no conversion from \(av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "its format") to RGB", file: path)
         }
         defer { sws_freeContext(scaler) }
+        try setMatrix(of: frame, on: scaler, required: toneMap != nil)
         var bytes = [UInt8](repeating: 0, count: outWidth * height * 3)
+        if let toneMap {
+            var wide = [UInt16](repeating: 0, count: outWidth * height * 3)
+            try wide.withUnsafeMutableBytes { try scale(frame, scaler, into: $0, rowBytes: outWidth * 6) }
+            wide.withUnsafeBufferPointer { wide in
+                bytes.withUnsafeMutableBufferPointer { out in
+                    toneMap.apply(wide.baseAddress!, into: out.baseAddress!, count: outWidth * height)
+                }
+            }
+        } else {
+            try bytes.withUnsafeMutableBytes { try scale(frame, scaler, into: $0, rowBytes: outWidth * 3) }
+        }
+        return VideoFrame(width: outWidth, height: height, bytes: bytes, time: time)
+    }
+
+    /// Packed 16-bit RGB in the machine's byte order (what `ToneMap` reads).
+    private static let rgb48 = UInt16(1).littleEndian == 1 ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB48BE
+
+    /// The tone map a frame needs: PQ (`smpte2084`) or HLG (`arib-std-b67`), as the frame says, else as its stream's
+    /// header says; nil for SDR.
+    private func toneMap(of frame: UnsafeMutablePointer<AVFrame>) -> ToneMap? {
+        let parameters = format?.pointee.streams[Int(streamIndex)]?.pointee.codecpar
+        var transfer = frame.pointee.color_trc
+        if transfer == AVCOL_TRC_UNSPECIFIED, let parameters { transfer = parameters.pointee.color_trc }
+        var primaries = frame.pointee.color_primaries
+        if primaries == AVCOL_PRI_UNSPECIFIED, let parameters { primaries = parameters.pointee.color_primaries }
+        switch transfer {
+        case AVCOL_TRC_SMPTE2084: return ToneMap(.pq, bt2020: primaries == AVCOL_PRI_BT2020)
+        case AVCOL_TRC_ARIB_STD_B67: return ToneMap(.hlg, bt2020: primaries == AVCOL_PRI_BT2020)
+        default: return nil
+        }
+    }
+
+    /// Tells the scaler the frame's YUV matrix (BT.709, BT.2020, …; BT.601 when it says none) and range
+    /// (`sws_setColorspaceDetails`). It fails only for a conversion it has no matrix for (an RGB frame): that is an
+    /// error for an HDR frame, whose BT.2020 matrix the tone map needs; an SDR frame keeps swscale's default.
+    private func setMatrix(of frame: UnsafeMutablePointer<AVFrame>, on scaler: OpaquePointer, required: Bool) throws {
+        let space = Int32(frame.pointee.colorspace.rawValue)
+        let known = space == SWS_CS_ITU709 || space == SWS_CS_BT2020 || space == Int32(AVCOL_SPC_BT2020_CL.rawValue)
+            || space == SWS_CS_SMPTE240M || space == SWS_CS_FCC
+        let coefficients = sws_getCoefficients(known ? space : SWS_CS_DEFAULT)
+        let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
+        let status = sws_setColorspaceDetails(scaler, coefficients, fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                              0, 1 << 16, 1 << 16)
+        if status < 0, required {
+            throw VideoError(call: "sws_setColorspaceDetails", code: status,
+                             message: "swscale cannot use this HDR frame's colour matrix", file: path)
+        }
+    }
+
+    /// Converts `frame` by `sws_scale` into `out`, `rowBytes` a row.
+    private func scale(_ frame: UnsafeMutablePointer<AVFrame>, _ scaler: OpaquePointer, into out: UnsafeMutableRawBufferPointer,
+                       rowBytes: Int) throws {
+        let height = Int(frame.pointee.height)
         var planes = frame.pointee.data
         var strides = frame.pointee.linesize
         let rows = withUnsafePointer(to: &planes) { planes in
             withUnsafePointer(to: &strides) { strides in
                 planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        bytes.withUnsafeMutableBufferPointer { out -> Int32 in
-                            let destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-                            let stride: [Int32] = [Int32(outWidth * 3), 0, 0, 0]
-                            return sws_scale(scaler, planes, strides, 0, Int32(height), destination, stride)
-                        }
+                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides -> Int32 in
+                        let destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+                        let stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
+                        return sws_scale(scaler, planes, strides, 0, Int32(height), destination, stride)
                     }
                 }
             }
@@ -179,14 +233,13 @@ public final class VideoFile {
             throw VideoError(call: "sws_scale", code: rows < 0 ? rows : 0,
                              message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(height) rows", file: path)
         }
-        return VideoFrame(width: outWidth, height: height, bytes: bytes, time: time)
     }
 
     private func check(_ call: String, _ status: Int32) throws {
         guard status >= 0 else { throw VideoFile.error(call, status, path) }
     }
 
-    private static func error(_ call: String, _ status: Int32, _ path: String) -> VideoError {
+    static func error(_ call: String, _ status: Int32, _ path: String) -> VideoError {
         VideoError(call: call, code: status, message: words(status), file: path)
     }
 
