@@ -10,9 +10,10 @@ import Vips
 /// one at 50 %; each found by a seek to the key frame before its time and decoding up to it. It is turned upright
 /// by the stream's display rotation and stretched to square pixels by its sample aspect ratio. Import reads the
 /// header only: the shown frame size, the capture time (`com.apple.quicktime.creationdate`, else `creation_time`)
-/// and the camera (make and model tags). FFmpeg opens the file by its path; the `FileBytes` album hands every
-/// decoder are the whole file, read at import like a photo's (so a video over FileBytes' 2 GiB cap is refused: a
-/// known limit). A video FFmpeg cannot open or decode is damaged, in FFmpeg's words.
+/// and the camera (make and model tags). FFmpeg opens the file by its path (`VideoFile`: a regular file only, as a
+/// plain file); the `FileBytes` it is handed hold only the file's first bytes, as its row `opensByPath`
+/// (`ImageFormat.readOriginal`). An HDR frame is tone-mapped to SDR by the wrapper (`ToneMap`). A video FFmpeg cannot
+/// open or decode is damaged, in FFmpeg's words.
 public struct VideoDecoder: ImageDecoder {
     public init() {}
 

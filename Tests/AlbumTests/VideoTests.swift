@@ -143,7 +143,8 @@ final class VideoTests: XCTestCase {
 
     /// A video is never read whole: a clip made 2.2 GB long (its `moov` first, then a sparse tail of zeros past the
     /// 2 GiB that `FileBytes` holds at most) imports, hashed as a stream (its hash is `sha256sum`'s), with its whole
-    /// size, and gets its poster; a FIFO named like a clip beside it is passed over without blocking the run.
+    /// size, and gets its poster, and `verify` finds it whole; a FIFO named like a clip beside it is passed over
+    /// without blocking the run.
     func testAVideoOverTwoGiBImportsHashedAsAStream() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let photos = folder + "/photos"
@@ -163,6 +164,8 @@ final class VideoTests: XCTestCase {
         XCTAssertEqual(try step("big.mp4", in: folder), "done: poster frame at 0.1 s")
         XCTAssertNoThrow(try Probe.newestThumbnail(folder + "/album", original: big))
         XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE path LIKE '%/fifo.mov'"), ["0"])
+        let verified = try TestSupport.album(["verify", "--catalogue", "album"], in: folder)
+        XCTAssertEqual(verified.status, 0, "verify hashes it as a stream too: \(verified.stdout)\(verified.stderr)")
     }
 
     /// A clip cut to its first 40 % (its `moov` box, written last, is gone) fails its import with FFmpeg's words,
