@@ -168,6 +168,30 @@ final class VideoTests: XCTestCase {
         XCTAssertEqual(verified.status, 0, "verify hashes it as a stream too: \(verified.stdout)\(verified.stderr)")
     }
 
+    /// `mode: copy` copies a video whole (import holds only its head), byte for byte, and its poster is made.
+    func testCopyModeCopiesAVideoWhole() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        // About 450 KB: several times the 64 KiB head import holds.
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x480:rate=10", "-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264",
+                    "-qp", "10", photos + "/clip.mov"], in: folder)
+        XCTAssertGreaterThan(try FileManager.default.attributesOfItem(atPath: photos + "/clip.mov")[.size] as? Int ?? 0, 4 * 65536)
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import: {from: photos, mode: copy}
+              - thumbnail: {size: 64}
+            """, to: "job.yml", in: folder)
+        let result = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let stored = try XCTUnwrap(try Probe.rows(folder + "/album", "SELECT stored_path FROM photos").first)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/album/" + stored)),
+                       try Data(contentsOf: URL(fileURLWithPath: photos + "/clip.mov")))
+        XCTAssertEqual(try step("clip.mov", in: folder), "done: poster frame at 0.3 s")
+    }
+
     /// A clip cut to its first 40 % (its `moov` box, written last, is gone) fails its import with FFmpeg's words,
     /// naming the file; a clip whose `moov` comes first (`+faststart`) cut to its first 12 % imports from its header
     /// and is a damaged photo in FFmpeg's words (`ls --json`'s `damage`). The other clip and the photo beside them go
