@@ -53,8 +53,8 @@ extension ImageFormat {
         ImageFormat(name: "mov", extensions: ["mov", "qt"],
                     signatures: [.isoBrand(["qt  "]), .bytes(Array("moov".utf8), at: 4), .bytes(Array("mdat".utf8), at: 4),
                                  .bytes(Array("wide".utf8), at: 4)],
-                    decoder: VideoDecoder(), encoder: nil, metadata: [], kind: .video),
+                    decoder: VideoDecoder(), encoder: nil, metadata: [], kind: .video, opensByPath: true),
         ImageFormat(name: "mp4", extensions: ["mp4", "m4v"], signatures: [.isoBrand(["isom", "iso2", "mp41", "mp42", "avc1", "M4V "])],
-                    decoder: VideoDecoder(), encoder: nil, metadata: [], kind: .video),
+                    decoder: VideoDecoder(), encoder: nil, metadata: [], kind: .video, opensByPath: true),
     ]
 }

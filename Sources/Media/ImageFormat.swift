@@ -44,9 +44,14 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
     public let kind: Kind
     /// The smaller image its files may carry, if any.
     public let embedded: Embedded?
+    /// Whether its decoder opens a file by its path and reads only what it needs (FFmpeg, for a video): album then
+    /// never reads such a file whole, it hashes it as a stream and holds its first bytes (`ImageFormat.readOriginal`),
+    /// so its size has no cap.
+    public let opensByPath: Bool
 
     public init(name: String, extensions: [String], signatures: [FormatSignature], decoder: (any ImageDecoder)?,
-                encoder: OutputFormat?, metadata: Set<Metadata>, kind: Kind = .image, embedded: Embedded? = nil) {
+                encoder: OutputFormat?, metadata: Set<Metadata>, kind: Kind = .image, embedded: Embedded? = nil,
+                opensByPath: Bool = false) {
         self.rawValue = name
         self.extensions = extensions
         self.signatures = signatures
@@ -55,6 +60,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CaseIterable, C
         self.metadata = metadata
         self.kind = kind
         self.embedded = embedded
+        self.opensByPath = opensByPath
     }
 
     /// Whether files of the format are a camera's RAW data (a RAW+JPEG pair's RAW: the same name with a RAW

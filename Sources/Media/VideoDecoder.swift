@@ -14,9 +14,10 @@ import Vips
 /// ratio. Import reads the header only: the shown frame size, the capture time
 /// (`com.apple.quicktime.creationdate`, else `creation_time`), the camera (make and model tags), the duration,
 /// codec and frame rate, and the place (an ISO 6709 tag, `com.apple.quicktime.location.ISO6709` or `location`,
-/// strictly parsed by `ISO6709`: one it cannot read is absent). FFmpeg opens the file by its path; the `FileBytes` album hands every
-/// decoder are the whole file, read at import like a photo's (so a video over FileBytes' 2 GiB cap is refused: a
-/// known limit). A video FFmpeg cannot open or decode is damaged, in FFmpeg's words.
+/// strictly parsed by `ISO6709`: one it cannot read is absent). FFmpeg opens the file by its path (`VideoFile`: a
+/// regular file only, as a plain file); the `FileBytes` it is handed hold only the file's first bytes, as its row
+/// `opensByPath` (`ImageFormat.readOriginal`). An HDR frame is tone-mapped to SDR by the wrapper (`ToneMap`). A
+/// video FFmpeg cannot open or decode is damaged, in FFmpeg's words.
 public struct VideoDecoder: ImageDecoder {
     public init() {}
 

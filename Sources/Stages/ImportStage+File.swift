@@ -48,7 +48,7 @@ extension ImportStage {
                 return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
                         .skipped("unchanged since it was found as another name of \(known.path)", input: known.hash, output: known.hash))
             }
-            let bytes = try FileBytes(path: path)
+            let bytes = try ImageFormat.readOriginal(path)
             let hash = try bytes.sha256()
             let format = try ImageFormat.sniff(bytes)
             guard let decoder = format.decoder else {
@@ -64,7 +64,7 @@ extension ImportStage {
             let (packet, problem) = found?.read() ?? (nil, nil)
             let metadata = header.applying(sidecar: packet)
             var photo = PhotoRecord(
-                id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.count,
+                id: PhotoRecord.id(forHash: hash), hash: hash, path: path, bytes: bytes.size,
                 mtimeNanoseconds: identity.mtimeNanoseconds, inode: identity.inode, width: metadata.width, height: metadata.height, format: format.rawValue,
                 taken: metadata.taken, added: Timestamp.now(), caption: metadata.caption, filter: "none",
                 filterRecipe: Recipe.original.canonical.text, camera: metadata.camera,
@@ -79,7 +79,13 @@ extension ImportStage {
                 photo.storedPath = "originals/\(hash.prefix(2))/\(hash).\(format.rawValue)"
                 let target = context.catalogueFolder + "/" + photo.storedPath!
                 if !FileSystem.exists(target) {
-                    try bytes.withBytes { try AtomicFile.write(Array($0), to: target) }
+                    // A video is held only as its head (`ImageFormat.readOriginal`): its copy reads it whole, within
+                    // FileBytes' 2 GiB cap, and must still be the bytes hashed.
+                    let whole = bytes.isWhole ? bytes : try FileBytes(path: path)
+                    guard try whole.sha256() == hash else {
+                        throw StageError("cannot read it: the file changed while it was being read (is it still being copied?)")
+                    }
+                    try whole.withBytes { try AtomicFile.write(Array($0), to: target) }
                 }
             }
             let second = try secondPath.flatMap(readSecond)

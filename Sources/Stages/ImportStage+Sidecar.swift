@@ -86,7 +86,7 @@ extension ImportStage {
     /// records the result (`refreshFacts`), `album plan` selects with it.
     public func refreshedFacts(of known: PhotoRecord, sidecar path: String?, catalogueFolder: String) throws -> (PhotoRecord, FileBytes) {
         let found = FoundSidecar.at(path)
-        let bytes = try FileBytes(path: known.originalPath(in: catalogueFolder))
+        let bytes = try ImageFormat.readOriginal(known.originalPath(in: catalogueFolder))
         guard let decoder = ImageFormat(rawValue: known.format)?.decoder else {
             throw StageError("its format \(known.format) has no decoder")
         }

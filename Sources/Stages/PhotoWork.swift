@@ -51,11 +51,11 @@ public struct PhotoWork: Sendable {
         let path = photo.originalPath(in: catalogueFolder)
         let bytes: FileBytes
         do {
-            bytes = try FileBytes(path: path)
+            bytes = try ImageFormat.readOriginal(path)
         } catch let error as FileBytesError {
             throw StageError("the original \(path) cannot be read (\(error.reason)); it may have been moved or deleted")
         }
-        guard bytes.count == photo.bytes, try bytes.sha256() == photo.hash else {
+        guard bytes.size == photo.bytes, try bytes.sha256() == photo.hash else {
             throw StageError("the original \(path) has changed since it was imported; run an import of its folder to record the new version")
         }
         original = bytes

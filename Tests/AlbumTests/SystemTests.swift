@@ -39,6 +39,27 @@ final class SystemTests: XCTestCase {
         XCTAssertEqual(FileStatus.Kind.fifo.phrase, "a FIFO")
     }
 
+    /// A file hashed as a stream (`FileBytes(path:streamingHead:)`, a mebibyte at a time) has the SHA-256 and size
+    /// of the file read whole, and holds only its first bytes; a FIFO is refused as the whole read refuses it.
+    func testAStreamedReadHashesTheWholeFileAndHoldsItsHead() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let content = (0..<(3 << 20) + 12_345).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let path = folder + "/clip.mov"
+        try AtomicFile.write(content, to: path)
+        let streamed = try FileBytes(path: path, streamingHead: 1000)
+        let whole = try FileBytes(path: path)
+        XCTAssertEqual(try streamed.sha256(), try whole.sha256())
+        XCTAssertEqual(try streamed.sha256(), try SHA256.hex(content))
+        XCTAssertEqual([streamed.size, streamed.count, whole.size, whole.count], [content.count, 1000, content.count, content.count])
+        XCTAssertEqual(streamed.prefix(1000), Array(content.prefix(1000)))
+        XCTAssertFalse(streamed.isWhole)
+        XCTAssertTrue(whole.isWhole)
+        XCTAssertEqual(mkfifo(folder + "/fifo.mov", 0o644), 0)
+        XCTAssertThrowsError(try FileBytes(path: folder + "/fifo.mov", streamingHead: 1000)) { error in
+            XCTAssertEqual((error as? FileBytesError)?.reason, "not a regular file")
+        }
+    }
+
     func testANoReplaceWriteNeverReplacesAFileAndLeavesNoTemporaryFile() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let path = folder + "/out/photo.jpg"

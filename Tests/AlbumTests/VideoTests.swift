@@ -146,6 +146,107 @@ final class VideoTests: XCTestCase {
         }
     }
 
+    /// The mean red, green and blue of a picture, read by Pillow.
+    private func meanRGB(_ path: String) throws -> [Double] {
+        let out = try Independent.python("""
+            import sys
+            from PIL import Image, ImageStat
+            print(' '.join(str(v) for v in ImageStat.Stat(Image.open(sys.argv[1]).convert('RGB')).mean))
+            """, [path])
+        return out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// iPhone-like HDR clips (HEVC 10-bit, BT.2020) are tone-mapped to SDR: the same mid-grey (sRGB 128) turned into
+    /// PQ and into HLG by FFmpeg's `zscale` (203 nits for SDR's white, BT.2408's reference) gets a poster that is the
+    /// SDR clip's grey within 5 levels, where the samples shown as they are would be 108 (PQ) and 118 (HLG), flat
+    /// and dim; a grey whose PQ code is the SDR clip's (about 92 nits) comes out lighter than it, and still grey.
+    func testAnHDRClipsPosterIsToneMappedToTheSDRClipsGrey() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let grey = ["-f", "lavfi", "-i", "color=0x808080:size=160x120:rate=10:duration=1"]
+        let hevc10 = ["-c:v", "libx265", "-x265-params", "log-level=error", "-tag:v", "hvc1"]
+        func hdr(_ transfer: String) -> [String] {
+            ["-color_trc", transfer, "-color_primaries", "bt2020", "-colorspace", "bt2020nc"]
+        }
+        func zscale(_ transfer: String) -> [String] {
+            ["-vf", "zscale=tin=iec61966-2-1:pin=bt709:min=bt709:rin=full:t=\(transfer):p=bt2020:m=bt2020nc:r=limited:npl=203,"
+                + "format=yuv420p10le"]
+        }
+        try ffmpeg(grey + ["-pix_fmt", "yuv420p", "-c:v", "libx264", photos + "/sdr.mp4"], in: folder)
+        try ffmpeg(grey + zscale("smpte2084") + hevc10 + hdr("smpte2084") + [photos + "/pq.mp4"], in: folder)
+        try ffmpeg(grey + zscale("arib-std-b67") + hevc10 + hdr("arib-std-b67") + [photos + "/hlg.mov"], in: folder)
+        try ffmpeg(grey + ["-pix_fmt", "yuv420p10le"] + hevc10 + hdr("smpte2084") + [photos + "/pq-tagged.mp4"], in: folder)
+
+        let result = try run(in: folder)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        func poster(_ name: String) throws -> [Double] {
+            let rgb = try meanRGB(try Probe.newestThumbnail(folder + "/album", original: photos + "/" + name))
+            XCTAssertEqual(rgb.count, 3, name)
+            XCTAssertEqual(rgb.max()! - rgb.min()!, 0, accuracy: 3, "\(name): a grey stays grey, \(rgb)")
+            return rgb
+        }
+        let sdr = try poster("sdr.mp4")
+        XCTAssertEqual(sdr[1], 128, accuracy: 3)
+        for name in ["pq.mp4", "hlg.mov"] {
+            XCTAssertEqual(try poster(name)[1], sdr[1], accuracy: 5, "\(name): the SDR clip's grey, not washed out")
+        }
+        let lighter = try poster("pq-tagged.mp4")
+        XCTAssertGreaterThan(lighter[1], sdr[1] + 20, "92 nits is lighter than SDR's mid-grey")
+        XCTAssertLessThan(lighter[1], 230, "and not blown out")
+    }
+
+    /// A video is never read whole: a clip made 2.2 GB long (its `moov` first, then a sparse tail of zeros past the
+    /// 2 GiB that `FileBytes` holds at most) imports, hashed as a stream (its hash is `sha256sum`'s), with its whole
+    /// size, and gets its poster, and `verify` finds it whole; a FIFO named like a clip beside it is passed over
+    /// without blocking the run.
+    func testAVideoOverTwoGiBImportsHashedAsAStream() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        let big = photos + "/big.mp4"
+        try ffmpeg(pattern + ["-t", "1", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-movflags", "+faststart", big], in: folder)
+        let size = (1 << 31) + 200_000_000
+        XCTAssertEqual(truncate(big, off_t(size)), 0, "a sparse tail")
+        XCTAssertEqual(mkfifo(photos + "/fifo.mov", 0o644), 0)
+
+        let result = try run(in: folder)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let sum = try Tool.run(["sha256sum", big])
+        let hash = String(sum.stdout.prefix(64))
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT hash || ' ' || bytes FROM photos WHERE path LIKE '%/big.mp4'"),
+                       ["\(hash) \(size)"])
+        XCTAssertEqual(try step("big.mp4", in: folder), "done: poster frame at 0.1 s")
+        XCTAssertNoThrow(try Probe.newestThumbnail(folder + "/album", original: big))
+        XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(*) FROM photos WHERE path LIKE '%/fifo.mov'"), ["0"])
+        let verified = try TestSupport.album(["verify", "--catalogue", "album"], in: folder)
+        XCTAssertEqual(verified.status, 0, "verify hashes it as a stream too: \(verified.stdout)\(verified.stderr)")
+    }
+
+    /// `mode: copy` copies a video whole (import holds only its head), byte for byte, and its poster is made.
+    func testCopyModeCopiesAVideoWhole() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let photos = folder + "/photos"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        // About 450 KB: several times the 64 KiB head import holds.
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x480:rate=10", "-t", "3", "-pix_fmt", "yuv420p", "-c:v", "libx264",
+                    "-qp", "10", photos + "/clip.mov"], in: folder)
+        XCTAssertGreaterThan(try FileManager.default.attributesOfItem(atPath: photos + "/clip.mov")[.size] as? Int ?? 0, 4 * 65536)
+        try TestSupport.write("""
+            version: 1
+            catalogue: album
+            stages:
+              - import: {from: photos, mode: copy}
+              - thumbnail: {size: 64}
+            """, to: "job.yml", in: folder)
+        let result = try TestSupport.album(["run", "job.yml"], in: folder)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let stored = try XCTUnwrap(try Probe.rows(folder + "/album", "SELECT stored_path FROM photos").first)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/album/" + stored)),
+                       try Data(contentsOf: URL(fileURLWithPath: photos + "/clip.mov")))
+        XCTAssertEqual(try step("clip.mov", in: folder), "done: poster frame at 0.3 s")
+    }
+
     /// A clip cut to its first 40 % (its `moov` box, written last, is gone) fails its import with FFmpeg's words,
     /// naming the file; a clip whose `moov` comes first (`+faststart`) cut to its first 12 % imports from its header
     /// and is a damaged photo (`ls --json`'s `damage`): FFmpeg's index places frames past the file's end, though

@@ -9,6 +9,10 @@ public final class FileBytes: @unchecked Sendable {
     /// The path the bytes came from.
     public let path: String
     private let storage: UnsafeMutableRawBufferPointer
+    /// The file's SHA-256, when it was hashed as it was streamed (`init(path:streamingHead:)`).
+    let streamedHash: String?
+    /// The file's size in bytes: `count` when the bytes are the whole file, more when only its head is held.
+    public let size: Int
 
     /// Reads `path` fully.
     /// - Parameter maxBytes: larger files are refused before they are read.
@@ -47,6 +51,8 @@ public final class FileBytes: @unchecked Sendable {
             throw FileBytesError(path: path, reason: "the file changed while it was being read (is it still being copied?)")
         }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<done])
+        self.size = done
+        self.streamedHash = nil
         if done == 0 { free(storage.baseAddress) }
     }
 
@@ -66,8 +72,56 @@ public final class FileBytes: @unchecked Sendable {
             done += n
         }
         storage = UnsafeMutableRawBufferPointer(start: base, count: done)
+        self.size = done
+        self.streamedHash = nil
         if done == 0 { free(base) }
     }
+
+    /// The first `headBytes` of `path`, with the whole file's SHA-256 computed as it is streamed through libcrypto a
+    /// mebibyte at a time: for a file a decoder opens by its path (a video), so a file of any size is hashed in
+    /// constant memory and never held whole. Opened as `init(path:maxBytes:)` opens it: a regular file only.
+    /// - Throws: `FileBytesError` naming the path and the reason (not a regular file, a read error, the file changed
+    ///   while it was read); `SystemError` when libcrypto fails.
+    public init(path: String, streamingHead headBytes: Int) throws {
+        self.path = path
+        let (fd, info) = try FileBytes.openRegular(path)
+        defer { close(fd) }
+        let chunk = 1 << 20
+        guard let buffer = malloc(chunk) else { throw FileBytesError(path: path, reason: "not enough memory") }
+        defer { free(buffer) }
+        var hasher = try SHA256()
+        var head = [UInt8]()
+        var done = 0
+        while true {
+            let n = read(fd, buffer, chunk)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileBytesError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            let piece = UnsafeRawBufferPointer(start: buffer, count: n)
+            do { try hasher.update(piece) } catch var error as SystemError {
+                error.path = path
+                throw error
+            }
+            if head.count < headBytes { head += piece.prefix(headBytes - head.count) }
+            done += n
+        }
+        var after = stat()
+        if done != Int(info.st_size) || fstat(fd, &after) != 0 || after.st_size != info.st_size
+            || after.st_mtim.tv_sec != info.st_mtim.tv_sec || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
+            throw FileBytesError(path: path, reason: "the file changed while it was being read (is it still being copied?)")
+        }
+        do { streamedHash = try hasher.finalizeHex() } catch var error as SystemError {
+            error.path = path
+            throw error
+        }
+        storage = try head.withUnsafeBytes { try FileBytes.copy($0, path: path) }
+        size = done
+    }
+
+    /// Whether the bytes held are the whole file (not only its head: `init(path:streamingHead:)`).
+    public var isWhole: Bool { streamedHash == nil }
 
     /// Opens `path` read-only without blocking or becoming its controlling terminal, and refuses anything but a
     /// regular file.
@@ -92,6 +146,8 @@ public final class FileBytes: @unchecked Sendable {
     public init(bytes: [UInt8], path: String) throws {
         self.path = path
         self.storage = try bytes.withUnsafeBytes { try FileBytes.copy($0, path: path) }
+        self.size = storage.count
+        self.streamedHash = nil
     }
 
     /// A copy of `bytes` (memory a C library owns, such as a camera RAW's embedded preview), labelled with a path
@@ -100,6 +156,8 @@ public final class FileBytes: @unchecked Sendable {
     public init(copying bytes: UnsafeRawBufferPointer, path: String) throws {
         self.path = path
         self.storage = try FileBytes.copy(bytes, path: path)
+        self.size = storage.count
+        self.streamedHash = nil
     }
 
     /// `bytes` copied into memory of album's own, from `malloc` (empty: no memory).
@@ -115,7 +173,7 @@ public final class FileBytes: @unchecked Sendable {
         if storage.count > 0 { free(storage.baseAddress) }
     }
 
-    /// The number of bytes read.
+    /// The number of bytes held (`size` is the file's).
     public var count: Int { storage.count }
 
     /// Calls `body` with the bytes. The pointer is valid only inside `body`.

@@ -105,9 +105,10 @@ private func hexString(_ bytes: ArraySlice<UInt8>) -> String {
 }
 
 extension FileBytes {
-    /// The SHA-256 of the file's bytes as hex.
+    /// The SHA-256 of the file's bytes as hex (of the whole file, also when only its head is held).
     /// - Throws: `SystemError` when libcrypto fails.
     public func sha256() throws -> String {
+        if let streamedHash { return streamedHash }
         do {
             return try withBytes { try SHA256.hex($0) }
         } catch var error as SystemError {

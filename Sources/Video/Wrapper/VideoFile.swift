@@ -34,18 +34,16 @@ public final class VideoFile {
         case header
     }
 
-    /// Opens the video at `path` and its best video stream's decoder.
+    /// Opens the video at `path` (a regular file only, as a plain file: `openInput`) and its best video stream's
+    /// decoder.
     /// - Throws: `VideoError` naming the call, the file and FFmpeg's words: not a container FFmpeg knows, no video
     ///   stream, no decoder for it, or a header album refuses (a side over `maximumSide`, a duration over
     ///   `maximumDuration`).
     public init(path: String, reading: Reading = .facts) throws {
         VideoFile.quiet
         self.path = path
-        var opened: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_open_input(&opened, path, nil, nil)
-        guard status >= 0, let format = opened else {
-            throw VideoFile.error("avformat_open_input", status, path)
-        }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = try VideoFile.openInput(path)
+        let format = opened!
         let stream: (Int32, UnsafeMutablePointer<AVCodecContext>, VideoFacts)
         do {
             stream = try VideoFile.openStream(format, path, reading: reading)
@@ -221,8 +219,79 @@ public final class VideoFile {
         return (target, start, unit)
     }
 
-    /// `frame` as packed RGB24, by `sws_scale`; its width stretched by the sample aspect ratio when `squarePixels`,
-    /// both sides divided by `shrink`.
+    /// The key frame at or before `seconds`, decoded alone: a seek to it (`AVSEEK_FLAG_BACKWARD`), its packet sent,
+    /// then the decoder drained, so no frame after it is decoded (a decoder that reorders frames would otherwise
+    /// ask for several more packets before it gives the first). nil past the end. The frame's `time` says which
+    /// one it is; converted as `frame(at:squarePixels:shrink:)` converts.
+    /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded.
+    public func keyFrame(atOrBefore seconds: Double, squarePixels: Bool = false, shrink: Int = 1) throws -> VideoFrame? {
+        guard let format, let codec, let (_, start, unit) = try seek(to: seconds) else { return nil }
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+        }
+        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
+        while true {
+            let read = av_read_frame(format, packet)
+            if read == album_av_error_eof() { return nil }
+            try check("av_read_frame", read)
+            let mine = packet.pointee.stream_index == streamIndex
+            let sent = mine ? avcodec_send_packet(codec, packet) : 0
+            av_packet_unref(packet)
+            if mine {
+                try check("avcodec_send_packet", sent)
+                break
+            }
+        }
+        try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
+        let received = avcodec_receive_frame(codec, frame)
+        if received == album_av_error_eof() || received == album_av_error_eagain() {
+            throw VideoError(call: "avcodec_receive_frame", code: received,
+                             message: "the key frame at \(seconds) s gives no picture", file: path)
+        }
+        try check("avcodec_receive_frame", received)
+        defer { av_frame_unref(frame) }
+        let pts = frame.pointee.best_effort_timestamp
+        return try converted(frame, time: pts == album_av_nopts() ? seconds : Double(pts - start) * unit,
+                             squarePixels: squarePixels, shrink: shrink)
+    }
+
+    /// Checks that the file holds every frame its container's index places in it: a QuickTime or MP4 file cut short
+    /// after its header (a copy that stopped, a card pulled out) still opens and may decode its first frames, so
+    /// a poster alone would not show the loss. Containers without an index pass.
+    /// - Throws: `VideoError` saying how many bytes the file has and where its index's last frame ends.
+    public func checkComplete() throws {
+        guard let format, let stream = format.pointee.streams[Int(streamIndex)], let io = format.pointee.pb else { return }
+        let count = avformat_index_get_entries_count(stream)
+        guard count > 0, let last = avformat_index_get_entry(stream, count - 1) else { return }
+        let end = last.pointee.pos + Int64(last.pointee.size)
+        let size = avio_size(io)
+        guard size >= 0 else { throw VideoFile.error("avio_size", Int32(truncatingIfNeeded: size), path) }
+        if end > size {
+            throw VideoError(call: "avformat_index_get_entry", code: 0,
+                             message: "the file ends at byte \(size), before its last frame's data does (at byte \(end)): "
+                             + "it was cut short", file: path)
+        }
+    }
+
+    /// Seeks the video stream to the key frame at or before `seconds` and empties the decoder: the target in the
+    /// stream's time base, the stream's start and its time unit in seconds; nil when nothing is open.
+    private func seek(to seconds: Double) throws -> (target: Int64, start: Int64, unit: Double)? {
+        guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
+        let base = stream.pointee.time_base
+        let unit = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 1 / Double(album_av_time_base())
+        let start = stream.pointee.start_time == album_av_nopts() ? 0 : stream.pointee.start_time
+        let target = start + Int64((max(0, seconds) / unit).rounded(.down))
+        try check("av_seek_frame", av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD))
+        avcodec_flush_buffers(codec)
+        return (target, start, unit)
+    }
+
+    /// `frame` as packed RGB24, by `sws_scale` with the stream's YUV matrix and range; its width stretched by the
+    /// sample aspect ratio when `squarePixels`, both sides divided by `shrink` (averaging). A PQ or HLG frame (an iPhone HDR clip) is scaled to 16 bits a sample
+    /// and tone-mapped to SDR (`ToneMap`), so its poster is not washed out.
     private func converted(_ frame: UnsafeMutablePointer<AVFrame>, time: Double, squarePixels: Bool,
                            shrink: Int) throws -> VideoFrame {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
@@ -236,35 +305,88 @@ public final class VideoFile {
             throw VideoError(call: "avcodec_receive_frame", code: 0,
                              message: "a decoded frame of \(width)×\(height) in no pixel format album can convert", file: path)
         }
+        let toneMap = self.toneMap(of: frame)
         let source = AVPixelFormat(rawValue: frame.pointee.format)
+        let target = toneMap == nil ? AV_PIX_FMT_RGB24 : VideoFile.rgb48
         let method = divisor > 1 ? SWS_AREA : SWS_BILINEAR
         guard let scaler = sws_getContext(Int32(width), Int32(height), source, Int32(outWidth), Int32(outHeight),
-                                          AV_PIX_FMT_RGB24, method, nil, nil, nil) else {
+                                          target, method, nil, nil, nil) else {
             throw VideoError(call: "sws_getContext", code: 0,
                              message: "no conversion from \(av_get_pix_fmt_name(source).map { String(cString: $0) } ?? "its format") to RGB", file: path)
         }
         defer { sws_freeContext(scaler) }
+        try setMatrix(of: frame, on: scaler, required: toneMap != nil)
         var bytes = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
+        if let toneMap {
+            var wide = [UInt16](repeating: 0, count: outWidth * outHeight * 3)
+            try wide.withUnsafeMutableBytes { try scale(frame, scaler, into: $0, rowBytes: outWidth * 6, rows: outHeight) }
+            wide.withUnsafeBufferPointer { wide in
+                bytes.withUnsafeMutableBufferPointer { out in
+                    toneMap.apply(wide.baseAddress!, into: out.baseAddress!, count: outWidth * outHeight)
+                }
+            }
+        } else {
+            try bytes.withUnsafeMutableBytes { try scale(frame, scaler, into: $0, rowBytes: outWidth * 3, rows: outHeight) }
+        }
+        return VideoFrame(width: outWidth, height: outHeight, bytes: bytes, time: time)
+    }
+
+    /// Packed 16-bit RGB in the machine's byte order (what `ToneMap` reads).
+    private static let rgb48 = UInt16(1).littleEndian == 1 ? AV_PIX_FMT_RGB48LE : AV_PIX_FMT_RGB48BE
+
+    /// The tone map a frame needs: PQ (`smpte2084`) or HLG (`arib-std-b67`), as the frame says, else as its stream's
+    /// header says; nil for SDR.
+    private func toneMap(of frame: UnsafeMutablePointer<AVFrame>) -> ToneMap? {
+        let parameters = format?.pointee.streams[Int(streamIndex)]?.pointee.codecpar
+        var transfer = frame.pointee.color_trc
+        if transfer == AVCOL_TRC_UNSPECIFIED, let parameters { transfer = parameters.pointee.color_trc }
+        var primaries = frame.pointee.color_primaries
+        if primaries == AVCOL_PRI_UNSPECIFIED, let parameters { primaries = parameters.pointee.color_primaries }
+        switch transfer {
+        case AVCOL_TRC_SMPTE2084: return ToneMap(.pq, bt2020: primaries == AVCOL_PRI_BT2020)
+        case AVCOL_TRC_ARIB_STD_B67: return ToneMap(.hlg, bt2020: primaries == AVCOL_PRI_BT2020)
+        default: return nil
+        }
+    }
+
+    /// Tells the scaler the frame's YUV matrix (BT.709, BT.2020, …; BT.601 when it says none) and range
+    /// (`sws_setColorspaceDetails`). It fails only for a conversion it has no matrix for (an RGB frame): that is an
+    /// error for an HDR frame, whose BT.2020 matrix the tone map needs; an SDR frame keeps swscale's default.
+    private func setMatrix(of frame: UnsafeMutablePointer<AVFrame>, on scaler: OpaquePointer, required: Bool) throws {
+        let space = Int32(frame.pointee.colorspace.rawValue)
+        let known = space == SWS_CS_ITU709 || space == SWS_CS_BT2020 || space == Int32(AVCOL_SPC_BT2020_CL.rawValue)
+            || space == SWS_CS_SMPTE240M || space == SWS_CS_FCC
+        let coefficients = sws_getCoefficients(known ? space : SWS_CS_DEFAULT)
+        let fullRange: Int32 = frame.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
+        let status = sws_setColorspaceDetails(scaler, coefficients, fullRange, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                                              0, 1 << 16, 1 << 16)
+        if status < 0, required {
+            throw VideoError(call: "sws_setColorspaceDetails", code: status,
+                             message: "swscale cannot use this HDR frame's colour matrix", file: path)
+        }
+    }
+
+    /// Converts `frame` by `sws_scale` into `out`, `rows` rows of `rowBytes`.
+    private func scale(_ frame: UnsafeMutablePointer<AVFrame>, _ scaler: OpaquePointer, into out: UnsafeMutableRawBufferPointer,
+                       rowBytes: Int, rows expected: Int) throws {
+        let height = Int(frame.pointee.height)
         var planes = frame.pointee.data
         var strides = frame.pointee.linesize
         let rows = withUnsafePointer(to: &planes) { planes in
             withUnsafePointer(to: &strides) { strides in
                 planes.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        bytes.withUnsafeMutableBufferPointer { out -> Int32 in
-                            let destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-                            let stride: [Int32] = [Int32(outWidth * 3), 0, 0, 0]
-                            return sws_scale(scaler, planes, strides, 0, Int32(height), destination, stride)
-                        }
+                    strides.withMemoryRebound(to: Int32.self, capacity: 8) { strides -> Int32 in
+                        let destination: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+                        let stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
+                        return sws_scale(scaler, planes, strides, 0, Int32(height), destination, stride)
                     }
                 }
             }
         }
-        guard rows == Int32(outHeight) else {
+        guard rows == Int32(expected) else {
             throw VideoError(call: "sws_scale", code: rows < 0 ? rows : 0,
-                             message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(outHeight) rows", file: path)
+                             message: rows < 0 ? VideoFile.words(rows) : "converted \(rows) of \(expected) rows", file: path)
         }
-        return VideoFrame(width: outWidth, height: outHeight, bytes: bytes, time: time)
     }
 
     /// Whether the container's header gave a video stream's codec and frame size.
@@ -280,7 +402,7 @@ public final class VideoFile {
         guard status >= 0 else { throw VideoFile.error(call, status, path) }
     }
 
-    private static func error(_ call: String, _ status: Int32, _ path: String) -> VideoError {
+    static func error(_ call: String, _ status: Int32, _ path: String) -> VideoError {
         VideoError(call: call, code: status, message: words(status), file: path)
     }
 
@@ -320,8 +442,7 @@ public final class VideoFile {
             duration: duration, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)),
             frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0,
             creationTime: tag(["com.apple.quicktime.creationdate", "creation_time"]),
-            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]),
-            location: tag(["com.apple.quicktime.location.ISO6709", "location"]))
+            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]))
     }
 
     /// Degrees clockwise, 0/90/180/270: the display matrix's rotation (counter-clockwise in FFmpeg's terms), else
