@@ -219,76 +219,6 @@ public final class VideoFile {
         return (target, start, unit)
     }
 
-    /// The key frame at or before `seconds`, decoded alone: a seek to it (`AVSEEK_FLAG_BACKWARD`), its packet sent,
-    /// then the decoder drained, so no frame after it is decoded (a decoder that reorders frames would otherwise
-    /// ask for several more packets before it gives the first). nil past the end. The frame's `time` says which
-    /// one it is; converted as `frame(at:squarePixels:shrink:)` converts.
-    /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded.
-    public func keyFrame(atOrBefore seconds: Double, squarePixels: Bool = false, shrink: Int = 1) throws -> VideoFrame? {
-        guard let format, let codec, let (_, start, unit) = try seek(to: seconds) else { return nil }
-        var packet = av_packet_alloc()
-        var frame = av_frame_alloc()
-        defer {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-        }
-        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
-        while true {
-            let read = av_read_frame(format, packet)
-            if read == album_av_error_eof() { return nil }
-            try check("av_read_frame", read)
-            let mine = packet.pointee.stream_index == streamIndex
-            let sent = mine ? avcodec_send_packet(codec, packet) : 0
-            av_packet_unref(packet)
-            if mine {
-                try check("avcodec_send_packet", sent)
-                break
-            }
-        }
-        try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
-        let received = avcodec_receive_frame(codec, frame)
-        if received == album_av_error_eof() || received == album_av_error_eagain() {
-            throw VideoError(call: "avcodec_receive_frame", code: received,
-                             message: "the key frame at \(seconds) s gives no picture", file: path)
-        }
-        try check("avcodec_receive_frame", received)
-        defer { av_frame_unref(frame) }
-        let pts = frame.pointee.best_effort_timestamp
-        return try converted(frame, time: pts == album_av_nopts() ? seconds : Double(pts - start) * unit,
-                             squarePixels: squarePixels, shrink: shrink)
-    }
-
-    /// Checks that the file holds every frame its container's index places in it: a QuickTime or MP4 file cut short
-    /// after its header (a copy that stopped, a card pulled out) still opens and may decode its first frames, so
-    /// a poster alone would not show the loss. Containers without an index pass.
-    /// - Throws: `VideoError` saying how many bytes the file has and where its index's last frame ends.
-    public func checkComplete() throws {
-        guard let format, let stream = format.pointee.streams[Int(streamIndex)], let io = format.pointee.pb else { return }
-        let count = avformat_index_get_entries_count(stream)
-        guard count > 0, let last = avformat_index_get_entry(stream, count - 1) else { return }
-        let end = last.pointee.pos + Int64(last.pointee.size)
-        let size = avio_size(io)
-        guard size >= 0 else { throw VideoFile.error("avio_size", Int32(truncatingIfNeeded: size), path) }
-        if end > size {
-            throw VideoError(call: "avformat_index_get_entry", code: 0,
-                             message: "the file ends at byte \(size), before its last frame's data does (at byte \(end)): "
-                             + "it was cut short", file: path)
-        }
-    }
-
-    /// Seeks the video stream to the key frame at or before `seconds` and empties the decoder: the target in the
-    /// stream's time base, the stream's start and its time unit in seconds; nil when nothing is open.
-    private func seek(to seconds: Double) throws -> (target: Int64, start: Int64, unit: Double)? {
-        guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
-        let base = stream.pointee.time_base
-        let unit = base.num > 0 && base.den > 0 ? Double(base.num) / Double(base.den) : 1 / Double(album_av_time_base())
-        let start = stream.pointee.start_time == album_av_nopts() ? 0 : stream.pointee.start_time
-        let target = start + Int64((max(0, seconds) / unit).rounded(.down))
-        try check("av_seek_frame", av_seek_frame(format, streamIndex, target, AVSEEK_FLAG_BACKWARD))
-        avcodec_flush_buffers(codec)
-        return (target, start, unit)
-    }
-
     /// `frame` as packed RGB24, by `sws_scale` with the stream's YUV matrix and range; its width stretched by the
     /// sample aspect ratio when `squarePixels`, both sides divided by `shrink` (averaging). A PQ or HLG frame (an iPhone HDR clip) is scaled to 16 bits a sample
     /// and tone-mapped to SDR (`ToneMap`), so its poster is not washed out.
@@ -442,7 +372,8 @@ public final class VideoFile {
             duration: duration, codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)),
             frameRate: rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : 0,
             creationTime: tag(["com.apple.quicktime.creationdate", "creation_time"]),
-            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]))
+            make: tag(["com.apple.quicktime.make", "make"]), model: tag(["com.apple.quicktime.model", "model"]),
+            location: tag(["com.apple.quicktime.location.ISO6709", "location"]))
     }
 
     /// Degrees clockwise, 0/90/180/270: the display matrix's rotation (counter-clockwise in FFmpeg's terms), else
