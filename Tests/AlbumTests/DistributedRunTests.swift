@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import Cluster
 import Catalogue
+import SQLite
 
 /// Distributed runs (issue 18, docs/distributed.md) on one machine: `album run --distribute local`, and run folders
 /// planned with `--distribute k8s` (manifests only, no cluster) whose chunks the test runs itself with `album chunk`.
@@ -362,7 +363,7 @@ final class DistributedRunTests: XCTestCase {
     enum Moment: String, CaseIterable {
         case exportBeingWritten = "while writing export"
         case exportRenamed = "right after the rename of export"
-        case transactionOpen = "while writing the chunk's log, write"
+        case transactionOpen = "once its log held that many commits, at a write to"
     }
 
     /// How many commits the SQLite write-ahead log `path` holds whole (sqlite.org/fileformat2.html#walformat: a
@@ -484,6 +485,34 @@ final class DistributedRunTests: XCTestCase {
                        "one photo row written a new photo, none for the others")
         let merged = try rows(catalogue, "SELECT SUM(photos) FROM distributed_chunks")
         XCTAssertEqual(merged, ["3"], "the merge counts the chunks' photo rows it applied")
+    }
+
+    /// Where the view cannot be a hard link of the snapshot (here another file system: `link` says `EXDEV`), it is a
+    /// WAL-mode copy of it instead, and the chunk's writes still never reach the snapshot.
+    func testAViewWithoutHardLinksIsACopyAndLeavesTheSnapshotAlone() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        var shm = stat(), here = stat()
+        guard stat("/dev/shm", &shm) == 0, stat(folder, &here) == 0, shm.st_dev != here.st_dev else {
+            throw XCTSkip("/dev/shm is not another file system than \(folder) here")
+        }
+        let catalogue = try Catalogue(folder: folder + "/album", create: true, writing: true)
+        try catalogue.writeSnapshot(to: folder + "/snapshot.db")
+        catalogue.close()
+        let planned = try Tool.sha256(folder + "/snapshot.db")
+        let view = "/dev/shm/album-view-\(UUID().uuidString.prefix(8)).db"
+        defer { Catalogue.removeView(view) }
+        let chunk = try Catalogue.forChunk(folder: folder + "/album", view: view, seed: folder + "/snapshot.db")
+        try chunk.connection { try $0.execute("INSERT INTO chunk_touched (photo) VALUES ('written')") }
+        chunk.close()
+        var copy = stat(), snapshot = stat()
+        XCTAssertEqual(stat(view, &copy), 0)
+        XCTAssertEqual(stat(folder + "/snapshot.db", &snapshot), 0)
+        XCTAssertNotEqual(copy.st_dev, snapshot.st_dev, "the view is a file of its own on the other file system")
+        XCTAssertEqual(try Tool.sha256(folder + "/snapshot.db"), planned, "the chunk's write did not reach the snapshot")
+        let reopened = try Catalogue.forChunk(folder: folder + "/album", view: view, seed: folder + "/snapshot.db")
+        let rows = try reopened.connection { try $0.query("SELECT photo FROM chunk_touched") { $0.text(0) ?? "" } }
+        reopened.close()
+        XCTAssertEqual(rows, ["written"], "the view keeps what the chunk wrote, through its own log")
     }
 
     /// No file in run folder `run` is a copy of the catalogue: every SQLite database in it is the snapshot, a chunk's
