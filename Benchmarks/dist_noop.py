@@ -4,9 +4,11 @@
 It synthesises PHOTOS small distinct JPEGs (noop_growth.py's), runs Benchmarks/thumbnail.yml once into a catalogue
 with the first ALBUM, then, for each album given (the same catalogue copied for each, so both read the same rows):
 a one-machine no-op rerun, then a no-op `--distribute local` rerun with the default chunk count, each RERUNS times
-alternating, medians. While the distributed run runs, the run folder's size is sampled every 0.1 s (`du`-like, the
-files' allocated blocks) and its largest value kept; the catalogue's database file is measured beside it. Not part
-of `make bench` or `make test`.
+alternating, medians. The distributed run's phases are told apart by its stderr lines, timed as they arrive:
+planning ends at "C chunks in", the chunks at the last "chunks done", the merge at the exit. While it runs, the
+run folder's size is sampled every 0.1 s (each file's allocated blocks, each inode once: a hard link is not a copy)
+and its largest value kept, with the largest peak RSS (VmHWM) of an `album chunk` process seen; the catalogue's
+database file is measured beside it. Not part of `make bench` or `make test`.
 
     /usr/bin/python3 Benchmarks/dist_noop.py --album .build/release/album [--compare OTHER] [--photos 10000] [--reruns 3]
 """
@@ -18,38 +20,73 @@ from noop_growth import synthesise  # noqa: E402
 
 
 def folder_bytes(folder):
-    total = 0
+    total, seen = 0, set()
     for root, _, files in os.walk(folder):
         for name in files:
             try:
-                total += os.lstat(os.path.join(root, name)).st_blocks * 512
+                status = os.lstat(os.path.join(root, name))
             except FileNotFoundError:
-                pass
+                continue
+            if (status.st_dev, status.st_ino) not in seen:
+                seen.add((status.st_dev, status.st_ino))
+                total += status.st_blocks * 512
     return total
+
+
+def chunk_rss(album):
+    """The largest VmHWM (bytes) of a running `album chunk` process of this album."""
+    largest = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                arguments = file.read().split(b"\0")
+            if not arguments[0].decode().endswith("album") or b"chunk" not in arguments[1:3]:
+                continue
+            with open(f"/proc/{pid}/status") as file:
+                for line in file:
+                    if line.startswith("VmHWM:"):
+                        largest = max(largest, int(line.split()[1]) * 1024)
+        except (FileNotFoundError, ProcessLookupError, PermissionError, UnicodeDecodeError):
+            pass
+    return largest
 
 
 def run(album, photos, catalogue, out, extra):
     env = dict(os.environ, BENCH_SRC=photos, BENCH_OUT=out)
-    peak = [0]
+    peak, rss = [0], [0]
     done = threading.Event()
 
     def sample():
         while not done.is_set():
             peak[0] = max(peak[0], folder_bytes(os.path.join(catalogue, "dist")))
+            rss[0] = max(rss[0], chunk_rss(album))
             time.sleep(0.1)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
     start = time.perf_counter()
-    result = subprocess.run([album, "run", os.path.join(BENCH, "thumbnail.yml"), "--catalogue", catalogue] + extra,
-                            env=env, capture_output=True, text=True)
+    process = subprocess.Popen([album, "run", os.path.join(BENCH, "thumbnail.yml"), "--catalogue", catalogue] + extra,
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines, planned, chunked = [], None, None
+    for line in process.stderr:
+        lines.append(line)
+        if "chunks in" in line:
+            planned = time.perf_counter() - start
+        if "chunks done)" in line:
+            chunked = time.perf_counter() - start
+    process.wait()
     seconds = time.perf_counter() - start
     done.set()
     sampler.join()
-    if result.returncode != 0:
-        raise SystemExit(f"{album} {' '.join(extra)} exited {result.returncode}: {result.stderr[-2000:]}")
-    chunks = next((line for line in result.stderr.splitlines() if "chunks in" in line), "")
-    return seconds, peak[0], chunks
+    if process.returncode != 0:
+        raise SystemExit(f"{album} {' '.join(extra)} exited {process.returncode}: {''.join(lines)[-2000:]}")
+    chunks = next((line.strip() for line in lines if "chunks in" in line), "")
+    phases = None
+    if planned is not None and chunked is not None:
+        phases = (planned, chunked - planned, seconds - chunked)
+    return seconds, peak[0], chunks, phases, rss[0]
 
 
 def main():
@@ -64,30 +101,32 @@ def main():
         photos = os.path.join(folder, "photos")
         synthesise(photos, args.photos)
         base = os.path.join(folder, "base")
-        first, _, _ = run(albums[0], photos, base, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])
+        first = run(albums[0], photos, base, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])[0]
         print(f"{args.photos} photos, first run {first:.1f} s; {os.cpu_count()} cores")
         works = {}
         for album in albums:
             works[album] = os.path.join(folder, f"work-{albums.index(album)}")
             shutil.copytree(base, works[album])
         size = os.path.getsize(os.path.join(base, "catalogue.db"))
-        times = {album: {"one": [], "dist": [], "peak": []} for album in albums}
+        keys = ("one", "dist", "peak", "plan", "chunks", "merge", "rss")
+        times = {album: {key: [] for key in keys} for album in albums}
         notes = {}
         for _ in range(args.reruns):
             for album in albums:
                 catalogue = works[album]
-                one, _, _ = run(album, photos, catalogue, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])
-                dist, peak, chunks = run(album, photos, catalogue, os.path.join(folder, "out"), ["--distribute", "local"])
-                times[album]["one"].append(one)
-                times[album]["dist"].append(dist)
-                times[album]["peak"].append(peak)
+                one = run(album, photos, catalogue, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])[0]
+                dist, peak, chunks, phases, rss = run(album, photos, catalogue, os.path.join(folder, "out"), ["--distribute", "local"])
+                for key, value in zip(keys, (one, dist, peak) + (phases or (float("nan"),) * 3) + (rss,)):
+                    times[album][key].append(value)
                 notes[album] = chunks
         print(f"catalogue.db: {size / 1e6:.1f} MB\n")
-        print("| album | one-machine no-op (s) | distributed no-op (s) | ratio | run folder peak (MB) | of the catalogue | chunks |")
-        print("|---|---|---|---|---|---|---|")
+        print("| album | one-machine no-op (s) | distributed no-op (s) | ratio | plan (s) | chunks (s) | merge (s) "
+              "| run folder peak (MB) | of the catalogue | chunk peak RSS (MB) | chunks |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for album in albums:
-            one, dist, peak = (statistics.median(times[album][k]) for k in ("one", "dist", "peak"))
-            print(f"| {album} | {one:.2f} | {dist:.2f} | {dist / one:.1f}x | {peak / 1e6:.1f} | {100 * peak / size:.0f} % | {notes[album]} |")
+            one, dist, peak, plan, chunked, merge, rss = (statistics.median(times[album][k]) for k in keys)
+            print(f"| {album} | {one:.2f} | {dist:.2f} | {dist / one:.1f}x | {plan:.2f} | {chunked:.2f} | {merge:.2f} "
+                  f"| {peak / 1e6:.1f} | {100 * peak / size:.0f} % | {rss / 1e6:.0f} | {notes[album]} |")
 
 
 if __name__ == "__main__":

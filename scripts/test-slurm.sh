@@ -202,10 +202,13 @@ chunk_pid() {
     done
     return 1
 }
-# Done steps chunk $1 has committed. No busy timeout: a frozen chunk may hold its lock; then "0", look again.
+# Done steps chunk $1 has committed, read from its view (the snapshot, hard-linked) and its own log as album reads
+# them (docs/distributed.md): no lock (unix-none), the log's index in this process's memory (exclusive locking
+# mode), read-only, so it never checkpoints the log into the snapshot. "0" when there is no view (yet).
 done_steps() {
-    [ -s "$run/chunk-$1.db" ] || { echo 0; return; }  # (sqlite3 would create a missing file)
-    sqlite3 -readonly "$run/chunk-$1.db" "SELECT COUNT(*) FROM steps WHERE status = 'done'" 2>/dev/null || echo 0
+    [ -s "$run/chunk-$1.view.db" ] || { echo 0; return; }  # (sqlite3 would create a missing file)
+    sqlite3 -readonly "file:$run/chunk-$1.view.db?vfs=unix-none" \
+        "PRAGMA locking_mode = EXCLUSIVE; SELECT COUNT(*) FROM steps WHERE status = 'done'" 2>/dev/null | tail -n 1 | grep -x '[0-9]*' || echo 0
 }
 # Whether every thread of process $1 has stopped: kill -STOP sends the signal, it does not wait for the stop.
 frozen() {

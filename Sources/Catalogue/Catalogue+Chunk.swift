@@ -3,47 +3,40 @@ import System
 import Core
 
 /// A distributed run's chunk catalogue (docs/distributed.md): the catalogue folder's files, with a database of the
-/// chunk's own, `chunk-K.db` in the run folder, that starts as a copy of the run's snapshot. The chunk's scheduler
-/// reads and writes it exactly as a one-machine run does the catalogue, so the chunk follows the one-machine rules;
-/// `album merge` carries what it changed into the catalogue.
+/// chunk's own, `chunk-K.view.db` in the run folder: **a view of the run's snapshot**, a hard link to
+/// `snapshot.db` (no byte copied) read through a write-ahead log of the chunk's own, `chunk-K.view.db-wal`, which is
+/// never checkpointed into the shared file (`Database.Mode.ownLog`). The chunk's scheduler reads and writes it
+/// exactly as a one-machine run does the catalogue, so the chunk follows the one-machine rules; what it writes
+/// lands in its log only, and `compactChunk` turns that into its delta, `chunk-K.db`, which `album merge` carries
+/// into the catalogue.
 ///
-/// The database keeps a rollback journal, never a WAL: a WAL needs shared memory, which a network file system does
-/// not give (sqlite.org/wal.html). Its caller holds the chunk's lock (`chunk-K.lock`), not the catalogue's.
+/// The view takes no file lock (SQLite's `unix-none` VFS: every chunk's view is the same file) and keeps the log's
+/// index in its own memory (exclusive locking mode), so it needs no shared memory, which a network file system does
+/// not give. Its caller holds the chunk's lock (`chunk-K.lock`), not the catalogue's: that lock is what keeps a
+/// second process off the view.
 extension Catalogue {
-    /// Opens the chunk database `file` for writing, first copying `seed` (the run's snapshot) to it when it does not
-    /// exist yet. The copy is made by SQLite (`VACUUM INTO` a temporary name, renamed into place), so a chunk killed
-    /// while copying leaves no half database under the final name. Runs recorded as `running` are marked
+    /// Opens chunk `view` for writing, first linking it to `seed` (the run's snapshot, a WAL-mode file nobody
+    /// writes) when it does not exist yet. Where the file system has no hard links, the view is a copy of the
+    /// seed instead (`VACUUM INTO` a temporary name, renamed into place). Runs recorded as `running` are marked
     /// `interrupted`: the caller's chunk lock proves nobody runs them.
-    public static func forChunk(folder: String, database file: String, seed: String) throws -> Catalogue {
+    public static func forChunk(folder: String, view file: String, seed: String) throws -> Catalogue {
         let folder = Paths.absolute(folder)
-        // An empty file is no database album made (it makes one whole, by rename): a tool's, to be replaced.
-        if !FileSystem.exists(file) || FileStatus.of(file)?.size == 0 {
-            let partial = file + ".partial"
-            try? FileSystem.remove(partial)
+        if !FileSystem.exists(file) {
+            try? FileSystem.remove(file + "-wal")  // a log without its view: a view removed by hand
             do {
-                let snapshot = try Database(path: seed, mode: .readOnlyImmutable)
-                defer { snapshot.close() }
-                try snapshot.run("VACUUM INTO ?", [.text(partial)])
-                // The touch log is made with the copy, before it has its final name.
-                let made = try Database(path: partial, mode: .readWrite)
-                do { try made.execute((["BEGIN"] + chunkTouchLog + ["COMMIT"]).joined(separator: ";\n")) } catch { made.close(); throw error }
-                made.close()
-                try FileSystem.rename(partial, to: file)
-            } catch let error as SQLiteError {
-                throw CatalogueError("cannot make chunk catalogue \(file) from snapshot \(seed): \(error.message)")
-            } catch let error as SystemError {
-                throw CatalogueError("cannot make chunk catalogue \(file): \(error.description)")
+                try FileSystem.hardLink(seed, to: file)
+            } catch {
+                try copyView(of: seed, to: file, because: error)
             }
         }
         var opened: Database?
         do {
-            let database = try Database(path: file, mode: .readWrite)
+            let database = try openView(file, writing: true)
             opened = database
-            database.setBusyTimeout(milliseconds: 5_000)
             if let problem = try damage(of: database) { throw damaged(file, problem) }
             try database.execute("PRAGMA foreign_keys = ON")
-            _ = try database.query("PRAGMA journal_mode = DELETE") { $0.text(0) }
             try database.execute("PRAGMA synchronous = FULL")
+            try database.execute((["BEGIN"] + chunkTouchLog + ["COMMIT"]).joined(separator: ";\n"))
             try Schema.check(database, folder: folder)
             try database.run("UPDATE runs SET status = 'interrupted' WHERE status = 'running'")
             return Catalogue(writing: folder, Opened(database: database, sound: true, checkedInFull: true))
@@ -53,6 +46,48 @@ extension Catalogue {
                 throw CatalogueError("cannot open chunk catalogue \(file): \(error.message)")
             }
             throw error
+        }
+    }
+
+    /// Opens the chunk view `file` through its own log (`Database.Mode.ownLog`): exclusive locking mode first, so
+    /// SQLite keeps the log's index in memory, then the WAL journal (the seed is a WAL-mode file, so this writes
+    /// nothing to it) with no automatic checkpoint.
+    static func openView(_ file: String, writing: Bool) throws -> Database {
+        let database = try Database(path: file, mode: .ownLog(writing: writing))
+        do {
+            database.setBusyTimeout(milliseconds: 5_000)
+            _ = try database.query("PRAGMA locking_mode = EXCLUSIVE") { $0.text(0) }
+            let journal = try database.query("PRAGMA journal_mode") { $0.text(0) }.first ?? nil
+            guard journal == "wal" else {
+                throw CatalogueError("chunk catalogue \(file) is not a WAL-mode view of its run's snapshot (journal mode \(journal ?? "unknown")); plan the run again with this album")
+            }
+            if writing { _ = try database.query("PRAGMA wal_autocheckpoint = 0") { $0.int(0) } }
+            return database
+        } catch {
+            database.close()
+            throw error
+        }
+    }
+
+    /// The view as a copy of `seed`, for a file system without hard links (`why`): made under a temporary name,
+    /// in WAL mode, and renamed into place, so a chunk killed while copying leaves no half view.
+    private static func copyView(of seed: String, to file: String, because why: SystemError) throws {
+        let partial = file + ".partial"
+        try? FileSystem.remove(partial)
+        do {
+            let snapshot = try Database(path: seed, mode: .readOnlyImmutable)
+            defer { snapshot.close() }
+            try snapshot.run("VACUUM INTO ?", [.text(partial)])
+            let made = try Database(path: partial, mode: .readWrite)
+            defer { made.close() }
+            _ = try made.query("PRAGMA journal_mode = WAL") { $0.text(0) }
+        } catch let error as SQLiteError {
+            throw CatalogueError("cannot make chunk catalogue \(file) from snapshot \(seed) (no hard link: \(why.description)): \(error.message)")
+        }
+        do {
+            try FileSystem.rename(partial, to: file)
+        } catch {
+            throw CatalogueError("cannot make chunk catalogue \(file): \(error.description)")
         }
     }
 
@@ -71,12 +106,12 @@ extension Catalogue {
         return statements
     }()
 
-    /// Replaces the finished chunk database `file` by its delta: the rows of the photos it touched
+    /// Makes the finished chunk's delta `file` from its view `view`: the rows of the photos it touched
     /// (`chunk_touched`), with their renditions, aliases and second originals, and chunk `chunk`'s attempts of
-    /// distributed run `parent` with their steps. The copy of the snapshot it ran against goes, so a run folder
-    /// keeps one small file per finished chunk. Made under a temporary name and renamed into place: a chunk killed
-    /// meanwhile leaves the whole database, which merges the same.
-    public static func compactChunk(database file: String, parent: Int64, chunk: Int) throws {
+    /// distributed run `parent` with their steps. Made under a temporary name and renamed into place; then the view
+    /// and its log go, so a run folder keeps one small file per finished chunk. A chunk killed before the rename
+    /// leaves its view, which `album merge` compacts the same way.
+    public static func compactChunk(view: String, database file: String, parent: Int64, chunk: Int) throws {
         let partial = file + ".delta"
         try? FileSystem.remove(partial)
         do {
@@ -84,9 +119,8 @@ extension Catalogue {
             let delta = try Database(path: partial, mode: .readWriteCreate)
             do { try delta.execute("PRAGMA page_size = 1024; VACUUM") } catch { delta.close(); throw error }
             delta.close()
-            let database = try Database(path: file, mode: .readWrite)
+            let database = try openView(view, writing: true)
             defer { database.close() }
-            database.setBusyTimeout(milliseconds: 5_000)
             let version = try Schema.version(database)
             try database.run("ATTACH DATABASE ? AS delta", [.text(partial)])
             let touched = "(SELECT photo FROM main.chunk_touched)"
@@ -109,10 +143,18 @@ extension Catalogue {
             try FileSystem.rename(partial, to: file)
         } catch let error as SQLiteError {
             try? FileSystem.remove(partial)
-            throw CatalogueError("cannot make the delta of chunk catalogue \(file): \(error.message)")
+            throw CatalogueError("cannot make the delta \(file) of chunk catalogue \(view): \(error.message)")
         } catch let error as SystemError {
-            throw CatalogueError("cannot make the delta of chunk catalogue \(file): \(error.description)")
+            throw CatalogueError("cannot make the delta \(file) of chunk catalogue \(view): \(error.description)")
         }
+        removeView(view)
+    }
+
+    /// Removes chunk view `view` and its log (the log last: a view without its log would read as the snapshot).
+    public static func removeView(_ view: String) {
+        try? FileSystem.remove(view)
+        try? FileSystem.remove(view + "-wal")
+        try? FileSystem.remove(view + ".partial")
     }
 
     /// Whether the chunk database `file` is a finished chunk's delta (`compactChunk`), not a catalogue a chunk can run

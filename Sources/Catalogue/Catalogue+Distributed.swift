@@ -74,13 +74,14 @@ extension Catalogue {
         }
     }
 
-    /// Copies the catalogue to `path` as one consistent file (`VACUUM INTO`) with a rollback journal, never a WAL:
-    /// the snapshot workers open `immutable=1`, on any file system.
+    /// Copies the catalogue to `path` as one consistent file (`VACUUM INTO`), marked WAL mode in its header (then
+    /// closed, so no `-wal` stays): each chunk reads it through a hard link and a log of its own
+    /// (`Catalogue.forChunk`), which writes nothing to it; nobody writes it after this.
     package func writeSnapshot(to path: String) throws {
         try database.run("VACUUM INTO ?", [.text(path)])
         let snapshot = try Database(path: path, mode: .readWrite)
         defer { snapshot.close() }
-        _ = try snapshot.query("PRAGMA journal_mode = DELETE") { $0.text(0) }
+        _ = try snapshot.query("PRAGMA journal_mode = WAL") { $0.text(0) }
     }
 
     /// The `counts` of the chunk attempts of distributed run `run` merged so far.
@@ -105,10 +106,11 @@ extension Catalogue {
     }
 
     /// The attempts a chunk database records of distributed run `parent` (its run rows), oldest first, read without
-    /// writing it; empty when the file is not there.
-    public static func chunkAttempts(database file: String, parent: Int64) throws -> [RunRecord] {
+    /// writing it; empty when the file is not there. `view`: the file is a running or stopped chunk's view
+    /// (`forChunk`), read through its own log.
+    public static func chunkAttempts(database file: String, parent: Int64, view: Bool = false) throws -> [RunRecord] {
         guard FileSystem.exists(file) else { return [] }
-        let database = try Database(path: file, mode: .readOnly)
+        let database = view ? try openView(file, writing: false) : try Database(path: file, mode: .readOnly)
         defer { database.close() }
         database.setBusyTimeout(milliseconds: 5_000)
         return try database.query("SELECT * FROM runs WHERE parent = ? ORDER BY id", [.integer(parent)]) { try RunRecord(row: $0) }

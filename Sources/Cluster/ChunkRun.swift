@@ -13,8 +13,8 @@ import Service
 /// It first checks its node: the run folder, the catalogue and every import root must be there and not empty (an
 /// unmounted share), and album and libvips must be the planner's versions; any of these is environment trouble,
 /// exit 75, so the engine runs the chunk again, elsewhere if it can. Then it takes `chunk-K.lock` (a second copy
-/// waits here), and runs the job over its share with `chunk-K.db` as its catalogue (`Catalogue.forChunk`): a
-/// killed chunk resumes where its database stopped. A chunk that finished, even with failed photos, writes
+/// waits here), and runs the job over its share with `chunk-K.view.db` as its catalogue (`Catalogue.forChunk`: the
+/// snapshot, hard-linked, with a log of its own): a killed chunk resumes where its log stopped. A chunk that finished, even with failed photos, writes
 /// `chunk-K.done` and exits 0 (retrying a bad file helps nobody); a second copy that finds it exits 0 at once.
 public struct ChunkRun {
     public var folder: RunFolder
@@ -88,9 +88,9 @@ public struct ChunkRun {
 
         var options = plan.runOptions
         options.workers = workers ?? plan.workers ?? ChunkWorkers.allocated()
-        let database = folder.database(chunk), snapshot = folder.snapshot, catalogue = plan.catalogue
+        let database = folder.database(chunk), view = folder.view(chunk), snapshot = folder.snapshot, catalogue = plan.catalogue
         var jobRun = JobRun(job: job, options: options, observer: observer(job), mainStreams: mainStreams, verbose: verbose, announcesReport: false)
-        jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, database: database, seed: snapshot) },
+        jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, view: view, seed: snapshot) },
                                   scan: ImportScan(files: manifest.files, unreadableFolders: manifest.unreadableFolders,
                                                    seconds: manifest.seconds, sidecars: manifest.sidecars),
                                   photos: Set(manifest.photos), parent: plan.run, chunk: chunk)
@@ -105,12 +105,12 @@ public struct ChunkRun {
             } catch {
                 throw DistributedError("chunk \(chunk) finished, but \(folder.outcome(chunk)) could not be written: \(error)", exitCode: .retry)
             }
-            // Its database becomes its delta: the rows of the photos it touched, its attempts and their steps. A chunk
-            // killed before this leaves the whole database, which merges the same.
+            // Its view becomes its delta: the rows of the photos it touched, its attempts and their steps. A chunk
+            // killed before this leaves its view, which the merge compacts the same way.
             do {
-                try Catalogue.compactChunk(database: database, parent: plan.run, chunk: chunk)
+                try Catalogue.compactChunk(view: view, database: database, parent: plan.run, chunk: chunk)
             } catch {
-                Console.err("album: warning: chunk \(chunk) finished, but its database stays whole (\(DistributedLaunch.message(of: error))); it merges the same")
+                Console.err("album: warning: chunk \(chunk) finished, but its view \(view) was not made its delta (\(DistributedLaunch.message(of: error))); the merge makes it")
             }
             return .ok
         case .interrupted, .terminated:

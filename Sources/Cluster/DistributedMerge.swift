@@ -64,6 +64,15 @@ public struct DistributedMerge {
         }
         for chunk in finished {
             let database = folder.database(chunk)
+            if !FileSystem.exists(database), FileSystem.exists(folder.view(chunk)) {
+                // Finished, but killed before its view became its delta: made here, under the chunk's lock.
+                do {
+                    try compact(chunk, plan: plan)
+                } catch {
+                    outcome.refused.append((chunk, "its view \(folder.view(chunk)) could not be made its delta: \(DistributedLaunch.message(of: error))"))
+                    continue
+                }
+            }
             if let reason = try refusal(of: database, chunk: chunk, plan: plan) {
                 outcome.refused.append((chunk, reason))
                 continue
@@ -78,11 +87,24 @@ public struct DistributedMerge {
             try catalogue.endDistributed(run: plan.run, state: "merged", status: failed > 0 ? "failed" : "ok",
                                          counts: counts == .null ? nil : counts.text, at: Timestamp.now())
             outcome.ended = true
-            // The copies of the catalogue are what the run folder holds in bulk; the manifests, outcomes and logs stay.
-            for chunk in 0..<plan.chunks { try? FileSystem.remove(folder.database(chunk)) }
+            // The snapshot and the deltas are what the run folder holds in bulk; the manifests, outcomes and logs stay.
+            for chunk in 0..<plan.chunks {
+                try? FileSystem.remove(folder.database(chunk))
+                Catalogue.removeView(folder.view(chunk))
+            }
             try? FileSystem.remove(folder.snapshot)
         }
         return outcome
+    }
+
+    /// Makes finished chunk `chunk`'s delta from its view, holding the chunk's lock (a chunk process still making
+    /// it finishes first).
+    private func compact(_ chunk: Int, plan: DistributedPlan) throws {
+        let lock = try FileLock(path: folder.lock(chunk))
+        defer { lock.close() }
+        try lock.lock()
+        guard !FileSystem.exists(folder.database(chunk)) else { return }
+        try Catalogue.compactChunk(view: folder.view(chunk), database: folder.database(chunk), parent: plan.run, chunk: chunk)
     }
 
     /// Why the chunk database at `path` is not merged, or nil: its attempts were made by another album or libvips.
@@ -161,7 +183,10 @@ extension DistributedMerge {
             throw DistributedError("distributed run \(record.run) is \(record.state) already", exitCode: .environment)
         }
         try catalogue.endDistributed(run: record.run, state: "abandoned", status: "abandoned", counts: nil, at: Timestamp.now())
-        for chunk in 0..<record.chunks { try? FileSystem.remove(folder.database(chunk)) }
+        for chunk in 0..<record.chunks {
+            try? FileSystem.remove(folder.database(chunk))
+            Catalogue.removeView(folder.view(chunk))
+        }
         try? FileSystem.remove(folder.snapshot)
         var notes = ["the files its unmerged chunks wrote under the catalogue are not recorded: `album gc --catalogue \(catalogueFolder)` deletes them"]
         switch DistributedEngine(rawValue: record.engine) ?? .local {

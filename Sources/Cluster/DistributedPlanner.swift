@@ -28,8 +28,8 @@ public struct DistributedPlanner {
     public var resumesOpenRun = false
 
     /// Items (files to import, catalogue photos to take on) in a default chunk: a few thousand. A chunk pays a fixed
-    /// cost beside its items (its process, its node's checks, its copy of the snapshot and loading the catalogue, a
-    /// merge transaction): today about a one-machine no-op of the whole catalogue, so 5 000 items a chunk keep a
+    /// cost beside its items (its process, its node's checks, loading the catalogue through its view of the snapshot,
+    /// a merge transaction): today about a one-machine no-op of the whole catalogue, so 5 000 items a chunk keep a
     /// no-op distributed rerun of 10 000 photos at 2.3x the one-machine no-op (5 chunks of 2 000: 4.1x), while a
     /// killed or slow chunk still holds minutes of work, not hours (Benchmarks/INVESTIGATION.md, section 22).
     public static let itemsPerChunk = 5_000

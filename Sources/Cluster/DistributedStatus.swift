@@ -44,7 +44,9 @@ public struct DistributedStatus {
         var chunks: [Chunk] = []
         for index in 0..<plan.chunks {
             let items = (try? ChunkManifest.read(folder, chunk: index))?.count ?? 0
-            let attempts = (try? Catalogue.chunkAttempts(database: folder.database(index), parent: plan.run)) ?? []
+            let delta = FileSystem.exists(folder.database(index))
+            let attempts = (try? Catalogue.chunkAttempts(database: delta ? folder.database(index) : folder.view(index),
+                                                         parent: plan.run, view: !delta)) ?? []
             var chunk = Chunk(chunk: index, state: .pending, items: items, attempts: attempts.count, host: attempts.last?.host,
                               seconds: nil, merged: merged[index] != nil)
             if let outcome = ChunkOutcome.read(folder, chunk: index) {
@@ -54,7 +56,7 @@ public struct DistributedStatus {
                 chunk.attempts = max(chunk.attempts, 1)
             } else if isLocked(folder.lock(index)) {
                 chunk.state = .running
-            } else if !attempts.isEmpty || FileSystem.exists(folder.database(index)) {
+            } else if !attempts.isEmpty || delta || FileSystem.exists(folder.view(index)) {
                 chunk.state = .stopped
             }
             chunks.append(chunk)

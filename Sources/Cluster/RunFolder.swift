@@ -7,10 +7,11 @@ import Core
 /// ```
 /// dist/run-7/
 ///   run.json            what was planned: the job, its variables, the chunks, the planner's versions (`DistributedPlan`)
-///   snapshot.db         the catalogue as planned (VACUUM INTO, rollback journal; opened immutable=1)
+///   snapshot.db         the catalogue as planned (VACUUM INTO, WAL mode in its header; nobody writes it)
 ///   chunk-K.json        chunk K's share: files to import, catalogue photos (`ChunkManifest`)
-///   chunk-K.db          chunk K's catalogue database: a copy of the snapshot, then its changes (`Catalogue.forChunk`);
-///                       once the chunk finished, its delta: the rows of the photos it touched (`Catalogue.compactChunk`)
+///   chunk-K.view.db     while chunk K runs, its catalogue: a hard link to snapshot.db (no copy), whose changes go to
+///   chunk-K.view.db-wal its own log, never into the snapshot (`Catalogue.forChunk`)
+///   chunk-K.db          once the chunk finished, its delta: the rows of the photos it touched (`Catalogue.compactChunk`)
 ///   chunk-K.lock        held by the process working on chunk K; a second copy waits for it
 ///   chunk-K.done        written when chunk K finished (`ChunkOutcome`), even with failed photos
 ///   slurm/, k8s/        the engine's scripts and manifests, and its logs
@@ -31,6 +32,7 @@ public struct RunFolder: Sendable, Equatable {
     package var snapshot: String { path + "/snapshot.db" }
     package func manifest(_ chunk: Int) -> String { path + "/chunk-\(chunk).json" }
     package func database(_ chunk: Int) -> String { path + "/chunk-\(chunk).db" }
+    package func view(_ chunk: Int) -> String { path + "/chunk-\(chunk).view.db" }
     package func lock(_ chunk: Int) -> String { path + "/chunk-\(chunk).lock" }
     package func outcome(_ chunk: Int) -> String { path + "/chunk-\(chunk).done" }
     var engineFolder: String { path + "/engine" }

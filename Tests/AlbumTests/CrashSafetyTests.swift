@@ -194,14 +194,17 @@ final class CrashSafetyTests: XCTestCase {
 /// The names created in, or renamed into, one folder, as the kernel reports them (inotify), so a test can act the
 /// moment a file appears: no polling, no sleeping.
 final class FolderWatch {
-    enum Event { case created, movedTo }
+    enum Event { case created, movedTo, modified }
 
     let descriptor: Int32
 
-    init(_ folder: String) throws {
+    /// `modifications`: also each write to a file in the folder (`IN_MODIFY`; inotify merges a write into the one
+    /// before it while that is unread).
+    init(_ folder: String, modifications: Bool = false) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        guard inotify_add_watch(descriptor, folder, UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) >= 0 else {
+        let mask = UInt32(IN_CREATE) | UInt32(IN_MOVED_TO) | (modifications ? UInt32(IN_MODIFY) : 0)
+        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
             let error = errno
             Glibc.close(descriptor)
             throw POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)
@@ -222,6 +225,7 @@ final class FolderWatch {
             let name = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             if mask & UInt32(IN_CREATE) != 0 { events.append((.created, name)) }
             if mask & UInt32(IN_MOVED_TO) != 0 { events.append((.movedTo, name)) }
+            if mask & UInt32(IN_MODIFY) != 0 { events.append((.modified, name)) }
             offset += 16 + length
         }
         return events

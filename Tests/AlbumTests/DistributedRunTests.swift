@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import Cluster
 import Catalogue
+import SQLite
 
 /// Distributed runs (issue 18, docs/distributed.md) on one machine: `album run --distribute local`, and run folders
 /// planned with `--distribute k8s` (manifests only, no cluster) whose chunks the test runs itself with `album chunk`.
@@ -355,13 +356,29 @@ final class DistributedRunTests: XCTestCase {
     // MARK: - 4. kill -9 of a chunk, rerun, merge
 
     /// Where in a chunk's run the kill lands: when the k-th export's temporary file appears (that export's row is
-    /// not written yet), right after the k-th export is renamed into place (its row may or may not be), or when the
-    /// chunk database's rollback journal appears for the k-th time (the 1st is the run row's, the 2nd the first batch
-    /// of step rows': killed with that transaction open, the rerun finds a hot journal).
+    /// not written yet), right after the k-th export is renamed into place (its row may or may not be), or at the
+    /// first write to the chunk's log (`chunk-K.view.db-wal`) once it holds k commits (the 1st is the touch log's
+    /// tables, the 2nd the run row: killed as the next transaction, the first batch of step rows, is being written,
+    /// the rerun's SQLite keeps only the whole transactions the log holds).
     enum Moment: String, CaseIterable {
         case exportBeingWritten = "while writing export"
         case exportRenamed = "right after the rename of export"
-        case transactionOpen = "with the chunk database's transaction open, journal"
+        case transactionOpen = "once its log held that many commits, at a write to"
+    }
+
+    /// How many commits the SQLite write-ahead log `path` holds whole (sqlite.org/fileformat2.html#walformat: a
+    /// 32-byte header, then frames of a 24-byte header and a page; a commit's last frame records the database's size).
+    static func commits(inLog path: String) -> Int {
+        guard let bytes = FileManager.default.contents(atPath: path).map(Array.init), bytes.count >= 32 else { return 0 }
+        let word = { (at: Int) in bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        let page = word(8)
+        guard page > 0 else { return 0 }
+        var commits = 0, offset = 32
+        while offset + 24 + page <= bytes.count {
+            if word(offset + 4) != 0 { commits += 1 }
+            offset += 24 + page
+        }
+        return commits
     }
 
     /// Runs `album chunk RUNDIR K --workers 1` and kills it with SIGKILL the instant `moment` is reached for the k-th
@@ -370,7 +387,7 @@ final class DistributedRunTests: XCTestCase {
     func killChunk(_ runFolder: String, _ chunk: Int, out: String, in folder: String, at moment: Moment, k: Int) throws
         -> (ending: Spawn.Ending, reached: String?) {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let watch = try FolderWatch(moment == .transactionOpen ? runFolder : out)
+        let watch = try FolderWatch(moment == .transactionOpen ? runFolder : out, modifications: moment == .transactionOpen)
         defer { watch.close() }
         let pipe = try Spawn.pipe()
         let child = try Spawn(["chunk", runFolder, String(chunk), "--workers", "1"], in: folder,
@@ -390,10 +407,11 @@ final class DistributedRunTests: XCTestCase {
                     let counts = switch moment {
                     case .exportBeingWritten: event.event == .created && event.name.contains(".album-")
                     case .exportRenamed: event.event == .movedTo && !event.name.hasPrefix(".")
-                    case .transactionOpen: event.event == .created && event.name == "chunk-\(chunk).db-journal"
+                    case .transactionOpen: event.event == .modified && event.name == "chunk-\(chunk).view.db-wal"
+                        && DistributedRunTests.commits(inLog: runFolder + "/" + event.name) >= k
                     }
                     if counts { seen += 1 }
-                    if counts, seen == k { reached = "\(event.name) (#\(k))" }
+                    if counts, moment == .transactionOpen || seen == k { reached = "\(event.name) (#\(k))" }
                 }
             }
             if reached == nil, ready[1].revents != 0 {
@@ -409,9 +427,11 @@ final class DistributedRunTests: XCTestCase {
         return (child.wait(), reached)
     }
 
-    /// A distributed run over a catalogue that knows many photos, where only a few files are new (issue 34): each
-    /// finished chunk keeps a delta holding only the rows of the photos it wrote (no copy of the catalogue per chunk),
-    /// and the merge writes only those photos' rows: triggers the test puts in the catalogue log every row written.
+    /// A distributed run over a catalogue that knows many photos, where only a few files are new (issue 34): no
+    /// chunk copies the catalogue (its view is a hard link to the run's snapshot, which no chunk writes: its bytes
+    /// are the same after the chunks), each finished chunk keeps a delta holding only the rows of the photos it
+    /// wrote, and the merge writes only those photos' rows: triggers the test puts in the catalogue log every row
+    /// written.
     func testChunksKeepDeltasAndTheMergeWritesOnlyTheChunksRows() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let library = try makeLibrary(in: folder, count: 30)
@@ -421,7 +441,12 @@ final class DistributedRunTests: XCTestCase {
             try Fixture.jpeg(at: "\(folder)/photos/a/new-\(index).jpg", width: 180, height: 120, variant: 200 + index)
         }
         let run = try planK8s(library, catalogue: catalogue, out: out, chunks: 2)
+        let planned = try Tool.sha256(run + "/snapshot.db")
         for chunk in 0..<2 { try runChunk(run, chunk, in: folder) }
+        XCTAssertEqual(try Tool.sha256(run + "/snapshot.db"), planned, "no chunk wrote the snapshot its view links")
+        try assertNoCopyOfTheCatalogue(run)
+        let names = try FileManager.default.contentsOfDirectory(atPath: run)
+        XCTAssertEqual(names.filter { $0.contains(".view.db") }, [], "a finished chunk's view and its log are gone")
 
         let stored = Set(added.map { Probe.stored($0, in: catalogue) })
         var inDeltas: [String] = []
@@ -456,6 +481,63 @@ final class DistributedRunTests: XCTestCase {
             .split(separator: "\n").map(String.init))
         XCTAssertEqual(new.count, 3)
         XCTAssertEqual(written, new, "the merge wrote rows of the new photos only, none of the 30 the catalogue knew")
+        XCTAssertEqual(try Tool.sqlite(catalogue + "/catalogue.db", "SELECT COUNT(*) FROM test_written WHERE tbl = 'photos'", writing: true), "3",
+                       "one photo row written a new photo, none for the others")
+        let merged = try rows(catalogue, "SELECT SUM(photos) FROM distributed_chunks")
+        XCTAssertEqual(merged, ["3"], "the merge counts the chunks' photo rows it applied")
+    }
+
+    /// Where the view cannot be a hard link of the snapshot (here another file system: `link` says `EXDEV`), it is a
+    /// WAL-mode copy of it instead, and the chunk's writes still never reach the snapshot.
+    func testAViewWithoutHardLinksIsACopyAndLeavesTheSnapshotAlone() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        var shm = stat(), here = stat()
+        guard stat("/dev/shm", &shm) == 0, stat(folder, &here) == 0, shm.st_dev != here.st_dev else {
+            throw XCTSkip("/dev/shm is not another file system than \(folder) here")
+        }
+        let catalogue = try Catalogue(folder: folder + "/album", create: true, writing: true)
+        try catalogue.writeSnapshot(to: folder + "/snapshot.db")
+        catalogue.close()
+        let planned = try Tool.sha256(folder + "/snapshot.db")
+        let view = "/dev/shm/album-view-\(UUID().uuidString.prefix(8)).db"
+        defer { Catalogue.removeView(view) }
+        let chunk = try Catalogue.forChunk(folder: folder + "/album", view: view, seed: folder + "/snapshot.db")
+        try chunk.connection { try $0.execute("INSERT INTO chunk_touched (photo) VALUES ('written')") }
+        chunk.close()
+        var copy = stat(), snapshot = stat()
+        XCTAssertEqual(stat(view, &copy), 0)
+        XCTAssertEqual(stat(folder + "/snapshot.db", &snapshot), 0)
+        XCTAssertNotEqual(copy.st_dev, snapshot.st_dev, "the view is a file of its own on the other file system")
+        XCTAssertEqual(try Tool.sha256(folder + "/snapshot.db"), planned, "the chunk's write did not reach the snapshot")
+        let reopened = try Catalogue.forChunk(folder: folder + "/album", view: view, seed: folder + "/snapshot.db")
+        let rows = try reopened.connection { try $0.query("SELECT photo FROM chunk_touched") { $0.text(0) ?? "" } }
+        reopened.close()
+        XCTAssertEqual(rows, ["written"], "the view keeps what the chunk wrote, through its own log")
+    }
+
+    /// No file in run folder `run` is a copy of the catalogue: every SQLite database in it is the snapshot, a chunk's
+    /// view (a hard link to the snapshot: the same inode, so no bytes of its own) or a chunk's delta; and the bytes
+    /// the folder holds beside the snapshot (each inode once, its allocated blocks) are a fraction of it.
+    /// `sizes: false` where a chunk's log may outgrow a snapshot of a few photos (a killed first run's).
+    func assertNoCopyOfTheCatalogue(_ run: String, _ context: String = "", sizes: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+        var snapshot = stat()
+        XCTAssertEqual(stat(run + "/snapshot.db", &snapshot), 0, "the run's snapshot is there", file: file, line: line)
+        var seen: Set<UInt> = [UInt(snapshot.st_ino)]
+        var besides = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: run) {
+            var status = stat()
+            guard stat(run + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
+            if name.hasSuffix(".view.db") {
+                XCTAssertEqual(status.st_ino, snapshot.st_ino, "\(name) is a hard link to the snapshot, not a copy \(context)", file: file, line: line)
+            } else if name.hasSuffix(".db"), name != "snapshot.db" {
+                XCTAssertEqual(try Tool.sqlite(run + "/" + name, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'chunk_delta'"), "1",
+                               "\(name) is a chunk's delta \(context)", file: file, line: line)
+            }
+            if seen.insert(UInt(status.st_ino)).inserted { besides += Int(status.st_blocks) * 512 }
+        }
+        guard sizes else { return }
+        XCTAssertLessThan(besides, Int(snapshot.st_blocks) * 512, "the run folder beside its snapshot holds less than one copy of it \(context)",
+                          file: file, line: line)
     }
 
     /// Seeded moments (`ALBUM_DIST_SEED` replays one): each seed plans a run of three chunks, runs two, kills the one
@@ -500,6 +582,13 @@ final class DistributedRunTests: XCTestCase {
             }
             XCTAssertEqual(ending, .signalled(SIGKILL), "a chunk that did not finish was killed: \(context)")
             kills += 1
+            // Killed midway, the chunk left its view (the snapshot's inode) and its log, never a copy.
+            var view = stat(), snapshot = stat()
+            XCTAssertEqual(stat("\(run)/chunk-\(victim).view.db", &view), 0, context)
+            XCTAssertEqual(stat("\(run)/snapshot.db", &snapshot), 0, context)
+            XCTAssertEqual(view.st_ino, snapshot.st_ino, "the killed chunk's view is the snapshot, linked: \(context)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: "\(run)/chunk-\(victim).view.db-wal"), "its changes are in its own log: \(context)")
+            try assertNoCopyOfTheCatalogue(run, context, sizes: false)
             let states = try XCTUnwrap(try status(run, in: folder)["chunk_states"] as? [[String: Any]])
             XCTAssertEqual(states[victim]["state"] as? String, "stopped", "dist status: the killed chunk is stopped: \(context)")
             let refused = try album(["merge", run], in: folder, expect: 3, "merge with the killed chunk unfinished")

@@ -22,6 +22,13 @@ public final class Database {
         /// created. Only sound for a file nobody changes while it is open, and it ignores any `-wal` file.
         case readOnlyImmutable
         case readWrite, readWriteCreate
+        /// A WAL-mode file read through a write-ahead log of this connection's own (`-wal` beside `path`), which is
+        /// never checkpointed into the file: SQLite's `unix-none` VFS (no file locks, so that several such
+        /// connections may open hard links of one file) and `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`. The caller must
+        /// run `PRAGMA locking_mode = EXCLUSIVE` before anything else (the log's index then lives in the heap, no
+        /// `-shm`), and no other kind of connection may open `path` (it would checkpoint the log into the file).
+        /// A distributed chunk's view of the run's snapshot (docs/distributed.md). `writing: false` only reads.
+        case ownLog(writing: Bool)
     }
 
     public init(path: String, mode: Mode = .readWriteCreate) throws {
@@ -35,6 +42,9 @@ public final class Database {
             name = "file:" + Database.uriEscaped(path) + "?immutable=1"
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .ownLog(let writing):
+            flags |= (writing ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI
+            name = "file:" + Database.uriEscaped(path) + "?vfs=unix-none" + (writing ? "" : "&mode=ro")
         }
         var handle: OpaquePointer?
         let status = sqlite3_open_v2(name, &handle, flags, nil)
@@ -44,6 +54,9 @@ public final class Database {
             throw SQLiteError(code: status, message: "cannot open \(path): \(message)")
         }
         self.handle = handle
+        if case .ownLog = mode {
+            do { try skipCheckpointOnClose() } catch { sqlite3_close_v2(handle); self.handle = nil; throw error }
+        }
     }
 
     /// A path as a URI's path: every byte but unreserved characters and `/` percent-encoded (RFC 3986, which

@@ -43,4 +43,12 @@ public enum FileSystem {
         let done = NativePath.withCString(from) { source in NativePath.withCString(to) { Glibc.rename(source, $0) } }
         guard done == 0 else { throw SystemError.last("rename", path: from) }
     }
+
+    /// Gives the file at `existing` a second name `path` (`link(2)`: a hard link, no bytes copied; both names are
+    /// one file). Fails when `path` exists, across file systems (`EXDEV`) and where the file system has no hard
+    /// links (`EPERM`, `ENOTSUP`).
+    public static func hardLink(_ existing: String, to path: String) throws(SystemError) {
+        let done = NativePath.withCString(existing) { source in NativePath.withCString(path) { Glibc.link(source, $0) } }
+        guard done == 0 else { throw SystemError.last("link", path: path) }
+    }
 }

@@ -1,5 +1,5 @@
 /// Resizing only what survives a centre crop, with libvips' own pixels (issue 35; Benchmarks/INVESTIGATION.md,
-/// section 25).
+/// section 24).
 ///
 /// `vips_resize` in libvips 8.14 reduces vertically (`reducev`), then horizontally (`reduceh`), each axis on its own.
 /// On an axis of `n` input pixels reduced by `s` to `N = round(n ÷ s)`, an integer part `q = max(1, ⌊n ÷ N ÷ 2⌋)` is
