@@ -4,7 +4,8 @@ import XCTest
 /// The `poster:` option end to end through the built binary, on a clip the `ffmpeg` command makes with a key frame
 /// every second (`-g 10` at 10 frames a second), so the frame each value picks is known: a time or a percentage is
 /// the frame at that time, one past the end the last key frame, said in the step's message; changing it re-renders
-/// the video's thumbnail and no photo's; `auto` written out hashes as no option at all; a bad value is refused at
+/// the video's thumbnail and no photo's; `auto`, written out or not, hashes as no option at all (a video's parameters hash
+/// is a still's, so renditions made before the option existed stay up to date); a bad value is refused at
 /// its place in the job file.
 final class VideoPosterTests: XCTestCase {
     /// Makes a clip or a still with the `ffmpeg` command (fixtures only: album never runs it).
@@ -51,6 +52,13 @@ final class VideoPosterTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertEqual(try step("clip.mp4", in: folder), "done: poster frame at 1 s", "auto: the key frame at or before 10 %")
         XCTAssertEqual(try step("still.jpg", in: folder).trimmingCharacters(in: .whitespaces), "done:")
+
+        // With no `poster:` (or `auto`), a video's renditions have the stage's own parameters, as a JPEG's do: the
+        // ones made before the option existed are up to date.
+        for kind in ["thumbnail", "export"] {
+            XCTAssertEqual(try Probe.rows(folder + "/album", "SELECT count(DISTINCT params_hash) FROM renditions WHERE kind = '\(kind)'"),
+                           ["1"], "\(kind): the video's parameters hash is the still's")
+        }
 
         // `auto` written out is the default: nothing to do.
         result = try run(", poster: auto", export: ", poster: auto", in: folder)
