@@ -31,7 +31,7 @@ extension PhotoRecord {
         if !status.isRegular { return heldByAlias(aliases) ? unmissed : PhotoCondition(.missing) }
         if !FileIdentity(status).isUnchanged(since: self) {
             if status.size != bytes { return PhotoCondition(.changed) }
-            if let read = try? FileBytes(path: path).sha256(), read != hash { return PhotoCondition(.changed) }
+            if let read = try? FileBytes.sha256(ofFileAt: path), read != hash { return PhotoCondition(.changed) }
         }
         if seconds.contains(where: \.isChanged) { return PhotoCondition(.changed) }
         return unmissed
@@ -48,7 +48,7 @@ extension PhotoRecord {
         aliases.contains { alias in
             guard let status = try? FileStatus(alias.path, followingLinks: true), status.isRegular else { return false }
             if FileIdentity(status).isUnchanged(since: alias) { return true }
-            return status.size == bytes && (try? FileBytes(path: alias.path).sha256()) == hash
+            return status.size == bytes && (try? FileBytes.sha256(ofFileAt: alias.path)) == hash
         }
     }
 

@@ -45,7 +45,7 @@ public struct SecondOriginal: Sendable, Equatable {
     public var isChanged: Bool {
         guard let status = try? FileStatus(path, followingLinks: true), status.isRegular,
               !FileIdentity(status).isUnchanged(since: self) else { return false }
-        return status.size != bytes || (try? FileBytes(path: path).sha256()).map { $0 != hash } ?? false
+        return status.size != bytes || (try? FileBytes.sha256(ofFileAt: path)).map { $0 != hash } ?? false
     }
 
     /// The same record with `identity`'s stat (found again, touched or read).

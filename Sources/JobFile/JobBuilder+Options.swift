@@ -1,6 +1,7 @@
 import Core
 import YAML
 import Stages
+import Media
 
 extension JobBuilder {
     /// Reports every key of a stage's mapping that its `options` table does not declare.
@@ -35,6 +36,16 @@ extension JobBuilder {
             case .size(let width, let height):
                 if let (w, h) = readSize(value, name) { stage[keyPath: width] = w; stage[keyPath: height] = h }
             case .selection(let path): stage[keyPath: path] = readSelection(value, name)
+            case .poster(let path):
+                // A number YAML resolved (`poster: 3`) is reported as written: it has no unit.
+                guard let text = value.stringValue ?? (value.doubleValue == nil ? nil : reader.writtenText(of: value)) else {
+                    reader.error(value, "\(name) must be auto, a percentage (25%) or a time (3s), found \(value.kindDescription)")
+                    continue
+                }
+                switch PosterTime.parse(text) {
+                case .success(let time): stage[keyPath: path] = time
+                case .failure(let error): reader.error(value, "\(name) \(error.message)")
+                }
             case .template, .preset, .tuning, .recorded: break
             }
         }

@@ -335,7 +335,7 @@ public struct Verifier {
     package static func check(_ path: String, bytes: Int, hash: String, what: String) -> String? {
         if let problem = statCheck(path, bytes: bytes, what: what) { return problem }
         do {
-            guard try FileBytes(path: path, streamingHead: 0).sha256() == hash else { return "the \(what)'s SHA-256 differs from the one recorded" }
+            guard try FileBytes.sha256(ofFileAt: path) == hash else { return "the \(what)'s SHA-256 differs from the one recorded" }
         } catch let error as FileBytesError {
             return "the \(what) cannot be read: \(error.reason)"
         } catch {

@@ -2,16 +2,19 @@ import System
 import Vips
 
 /// Which of an original's own images a rendering may start from, set by the rendering stages' options
-/// (`raw: preview | decode`, `embedded-thumbnail: use | ignore`).
+/// (`raw: preview | decode`, `embedded-thumbnail: use | ignore`, `poster: auto | 25% | 3s`).
 public struct SourcePolicy: Sendable, Hashable {
     /// A camera RAW's embedded JPEG preview, when it is large enough; else libraw decodes the sensor data.
     public var rawPreview: Bool
     /// A HEIF/AVIF file's embedded thumbnail, when it is large enough; else its primary image.
     public var embeddedThumbnail: Bool
+    /// A video's poster frame: the search, or a time (`PosterTime`).
+    public var poster: PosterTime
 
-    public init(rawPreview: Bool = true, embeddedThumbnail: Bool = true) {
+    public init(rawPreview: Bool = true, embeddedThumbnail: Bool = true, poster: PosterTime = .auto) {
         self.rawPreview = rawPreview
         self.embeddedThumbnail = embeddedThumbnail
+        self.poster = poster
     }
 
     public static let standard = SourcePolicy()

@@ -10,6 +10,8 @@ import Vips
 /// one at 50 %. Each candidate is the key frame at or before its time, decoded alone (one frame, not the frames
 /// up to the time: a poster costs about one decode); when an earlier candidate was that same key frame (a stream
 /// with few key frames, as desktop encoders write), the frame at the time itself, decoded up from the key frame.
+/// A rendering's `poster:` (`SourcePolicy.poster`, a `PosterTime`) replaces the search with the frame at a time
+/// itself, or the last key frame for a time past the end, said in the provenance.
 /// It is turned upright by the stream's display rotation and stretched to square pixels by its sample aspect
 /// ratio. Import reads the header only: the shown frame size, the capture time
 /// (`com.apple.quicktime.creationdate`, else `creation_time`), the camera (make and model tags), the duration,
@@ -23,14 +25,15 @@ public struct VideoDecoder: ImageDecoder {
 
     /// The poster frame, upright, square pixels.
     public func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, shrink: Int) throws -> Image {
-        try poster(bytes, shrink: { _ in shrink }).image
+        try poster(bytes, choosing: .auto, shrink: { _ in shrink }).image
     }
 
     /// The poster, made smaller in its conversion when the rendering needs a fraction of it (a 240×240 thumbnail of
     /// a 1920×1080 clip converts the frame at 480×270), as a JPEG shrinks on load.
     public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
-        let (image, time) = try poster(bytes, shrink: { VideoDecoder.shrink(shown: $0, toMeet: request.atLeast) })
-        return ImageSource(.decoded(image), provenance: "poster frame at \(VideoDecoder.seconds(time)) s")
+        let (image, time, note) = try poster(bytes, choosing: request.policy.poster,
+                                             shrink: { VideoDecoder.shrink(shown: $0, toMeet: request.atLeast) })
+        return ImageSource(.decoded(image), provenance: "poster frame at \(VideoDecoder.seconds(time)) s" + (note.map { " (\($0))" } ?? ""))
     }
 
     /// The largest shrink of 2, 4 or 8 (a JPEG's) that keeps an upright `shown` frame at least `needed`; 1 when none
@@ -64,17 +67,25 @@ public struct VideoDecoder: ImageDecoder {
 
     /// Decodes the poster's candidates: damaged when FFmpeg cannot.
     public func decodeEveryPixel(_ bytes: FileBytes, failOn: FailOn) throws {
-        _ = try poster(bytes, shrink: { _ in 1 })
+        _ = try poster(bytes, choosing: .auto, shrink: { _ in 1 })
     }
 
-    /// The chosen frame as an upright libvips image, and its time in seconds.
-    /// - Parameter shrink: the shrink for the upright frame's shown size (`VideoFacts.shownSize`).
-    private func poster(_ bytes: FileBytes, shrink: ((width: Int, height: Int)) -> Int) throws -> (image: Image, time: Double) {
-        let (frame, turn): (VideoFrame, Int) = try VideoDecoder.damage {
+    /// The chosen frame as an upright libvips image, its time in seconds, and a note for the step's message when
+    /// it is not the frame asked for (a time past the end).
+    /// - Parameters:
+    ///   - choosing: `auto` searches (below); a time is the frame at that time (`fixedFrame`).
+    ///   - shrink: the shrink for the upright frame's shown size (`VideoFacts.shownSize`).
+    private func poster(_ bytes: FileBytes, choosing: PosterTime,
+                        shrink: ((width: Int, height: Int)) -> Int) throws -> (image: Image, time: Double, note: String?) {
+        let (frame, turn, note): (VideoFrame, Int, String?) = try VideoDecoder.damage {
             let video = try VideoFile(path: bytes.path, reading: .header)
             try video.checkComplete()
             let duration = video.facts.duration
             let by = shrink(video.facts.shownSize)
+            if let time = choosing.time(inDuration: duration) {
+                let (frame, note) = try VideoDecoder.fixedFrame(video, at: time, asked: choosing, shrink: by)
+                return (frame, video.facts.rotation, note)
+            }
             var middle: VideoFrame?
             var keyTimes: [Double] = []
             for fraction in [0.1, 0.25, 0.5] {
@@ -88,21 +99,39 @@ public struct VideoDecoder: ImageDecoder {
                     keyTimes.append(key.time)
                 }
                 guard let frame = candidate else { continue }
-                if !VideoDecoder.isNearlyUniform(frame) { return (frame, video.facts.rotation) }
+                if !VideoDecoder.isNearlyUniform(frame) { return (frame, video.facts.rotation, nil) }
                 if fraction == 0.5 { middle = frame }
             }
-            if let middle { return (middle, video.facts.rotation) }
+            if let middle { return (middle, video.facts.rotation, nil) }
             guard let first = try video.frame(at: 0, squarePixels: true, shrink: by) else {
                 throw DamagedImage("damaged video: no frame of its video stream decodes")
             }
-            return (first, video.facts.rotation)
+            return (first, video.facts.rotation, nil)
         }
         var image = try Image.fromPixels(frame.bytes, width: frame.width, height: frame.height, bands: 3)
         // The display rotation, by libvips' rot: EXIF orientation 6 is 90° clockwise, 3 is 180°, 8 is 270°.
         if let orientation = [90: 6, 180: 3, 270: 8][turn] {
             image = try image.setting("orientation", to: orientation).autorotated()
         }
-        return (image, frame.time)
+        return (image, frame.time, note)
+    }
+
+    /// The frame at `time` itself (a seek to the key frame before it, decoded up to it), whatever it shows: a
+    /// `poster:` time is the user's choice. A time at or past the end of the stream (`100%`, `60s` in a 10 s clip)
+    /// is the last key frame, and the note says so.
+    private static func fixedFrame(_ video: VideoFile, at time: Double, asked: PosterTime,
+                                   shrink: Int) throws -> (VideoFrame, String?) {
+        if time < video.facts.duration, let frame = try video.frame(at: time, squarePixels: true, shrink: shrink) {
+            return (frame, nil)
+        }
+        let note = "poster: \(asked) is past the end of the video (\(seconds(video.facts.duration)) s): its last key frame"
+        if let last = try video.keyFrame(atOrBefore: max(time, video.facts.duration), squarePixels: true, shrink: shrink) {
+            return (last, note)
+        }
+        guard let first = try video.frame(at: 0, squarePixels: true, shrink: shrink) else {
+            throw DamagedImage("damaged video: no frame of its video stream decodes")
+        }
+        return (first, note)
     }
 
     /// Whether a frame is nearly one colour: the grey of every 8th pixel has a standard deviation under 4, or a

@@ -47,7 +47,7 @@ extension Planner {
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
                                   beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
             } else {
-                let hash = Planner.isCandidate(identity, progress) ? try? FileBytes(path: path).sha256() : nil
+                let hash = Planner.isCandidate(identity, progress) ? try? FileBytes.sha256(ofFileAt: path) : nil
                 if let hash, let holder = Planner.holder(of: hash, snapshot: snapshot, progress) {
                     try planKnownBytes(at: path, identity: identity, holder: holder, job: job, snapshot: snapshot,
                                        progress: &progress, in: &plan, context: context)
@@ -77,7 +77,7 @@ extension Planner {
         guard let recorded = snapshot.secondsByPhoto[known.id]?.first(where: { $0.path == path }) else { return true }
         guard let status = try? FileStatus(path, followingLinks: true) else { return true }
         if FileIdentity(status).isUnchanged(since: recorded) { return false }
-        return status.size != recorded.bytes || (try? FileBytes(path: path).sha256()) != recorded.hash
+        return status.size != recorded.bytes || (try? FileBytes.sha256(ofFileAt: path)) != recorded.hash
     }
 
     /// The photo import would record for a new or changed file, as far as its name, its stat and the catalogue

@@ -40,11 +40,14 @@ public enum OptionScope: Sendable, Equatable {
     case cameraRaw
     /// Formats with an embedded thumbnail libvips can load (HEIF, AVIF): `embedded-thumbnail: use | ignore`.
     case embeddedThumbnail
+    /// Videos (`ImageFormat.Kind.video`): `poster: auto | 25% | 3s`.
+    case video
 
     public func includes(_ format: ImageFormat) -> Bool {
         switch self {
         case .cameraRaw: format.isRaw
         case .embeddedThumbnail: format.embedded == .thumbnail
+        case .video: format.kind == .video
         }
     }
 }

@@ -80,7 +80,7 @@ extension ExportStage {
         let identity = FileIdentity(status)
         if alias.map({ identity.isUnchanged(since: $0) }) ?? identity.isUnchanged(since: photo) { return false }
         if status.size != photo.bytes { return true }
-        guard let hash = try? FileBytes(path: name).sha256() else { return false }
+        guard let hash = try? FileBytes.sha256(ofFileAt: name) else { return false }
         return hash != photo.hash
     }
 }

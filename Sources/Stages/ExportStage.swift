@@ -50,6 +50,8 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
     public var raw: RawSource = .preview
     /// A HEIF/AVIF file's embedded thumbnail, or its primary image.
     public var embeddedThumbnail: EmbeddedThumbnailUse = .use
+    /// A video's poster frame: the search, or a time.
+    public var poster: PosterTime = .auto
     public var select: Selection? = nil
 
     public init(to: PathTemplate) { self.to = to }
@@ -65,11 +67,12 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         .choice("if-exists", \.ifExists),
         .choice("raw", \.raw, scope: .cameraRaw),
         .choice("embedded-thumbnail", \.embeddedThumbnail, scope: .embeddedThumbnail),
+        .poster(\.poster),
         .selection(\.select),
     ]
 
-    /// The sources `raw:` and `embedded-thumbnail:` allow.
-    var policy: SourcePolicy { SourcePolicy(raw: raw, embeddedThumbnail: embeddedThumbnail) }
+    /// The sources `raw:`, `embedded-thumbnail:` and `poster:` allow.
+    var policy: SourcePolicy { SourcePolicy(raw: raw, embeddedThumbnail: embeddedThumbnail, poster: poster) }
 
     /// Exports the photo once per target (`targets(of:)`: one per known path when the template is over a path's
     /// name, else one), rendering it at most once: done when any file was written, else skipped.
@@ -236,7 +239,9 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         case .image:
             // A filter stage with `keep: full-size` already encoded this look at full size the same way: copy its file
             // (one decode and one encode per photo instead of two). Otherwise render the original with the recipe.
-            if let (filtered, filteredQuality) = work.filtered, format == .jpeg, quality == filteredQuality, metadata == .stripGPS,
+            // A video's filtered file is of its `auto` poster (the filter stage takes no `poster:`).
+            let samePoster = poster == .auto || ImageFormat.mediaKind(of: work.photo.format) != .video
+            if samePoster, let (filtered, filteredQuality) = work.filtered, format == .jpeg, quality == filteredQuality, metadata == .stripGPS,
                maxSize.map({ max(filtered.width, filtered.height) <= $0 }) ?? true, RenditionFile.isIntact(filtered),
                let bytes = try? FileBytes(path: filtered.path), bytes.count == filtered.bytes {
                 return LookRenderer.Rendered(width: filtered.width, height: filtered.height, bytes: bytes.withBytes { Array($0) })

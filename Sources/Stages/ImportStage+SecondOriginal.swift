@@ -33,7 +33,7 @@ extension ImportStage {
             throw StageError("cannot read its second original \(path): \(reason)")
         case .file(let identity):
             do {
-                let hash = try FileBytes(path: path).sha256()
+                let hash = try FileBytes.sha256(ofFileAt: path)
                 let duration = ImageFormat.isLiveMovie(path: path) ? VideoDecoder.duration(ofMovieAt: path) : nil
                 return ReadSecond(path: path, identity: identity, hash: hash, duration: duration)
             } catch let error as FileBytesError {

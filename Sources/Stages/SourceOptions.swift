@@ -18,15 +18,16 @@ public enum EmbeddedThumbnailUse: String, Sendable, CaseIterable {
 }
 
 extension SourcePolicy {
-    /// The policy a stage's `raw:` and `embedded-thumbnail:` give.
-    public init(raw: RawSource, embeddedThumbnail: EmbeddedThumbnailUse) {
-        self.init(rawPreview: raw == .preview, embeddedThumbnail: embeddedThumbnail == .use)
+    /// The policy a stage's `raw:`, `embedded-thumbnail:` and `poster:` give.
+    public init(raw: RawSource, embeddedThumbnail: EmbeddedThumbnailUse, poster: PosterTime = .auto) {
+        self.init(rawPreview: raw == .preview, embeddedThumbnail: embeddedThumbnail == .use, poster: poster)
     }
 }
 
 extension DeclaredOptions where Self: JobStage {
     /// The hash of this stage's parameters for a rendition of `work`'s photo (`parameters(for:)`): the run's prepared
-    /// hash unless an option is scoped to the photo's format (a RAW's `raw:`, a HEIF's `embedded-thumbnail:`).
+    /// hash unless an option is scoped to the photo's format (a RAW's `raw:`, a HEIF's `embedded-thumbnail:`, a
+    /// video's `poster:` when it is not `auto`).
     func parametersHash(of work: PhotoWork, context: StageContext) -> String {
         scopedParameters(of: work, context: context)?.hash ?? context.parametersHash(stage: Self.stage, parameters: parameters)
     }
@@ -36,7 +37,10 @@ extension DeclaredOptions where Self: JobStage {
     func scopedParameters(of work: PhotoWork, context: StageContext) -> StageParameters? {
         guard let format = ImageFormat(rawValue: work.photo.format),
               Self.options.contains(where: { $0.scope?.includes(format) == true }) else { return nil }
-        return StageParameters(stage: Self.stage, parameters: parameters(for: format), software: context.software)
+        // A video's `poster: auto` is not recorded (`StageOption.Kind.poster`): its parameters are the stage's own.
+        let scoped = parameters(for: format)
+        guard scoped != parameters else { return nil }
+        return StageParameters(stage: Self.stage, parameters: scoped, software: context.software)
     }
 }
 

@@ -38,6 +38,9 @@ public struct StageOption<Stage>: Sendable {
         case tuning(preset: String, primitive: any FilterPrimitive.Type)
         /// Recorded in the parameters, not set by a job file (the filter stage's JPEG quality).
         case recorded(WritableKeyPath<Stage, Int> & Sendable)
+        /// A video's poster frame (`PosterTime`): `auto`, `25%`, `3s`; in the parameters only when not `auto`, so
+        /// the renditions made before the option existed are still up to date.
+        case poster(WritableKeyPath<Stage, PosterTime> & Sendable)
     }
 
     public let key: String
@@ -86,6 +89,7 @@ public struct StageOption<Stage>: Sendable {
                 + (stage[keyPath: path].usesFormatExtension ? [("ext", .string("format"))] : [])
         case .preset(let path): [(key, .string(stage[keyPath: path].name)), ("recipe", stage[keyPath: path].recipe.canonical)]
         case .tuning: []
+        case .poster(let path): stage[keyPath: path] == .auto ? [] : [(key, .string(stage[keyPath: path].description))]
         }
     }
 }
@@ -108,6 +112,10 @@ extension StageOption {
     ) -> StageOption where E.RawValue == String {
         StageOption(key, .choice(StageChoice(path, only: only, unrecorded: unrecorded)), documentedDefault: documentedDefault,
                     scope: scope)
+    }
+    /// `poster:`, scoped to videos.
+    package static func poster(_ path: WritableKeyPath<Stage, PosterTime> & Sendable) -> StageOption {
+        StageOption("poster", .poster(path), scope: .video)
     }
     package static func selection(_ path: WritableKeyPath<Stage, Selection?> & Sendable) -> StageOption {
         StageOption("select", .selection(path))

@@ -34,6 +34,8 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
     public var raw: RawSource = .preview
     /// A HEIF/AVIF file's embedded thumbnail, or its primary image.
     public var embeddedThumbnail: EmbeddedThumbnailUse = .use
+    /// A video's poster frame: the search, or a time.
+    public var poster: PosterTime = .auto
     public var select: Selection? = nil
 
     public init() {}
@@ -47,11 +49,12 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         .integer("quality", \.quality, in: 1...100),
         .choice("raw", \.raw, scope: .cameraRaw),
         .choice("embedded-thumbnail", \.embeddedThumbnail, scope: .embeddedThumbnail),
+        .poster(\.poster),
         .selection(\.select),
     ]
 
-    /// The sources `raw:` and `embedded-thumbnail:` allow.
-    var policy: SourcePolicy { SourcePolicy(raw: raw, embeddedThumbnail: embeddedThumbnail) }
+    /// The sources `raw:`, `embedded-thumbnail:` and `poster:` allow.
+    var policy: SourcePolicy { SourcePolicy(raw: raw, embeddedThumbnail: embeddedThumbnail, poster: poster) }
 
     /// The libvips geometry for these options.
     public var geometry: ThumbnailGeometry {

@@ -163,6 +163,7 @@ final class StageOptionTests: XCTestCase {
                 guard case .number(let range) = primitive.mainParameter.kind else { XCTFail("\(option.key) tunes a number"); continue }
                 entries[option.key] = "\((range.lowerBound + range.upperBound) / 3)"
             case .recorded: continue
+            case .poster: entries[option.key] = "25%"
             }
             let varied = try load(entries, "\(name)-\(option.key)")
             // An option scoped to some formats (`raw:`) changes the hash of those photos' renditions, and no other's.
@@ -217,6 +218,7 @@ final class StageOptionTests: XCTestCase {
         case .tuning(let preset, let primitive):
             return (DocsText.defaultText(primitive.mainParameter), ["\(preset) only, \(DocsText.rangeText(primitive.mainParameter))"])
         case .recorded: return ("", [])
+        case .poster: return ("`auto`", ["`25%`", "`3s`"])
         }
     }
 }

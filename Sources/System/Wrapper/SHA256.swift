@@ -105,6 +105,15 @@ private func hexString(_ bytes: ArraySlice<UInt8>) -> String {
 }
 
 extension FileBytes {
+    /// The SHA-256 of the file at `path` as hex, streamed through libcrypto a mebibyte at a time with nothing held
+    /// (`init(path:streamingHead:)`): the one way to hash a file only to compare it, so a file of any size (a video,
+    /// a Live Photo's movie) is hashed in constant memory and never read whole.
+    /// - Throws: `FileBytesError` (not a regular file, a read error, the file changed while it was read);
+    ///   `SystemError` when libcrypto fails.
+    public static func sha256(ofFileAt path: String) throws -> String {
+        try FileBytes(path: path, streamingHead: 0).sha256()
+    }
+
     /// The SHA-256 of the file's bytes as hex (of the whole file, also when only its head is held).
     /// - Throws: `SystemError` when libcrypto fails.
     public func sha256() throws -> String {
