@@ -320,9 +320,7 @@ def table(photos, videos, lives, sizes, results, rounds):
     for what, pick, fmt, unit in (("no-op rerun: wall", lambda s: s[0][0], "{:.2f}", "s"),
                                   ("no-op rerun: CPU time", lambda s: s[0][3], "{:.2f}", "s"),
                                   ("no-op rerun: peak RSS", lambda s: s[0][1], "{:.0f}", "MB"),
-                                  ("no-op rerun: bytes read (`rchar`)", lambda s: s[0][2], "{:.1f}", "MB"),
-                                  ("no-op rerun: photos' steps, summed", stage_sum("photo"), "{:.0f}", "ms"),
-                                  ("no-op rerun: videos' steps, summed", stage_sum("video"), "{:.0f}", "ms")):
+                                  ("no-op rerun: bytes read (`rchar`)", lambda s: s[0][2], "{:.1f}", "MB")):
         a, b = median_of(np, pick), median_of(nm, pick)
         lines.append(f"| {what} | {fmt.format(a)} {unit} | {fmt.format(b)} {unit} | {b / a if a else float('nan'):.2f}× | | |")
     statuses = {}
