@@ -12,7 +12,7 @@ For a multi-process peer (xargs, a Python pool) GNU time reports the largest sin
 (the rusage of waited-for descendants), never their sum: the table says so.
 
 Usage: Benchmarks/run.py [--quick] [--rounds N] [--corpus DIR]
-                         [--only thumbnails|report|filter|multisize|distributed|embedded|video]
+                         [--only thumbnails|report|filter|multisize|distributed|embedded|video|mixed]
                          [--results FILE] [--album ALBUM]
                          [--report-before ALBUM] [--thumbnails-before ALBUM]
        Benchmarks/run.py --refresh-investigation     (after editing INVESTIGATION.md: its copy in RESULTS.md)
@@ -1185,7 +1185,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="a small subset and one round: to check the harness")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--corpus", default=PHOTOS, help="the folder of photos (default: Benchmarks/corpus/photos)")
-    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize", "distributed", "embedded", "video"], default=None,
+    parser.add_argument("--only", choices=["thumbnails", "report", "filter", "multisize", "distributed", "embedded", "video", "mixed"], default=None,
                         help="only the thumbnail comparison and the memory floor (a confirming run), or only the "
                              "report, filter-on-a-date-range, multi-size or distributed-scaling rows (printed, and "
                              "written to --results only when it is given)")
@@ -1219,6 +1219,11 @@ def main():
         # Issue 33: a video's poster thumbnail beside a JPEG of the same frame size (video_poster.py).
         import video_poster
         show_rows(video_poster.measure(ALBUM, args.rounds), args)
+        return
+    if args.only == "mixed":
+        # Issue 33: a library with 10 % videos beside the same photos alone, the nightly job (mixed_library.py).
+        import mixed_library
+        mixed_library.report(ALBUM, 40 if args.quick else 100, args.rounds, args.results)
         return
     if args.only == "report":
         report_only(args)
@@ -1285,6 +1290,10 @@ def main():
         log("video: a clip's poster thumbnail beside a JPEG of the same frame size")
         import video_poster
         distributed_table += video_poster.measure(ALBUM, args.rounds)
+
+        log("mixed: a library with 10 % videos beside its photos alone, the nightly job")
+        import mixed_library
+        distributed_table += mixed_library.bench_rows(ALBUM, 40 if args.quick else 100, args.rounds)
 
     rows = build_table(len(files), len(subset) if subset else None, many_count, ceiling, throughput, args.quick, memory)
     if report_count:
