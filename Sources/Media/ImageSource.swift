@@ -74,7 +74,19 @@ public struct ImageSource: @unchecked Sendable {
         case decoded(Image)
         /// Pixels a library decodes when asked (`resolved()`), holding about `pixels` of the run's memory budget
         /// (its unit: 3 bytes) while it does: a rendering reserves them first (libraw's decode of a RAW).
-        case deferred(pixels: Int, decode: @Sendable () throws -> Image)
+        case deferred(pixels: Int, decode: @Sendable () throws -> Decoded)
+    }
+
+    /// What a deferred decode made: the image, and what it is when only the decode can say (which frame of a
+    /// video it chose); nil keeps the source's `provenance`.
+    public struct Decoded {
+        public var image: Image
+        public var provenance: String?
+
+        public init(image: Image, provenance: String? = nil) {
+            self.image = image
+            self.provenance = provenance
+        }
     }
 
     public var pixels: Pixels
@@ -115,7 +127,8 @@ public struct ImageSource: @unchecked Sendable {
     /// The source with a deferred decode done (call it inside the budget's reservation); the others as they are.
     public func resolved() throws -> ImageSource {
         guard case .deferred(_, let decode) = pixels else { return self }
-        return ImageSource(.decoded(try decode()), orientation: orientation, provenance: provenance)
+        let decoded = try decode()
+        return ImageSource(.decoded(decoded.image), orientation: orientation, provenance: decoded.provenance ?? provenance)
     }
 
     /// Opens the image: the header at once, pixels when a pipeline asks for them; `shrink` (2, 4 or 8) only for
@@ -128,7 +141,7 @@ public struct ImageSource: @unchecked Sendable {
         case .decoded(let decoded):
             image = decoded
         case .deferred(_, let decode):
-            image = try decode()
+            image = try decode().image
         }
         guard let orientation, orientation != image.orientation else { return image }
         return try image.setting("orientation", to: orientation)

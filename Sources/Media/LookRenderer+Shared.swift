@@ -18,13 +18,15 @@ extension LookRenderer {
             let chosen = try ImageFormat.source(bytes, for: request, failOn: failOn)
             let early = chosen.deferredPixels == nil ? try chosen.open(sequential: true, failOn: failOn) : nil
             var held: Image?
+            var provenance = chosen.provenance
             try reserve(early.map { reservation(for: $0, wholeImage: $0.orientation != 1) } ?? chosen.deferredPixels!) {
                 let source = try chosen.resolved()
+                provenance = source.provenance
                 let header = try early ?? source.open(sequential: true, failOn: failOn)
                 try checkData(of: source, header: header, failOn: failOn)
                 held = try fullSize(of: source, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
             }
-            return (held!, chosen.provenance)
+            return (held!, provenance)
         }
     }
 

@@ -44,17 +44,19 @@ public enum LookRenderer {
             let chosen = try ImageFormat.source(bytes, for: DecodeRequest(atLeast: MinimumSize(geometry), policy: policy), failOn: failOn)
             let early = chosen.deferredPixels == nil ? try chosen.open(sequential: true, failOn: failOn) : nil
             var rendered: (look: Rendered, original: Rendered?)?
+            var provenance = chosen.provenance
             // Progressive JPEGs and interlaced PNGs hold whole-image buffers even when they shrink on load; a library's
-            // own decode (libraw's) is done inside the reservation of what it holds.
+            // own decode (libraw's, FFmpeg's) is done inside the reservation of what it holds.
             try reserve(early.map { reservation(for: $0, wholeImage: false) } ?? chosen.deferredPixels!) {
                 let source = try chosen.resolved()
+                provenance = source.provenance
                 let header = try early ?? source.open(sequential: true, failOn: failOn)
                 try checkData(of: source, header: header, failOn: failOn)
                 let small = try thumbnail(of: source, header: header, recipe: .original, geometry: geometry, failOn: failOn)
                 rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
             }
-            rendered!.look.source = chosen.provenance
-            rendered!.original?.source = chosen.provenance
+            rendered!.look.source = provenance
+            rendered!.original?.source = provenance
             return rendered!
         }
     }

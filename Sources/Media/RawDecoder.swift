@@ -50,10 +50,11 @@ public struct RawDecoder: ImageDecoder {
         // Decoded when the rendering has reserved what libraw holds meanwhile: the sensor data (2 bytes a photosite),
         // its working image (8 bytes a pixel) and the 8-bit output (3), at a quarter of the pixels at half size.
         let decodedPixels = half ? w * h / 4 : w * h
-        let decode: @Sendable () throws -> Image = {
+        let decode: @Sendable () throws -> ImageSource.Decoded = {
             do {
                 let pixels = try RawFile(bytes).decode(halfSize: half)
-                return try Image.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height, bands: pixels.bands)
+                return ImageSource.Decoded(image: try Image.fromPixels(pixels.bytes, width: pixels.width, height: pixels.height,
+                                                                      bands: pixels.bands))
             } catch let error as RawError {
                 throw DamagedImage("damaged RAW data: \(error.reason)\(preview)")
             }

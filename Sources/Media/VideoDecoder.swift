@@ -30,10 +30,29 @@ public struct VideoDecoder: ImageDecoder {
 
     /// The poster, made smaller in its conversion when the rendering needs a fraction of it (a 240×240 thumbnail of
     /// a 1920×1080 clip converts the frame at 480×270), as a JPEG shrinks on load.
+    ///
+    /// The poster is decoded when the rendering has reserved what FFmpeg and the conversion hold meanwhile
+    /// (`memoryNeed`), as a RAW's decode is: the header is read now, for the frame's size.
     public func source(_ bytes: FileBytes, for request: DecodeRequest, failOn: FailOn) throws -> ImageSource {
-        let (image, time, note) = try poster(bytes, choosing: request.policy.poster,
-                                             shrink: { VideoDecoder.shrink(shown: $0, toMeet: request.atLeast) })
-        return ImageSource(.decoded(image), provenance: "poster frame at \(VideoDecoder.seconds(time)) s" + (note.map { " (\($0))" } ?? ""))
+        let video = OpenedVideo(try VideoDecoder.damage { try VideoFile(path: bytes.path, reading: .header) })
+        let shrink = VideoDecoder.shrink(shown: video.file.facts.shownSize, toMeet: request.atLeast)
+        let choosing = request.policy.poster
+        let decode: @Sendable () throws -> ImageSource.Decoded = {
+            let (image, time, note) = try VideoDecoder.poster(of: video.file, choosing: choosing, shrink: { _ in shrink })
+            return ImageSource.Decoded(image: image, provenance: "poster frame at \(VideoDecoder.seconds(time)) s"
+                                       + (note.map { " (\($0))" } ?? ""))
+        }
+        return ImageSource(.deferred(pixels: VideoDecoder.memoryNeed(video.file.facts, shrink: shrink), decode: decode),
+                           provenance: "poster frame")
+    }
+
+    /// What a poster's decode holds of the memory budget, in its unit (3 bytes): the decoder's frame and one more
+    /// (3 bytes a pixel: 10-bit 4:2:0, the most a phone writes), and at the converted size the RGB frame, the
+    /// 16-bit one an HDR frame is tone-mapped from, libvips' copy and an upright turn (15 bytes a pixel).
+    static func memoryNeed(_ facts: VideoFacts, shrink: Int) -> Int {
+        let (width, height) = facts.shownSize
+        let out = max(1, width / max(1, shrink)) * max(1, height / max(1, shrink))
+        return (2 * 3 * facts.width * facts.height + 15 * out + 2) / 3
     }
 
     /// The largest shrink of 2, 4 or 8 (a JPEG's) that keeps an upright `shown` frame at least `needed`; 1 when none
@@ -77,8 +96,14 @@ public struct VideoDecoder: ImageDecoder {
     ///   - shrink: the shrink for the upright frame's shown size (`VideoFacts.shownSize`).
     private func poster(_ bytes: FileBytes, choosing: PosterTime,
                         shrink: ((width: Int, height: Int)) -> Int) throws -> (image: Image, time: Double, note: String?) {
+        let video = try VideoDecoder.damage { try VideoFile(path: bytes.path, reading: .header) }
+        return try VideoDecoder.poster(of: video, choosing: choosing, shrink: shrink)
+    }
+
+    /// The poster of a video opened from its header.
+    private static func poster(of video: VideoFile, choosing: PosterTime,
+                               shrink: ((width: Int, height: Int)) -> Int) throws -> (image: Image, time: Double, note: String?) {
         let (frame, turn, note): (VideoFrame, Int, String?) = try VideoDecoder.damage {
-            let video = try VideoFile(path: bytes.path, reading: .header)
             try video.checkComplete()
             let duration = video.facts.duration
             let by = shrink(video.facts.shownSize)
@@ -191,5 +216,15 @@ public struct VideoDecoder: ImageDecoder {
         } catch let error as VideoError {
             throw DamagedImage("damaged video: \(error.reason)")
         }
+    }
+}
+
+/// A video opened from its header, handed to the deferred decode of its poster, which runs once on the worker that
+/// resolves it (FFmpeg's contexts are used by one thread at a time).
+private final class OpenedVideo: @unchecked Sendable {
+    let file: VideoFile
+
+    init(_ file: VideoFile) {
+        self.file = file
     }
 }
