@@ -3,6 +3,7 @@
  *
  * Not part of `make bench`; used for Benchmarks/INVESTIGATION.md section 12. Build (needs libturbojpeg0-dev):
  *   gcc -O2 -g -o /tmp/ceiling Benchmarks/turbojpeg/ceiling.c $(pkg-config --cflags --libs vips libturbojpeg)
+ *   (without libturbojpeg0-dev: gcc -O2 -g -DCEILING_NO_TJ -o /tmp/ceiling Benchmarks/turbojpeg/ceiling.c $(pkg-config --cflags --libs vips))
  *   ceiling MODE ROUNDS FILE...
  * MODE: vips | tj | vipsdecode | tjdecode | crop | cropcubic | all (every mode, order reversed every other round);
  *       compare: crop-first against album's thumbnail, pixel differences per photo (ROUNDS ignored).
@@ -25,7 +26,14 @@
 #include <unistd.h>
 #include <malloc.h>
 #include <vips/vips.h>
+#ifdef CEILING_NO_TJ
+/* Built without libturbojpeg0-dev (-DCEILING_NO_TJ): the libvips modes only; tj and tjdecode stop with an error. */
+typedef void *tjhandle;
+#define tjInitDecompress() NULL
+#define tjDestroy(tj) ((void) (tj))
+#else
 #include <turbojpeg.h>
+#endif
 
 typedef struct { unsigned char *data; size_t size; } File;
 
@@ -128,6 +136,11 @@ static VipsImage *vips_decode(File *f) {
 }
 
 static VipsImage *tj_decode(tjhandle tj, File *f, unsigned char **pixels) {
+#ifdef CEILING_NO_TJ
+    (void) tj; (void) f; (void) pixels;
+    fprintf(stderr, "built with -DCEILING_NO_TJ: no TurboJPEG modes\n");
+    exit(1);
+#else
     int w, h, subsamp, colorspace;
     if (tjDecompressHeader3(tj, f->data, f->size, &w, &h, &subsamp, &colorspace))
         die(tjGetErrorStr2(tj));
@@ -150,6 +163,7 @@ static VipsImage *tj_decode(tjhandle tj, File *f, unsigned char **pixels) {
         vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, icc, icc_len);
     g_object_unref(header);
     return image;
+#endif
 }
 
 static double run(const char *mode, tjhandle tj, File *files, int n) {

@@ -9,8 +9,9 @@
  * marker, loads with no word. And the warnings it does raise go into libvips' one process-wide error buffer.
  *
  * So album decodes the file once more with libjpeg itself, as djpeg does: its own error manager and source (fed as
- * djpeg's is), on the caller's stack, so every message is this file's; every scanline at 1/8 scale (the whole entropy-coded data is read, only
- * the DC coefficients are transformed), then jpeg_finish_decompress, which reads up to the end-of-image marker.
+ * djpeg's is), on the caller's stack, so every message is this file's; all of its entropy-coded data at 1/8 scale
+ * (every row but the last skipped: entropy-decoded, not transformed), then jpeg_finish_decompress, which reads up to
+ * the end-of-image marker.
  * The first warning stops it: djpeg, too, prints only the first.
  *
  * libjpeg reports errors by calling error_exit, which must not return; its own examples (example.txt) longjmp back.
@@ -138,6 +139,13 @@ static inline int album_jpeg_check(const void *bytes, size_t length, char *messa
     jpeg_start_decompress(&cinfo);
     JSAMPARRAY row = (*cinfo.mem->alloc_sarray)((j_common_ptr) &cinfo, JPOOL_IMAGE,
                                                 cinfo.output_width * cinfo.output_components, 1);
+    /* Every row but the last is skipped: libjpeg-turbo's jpeg_skip_scanlines still entropy-decodes each MCU of a
+     * single-scan file (decode_mcu with no output block: the same Huffman decoder and its warnings), or has read a
+     * multi-scan file whole in jpeg_start_decompress, and leaves out the inverse DCT, upsampling and colour
+     * conversion. The last row is read, not skipped: skipping to the end marks the input finished unread. Arithmetic-
+     * coded files are read row by row, as before. */
+    if (!cinfo.arith_code && cinfo.output_height > 1)
+        jpeg_skip_scanlines(&cinfo, cinfo.output_height - 1);
     while (cinfo.output_scanline < cinfo.output_height)
         jpeg_read_scanlines(&cinfo, row, 1);
     jpeg_finish_decompress(&cinfo);

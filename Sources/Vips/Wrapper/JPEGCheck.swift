@@ -7,8 +7,8 @@ import System
 /// libjpeg only finds after the last scanline is never said, and a scan whose damage decodes as other pixels loads
 /// without a word: 64 flipped bytes in a scan left "Corrupt JPEG data: 119 extraneous bytes before marker 0xd9" in
 /// djpeg and nothing in libvips (issue 29). This decodes the file once more with libjpeg itself (`album_jpeg_check`
-/// in `CJPEG`'s shim: every scanline at 1/8 scale, then up to the end-of-image marker), under an error manager of its
-/// own on the calling thread, so the words are this file's whatever else runs: no shared buffer, no attribution.
+/// in `CJPEG`'s shim: all of its entropy-coded data at 1/8 scale, every row but the last skipped without its inverse
+/// DCT, then up to the end-of-image marker), under an error manager of its own on the calling thread, so the words are this file's whatever else runs: no shared buffer, no attribution.
 public enum JPEGCheck {
     /// Checks `bytes`, a JPEG. Returns when libjpeg decodes it to its end with no warning.
     /// - Throws: `DecoderDamage` with libjpeg's first warning or its error, word for word as djpeg prints it; a
