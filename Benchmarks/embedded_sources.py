@@ -164,8 +164,12 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--album", default=os.path.join(ROOT, ".build", "release", "album"))
     args = parser.parse_args()
-    rows = measure(args.album, args.rounds)
-    print(f"| measurement | workers | median s ({args.rounds} rounds) | photos/s | ratio | target | result |")
+    print_rows(measure(args.album, args.rounds), args.rounds)
+
+
+def print_rows(rows, rounds):
+    """Rows in run.py's shape as a Markdown table (the RSS column left out)."""
+    print(f"| measurement | workers | median s ({rounds} rounds) | photos/s | ratio | target | result |")
     print("|---|---|---|---|---|---|---|")
     for row in rows:
         print("| " + " | ".join(str(cell) for i, cell in enumerate(row) if i != 5) + " |")

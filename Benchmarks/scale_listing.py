@@ -15,8 +15,18 @@ import argparse, hashlib, json, os, shutil, sqlite3, statistics, subprocess, sys
 FILL_COLUMNS_SKIPPED = {"id"}
 
 
-def fill(database, count):
-    photos = os.path.join(os.path.dirname(os.path.dirname(database)), "photos")
+def listed_rendition(catalogue, rendition, index, digest):
+    """A copy's rendition row for listing: the recorded one's, with a path of its own (no file behind it)."""
+    copy = {k: v for k, v in rendition.items() if k not in FILL_COLUMNS_SKIPPED}
+    copy.update(path="thumbs/f%07d.jpg" % index)
+    return copy
+
+
+def fill(database, count, rendition_row=listed_rendition):
+    """Copies the one recorded photo's rows for `count` tiny distinct files, each rendition by `rendition_row`
+    (catalogue folder, the recorded rendition, the copy's index, its SHA-256) -> the copy's row without `photo`."""
+    catalogue = os.path.dirname(database)
+    photos = os.path.join(os.path.dirname(catalogue), "photos")
     db = sqlite3.connect(database)
     columns = [row[1] for row in db.execute("PRAGMA table_info(photos)")]
     template = dict(zip(columns, db.execute("SELECT * FROM photos").fetchone()))
@@ -38,21 +48,20 @@ def fill(database, count):
                        inode=status.st_ino)
             db.execute("INSERT INTO photos (%s) VALUES (%s)" % (", ".join(row), ", ".join("?" * len(row))), list(row.values()))
             for rendition in renditions:
-                copy = {k: v for k, v in rendition.items() if k not in FILL_COLUMNS_SKIPPED}
-                copy.update(photo=row["id"], path="thumbs/f%07d.jpg" % index)
+                copy = dict(rendition_row(catalogue, rendition, index, digest), photo=row["id"])
                 db.execute("INSERT INTO renditions (%s) VALUES (%s)" % (", ".join(copy), ", ".join("?" * len(copy))), list(copy.values()))
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
 
 
-def make_library(album, root, count):
+def make_library(album, root, count, rendition_row=listed_rendition):
     os.makedirs(os.path.join(root, "photos"))
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=orange:s=64x48", "-frames:v", "1",
                     os.path.join(root, "photos", "a.jpg")], check=True)
     with open(os.path.join(root, "job.yml"), "w") as job:
         job.write("version: 1\nname: scale\ncatalogue: album\nstages:\n  - import: {from: photos}\n  - thumbnail: {size: 32x32}\n")
     subprocess.run([album, "run", "job.yml"], cwd=root, check=True, capture_output=True)
-    fill(os.path.join(root, "album", "catalogue.db"), count)
+    fill(os.path.join(root, "album", "catalogue.db"), count, rendition_row)
 
 
 PEAK = ("import resource, subprocess, sys, time\n"

@@ -12,60 +12,31 @@ every file), each timed with its peak RSS (getrusage(RUSAGE_CHILDREN) in a fresh
 1 % of the files were rewritten with new bytes (each round other files: they are imported and thumbnailed). Prints
 one JSON line per measurement (medians).
 """
-import argparse, hashlib, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfile
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scale_listing  # noqa: E402
 from scale_listing import PEAK, WALK  # noqa: E402
 
 
-def fill(database, count):
-    catalogue = os.path.dirname(database)
-    photos = os.path.join(os.path.dirname(catalogue), "photos")
-    db = sqlite3.connect(database)
-    columns = [row[1] for row in db.execute("PRAGMA table_info(photos)")]
-    template = dict(zip(columns, db.execute("SELECT * FROM photos").fetchone()))
-    kinds = [row[1] for row in db.execute("PRAGMA table_info(renditions)")]
-    renditions = [dict(zip(kinds, row)) for row in db.execute("SELECT * FROM renditions WHERE photo = ?", (template["id"],))]
-    folder = os.path.dirname(template["path"])
-
+def linked_thumbnail(catalogue, rendition, index, digest):
+    """A copy's thumbnail row whose file is a hard link to the recorded one and whose input is the copy's bytes, so
+    a rerun finds it up to date."""
     def absolute(path):
         return path if os.path.isabs(path) else os.path.join(catalogue, path)
-    with db:
-        for index in range(count):
-            name = "g%03d/f%07d.jpg" % (index // 1000, index)
-            path = os.path.join(photos, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            content = b"scale photo %d\n" % index
-            with open(path, "wb") as out:
-                out.write(content)
-            status = os.stat(path)
-            digest = hashlib.sha256(content).hexdigest()
-            row = dict(template, id="%s-%s-8%s-8%s-%s" % (digest[:8], digest[8:12], digest[13:16], digest[17:20], digest[20:32]),
-                       hash=digest, path=os.path.join(folder, name), bytes=status.st_size, mtime_ns=status.st_mtime_ns,
-                       inode=status.st_ino)
-            db.execute("INSERT INTO photos (%s) VALUES (%s)" % (", ".join(row), ", ".join("?" * len(row))), list(row.values()))
-            for rendition in renditions:
-                copy = {k: v for k, v in rendition.items() if k != "id"}
-                linked = os.path.join(os.path.dirname(rendition["path"]), "f%07d.jpg" % index)
-                # A file takes at most 65 000 links (ext4): a copy of the recorded one for each 50 000 copies.
-                source = absolute(rendition["path"]) + ".%d" % (index // 50000)
-                if not os.path.exists(source):
-                    shutil.copyfile(absolute(rendition["path"]), source)
-                os.link(source, absolute(linked))
-                copy.update(photo=row["id"], path=linked, input_hash=digest)
-                db.execute("INSERT INTO renditions (%s) VALUES (%s)" % (", ".join(copy), ", ".join("?" * len(copy))), list(copy.values()))
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
+    copy = {k: v for k, v in rendition.items() if k != "id"}
+    linked = os.path.join(os.path.dirname(rendition["path"]), "f%07d.jpg" % index)
+    # A file takes at most 65 000 links (ext4): a copy of the recorded one for each 50 000 copies.
+    source = absolute(rendition["path"]) + ".%d" % (index // 50000)
+    if not os.path.exists(source):
+        shutil.copyfile(absolute(rendition["path"]), source)
+    os.link(source, absolute(linked))
+    copy.update(path=linked, input_hash=digest)
+    return copy
 
 
 def make_library(album, root, count):
-    os.makedirs(os.path.join(root, "photos"))
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=orange:s=64x48", "-frames:v", "1",
-                    os.path.join(root, "photos", "a.jpg")], check=True)
-    with open(os.path.join(root, "job.yml"), "w") as job:
-        job.write("version: 1\nname: scale\ncatalogue: album\nstages:\n  - import: {from: photos}\n  - thumbnail: {size: 32x32}\n")
-    subprocess.run([album, "run", "job.yml"], cwd=root, check=True, capture_output=True)
-    fill(os.path.join(root, "album", "catalogue.db"), count)
+    scale_listing.make_library(album, root, count, linked_thumbnail)
 
 
 def measure(command, cwd):

@@ -24,7 +24,7 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
 WORK = os.path.join(BENCH, "work", "video")
 sys.path.insert(0, BENCH)
-from embedded_sources import job, timed, thumbnail_step  # noqa: E402
+from embedded_sources import job, print_rows, timed, thumbnail_step  # noqa: E402
 
 PHOTO = os.path.join(BENCH, "corpus", "photos")
 
@@ -88,11 +88,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--album", default=os.path.join(ROOT, ".build", "release", "album"))
     args = parser.parse_args()
-    rows = measure(args.album, args.rounds)
-    print(f"| measurement | workers | median s ({args.rounds} rounds) | photos/s | ratio | target | result |")
-    print("|---|---|---|---|---|---|---|")
-    for row in rows:
-        print("| " + " | ".join(str(cell) for i, cell in enumerate(row) if i != 5) + " |")
+    print_rows(measure(args.album, args.rounds), args.rounds)
 
 
 if __name__ == "__main__":

@@ -111,39 +111,34 @@ public final class VideoFile {
     /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded (damaged or truncated).
     public func frame(at seconds: Double, squarePixels: Bool = false, shrink: Int = 1) throws -> VideoFrame? {
         guard let format, let codec, let (target, start, unit) = try seek(to: seconds) else { return nil }
-        var packet = av_packet_alloc()
-        var frame = av_frame_alloc()
-        defer {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-        }
-        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
-        var ended = false
-        while true {
-            if !ended {
-                let read = av_read_frame(format, packet)
-                if read == album_av_error_eof() {
-                    ended = true
-                    try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
-                } else {
-                    try check("av_read_frame", read)
-                    let mine = packet.pointee.stream_index == streamIndex
-                    let sent = mine ? avcodec_send_packet(codec, packet) : 0
-                    av_packet_unref(packet)
-                    if !mine { continue }
-                    try check("avcodec_send_packet", sent)
-                }
-            }
+        return try withPacketAndFrame { packet, frame in
+            var ended = false
             while true {
-                let received = avcodec_receive_frame(codec, frame)
-                if received == album_av_error_eagain() { break }
-                if received == album_av_error_eof() { return nil }
-                try check("avcodec_receive_frame", received)
-                defer { av_frame_unref(frame) }
-                let pts = frame.pointee.best_effort_timestamp
-                if pts == album_av_nopts() || pts >= target {
-                    let time = pts == album_av_nopts() ? seconds : Double(pts - start) * unit
-                    return try converted(frame, time: time, squarePixels: squarePixels, shrink: shrink)
+                if !ended {
+                    let read = av_read_frame(format, packet)
+                    if read == album_av_error_eof() {
+                        ended = true
+                        try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
+                    } else {
+                        try check("av_read_frame", read)
+                        let mine = packet.pointee.stream_index == streamIndex
+                        let sent = mine ? avcodec_send_packet(codec, packet) : 0
+                        av_packet_unref(packet)
+                        if !mine { continue }
+                        try check("avcodec_send_packet", sent)
+                    }
+                }
+                while true {
+                    let received = avcodec_receive_frame(codec, frame)
+                    if received == album_av_error_eagain() { break }
+                    if received == album_av_error_eof() { return nil }
+                    try check("avcodec_receive_frame", received)
+                    defer { av_frame_unref(frame) }
+                    let pts = frame.pointee.best_effort_timestamp
+                    if pts == album_av_nopts() || pts >= target {
+                        let time = pts == album_av_nopts() ? seconds : Double(pts - start) * unit
+                        return try converted(frame, time: time, squarePixels: squarePixels, shrink: shrink)
+                    }
                 }
             }
         }
@@ -156,36 +151,31 @@ public final class VideoFile {
     /// - Throws: `VideoError` in FFmpeg's words when the stream cannot be read or decoded.
     public func keyFrame(atOrBefore seconds: Double, squarePixels: Bool = false, shrink: Int = 1) throws -> VideoFrame? {
         guard let format, let codec, let (_, start, unit) = try seek(to: seconds) else { return nil }
-        var packet = av_packet_alloc()
-        var frame = av_frame_alloc()
-        defer {
-            av_packet_free(&packet)
-            av_frame_free(&frame)
-        }
-        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
-        while true {
-            let read = av_read_frame(format, packet)
-            if read == album_av_error_eof() { return nil }
-            try check("av_read_frame", read)
-            let mine = packet.pointee.stream_index == streamIndex
-            let sent = mine ? avcodec_send_packet(codec, packet) : 0
-            av_packet_unref(packet)
-            if mine {
-                try check("avcodec_send_packet", sent)
-                break
+        return try withPacketAndFrame { packet, frame in
+            while true {
+                let read = av_read_frame(format, packet)
+                if read == album_av_error_eof() { return nil }
+                try check("av_read_frame", read)
+                let mine = packet.pointee.stream_index == streamIndex
+                let sent = mine ? avcodec_send_packet(codec, packet) : 0
+                av_packet_unref(packet)
+                if mine {
+                    try check("avcodec_send_packet", sent)
+                    break
+                }
             }
+            try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
+            let received = avcodec_receive_frame(codec, frame)
+            if received == album_av_error_eof() || received == album_av_error_eagain() {
+                throw VideoError(call: "avcodec_receive_frame", code: received,
+                                 message: "the key frame at \(seconds) s gives no picture", file: path)
+            }
+            try check("avcodec_receive_frame", received)
+            defer { av_frame_unref(frame) }
+            let pts = frame.pointee.best_effort_timestamp
+            return try converted(frame, time: pts == album_av_nopts() ? seconds : Double(pts - start) * unit,
+                                 squarePixels: squarePixels, shrink: shrink)
         }
-        try check("avcodec_send_packet", avcodec_send_packet(codec, nil))
-        let received = avcodec_receive_frame(codec, frame)
-        if received == album_av_error_eof() || received == album_av_error_eagain() {
-            throw VideoError(call: "avcodec_receive_frame", code: received,
-                             message: "the key frame at \(seconds) s gives no picture", file: path)
-        }
-        try check("avcodec_receive_frame", received)
-        defer { av_frame_unref(frame) }
-        let pts = frame.pointee.best_effort_timestamp
-        return try converted(frame, time: pts == album_av_nopts() ? seconds : Double(pts - start) * unit,
-                             squarePixels: squarePixels, shrink: shrink)
     }
 
     /// Checks that the file holds every frame its container's index places in it: a QuickTime or MP4 file cut short
@@ -204,6 +194,19 @@ public final class VideoFile {
                              message: "the file ends at byte \(size), before its last frame's data does (at byte \(end)): "
                              + "it was cut short", file: path)
         }
+    }
+
+    /// `body` with a packet and a frame FFmpeg allocates for it, freed after.
+    private func withPacketAndFrame<T>(
+        _ body: (UnsafeMutablePointer<AVPacket>, UnsafeMutablePointer<AVFrame>) throws -> T) throws -> T {
+        var packet = av_packet_alloc()
+        var frame = av_frame_alloc()
+        defer {
+            av_packet_free(&packet)
+            av_frame_free(&frame)
+        }
+        guard let packet, let frame else { throw VideoFile.error("av_frame_alloc", album_av_error_enomem(), path) }
+        return try body(packet, frame)
     }
 
     /// Seeks the video stream to the key frame at or before `seconds` and empties the decoder: the target in the
