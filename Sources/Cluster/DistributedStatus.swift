@@ -45,8 +45,9 @@ public struct DistributedStatus {
         for index in 0..<plan.chunks {
             let items = (try? ChunkManifest.read(folder, chunk: index))?.count ?? 0
             let delta = FileSystem.exists(folder.database(index))
-            let attempts = (try? Catalogue.chunkAttempts(database: delta ? folder.database(index) : folder.view(index),
-                                                         parent: plan.run, view: !delta)) ?? []
+            let attempts = delta
+                ? (try? Catalogue.chunkAttempts(database: folder.database(index), parent: plan.run)) ?? []
+                : viewAttempts(folder, index, run: plan.run)
             var chunk = Chunk(chunk: index, state: .pending, items: items, attempts: attempts.count, host: attempts.last?.host,
                               seconds: nil, merged: merged[index] != nil)
             if let outcome = ChunkOutcome.read(folder, chunk: index) {
@@ -65,6 +66,16 @@ public struct DistributedStatus {
     }
 
     /// Whether a process holds the lock file at `path` (one that does not exist is held by nobody).
+    /// A chunk's attempts read from its view, only while its lock is free and held here: a running chunk's view is
+    /// its process's alone (a status opened beside the writer lost the chunk's log in `make test-slurm`); a running
+    /// chunk shows none until it ends.
+    private static func viewAttempts(_ folder: RunFolder, _ chunk: Int, run: Int64) -> [RunRecord] {
+        guard FileSystem.exists(folder.view(chunk)), let lock = try? FileLock(path: folder.lock(chunk)) else { return [] }
+        defer { lock.close() }
+        guard (try? lock.tryLock()) == true else { return [] }
+        return (try? Catalogue.chunkAttempts(database: folder.view(chunk), parent: run, view: true)) ?? []
+    }
+
     private static func isLocked(_ path: String) -> Bool {
         guard FileSystem.exists(path), let lock = try? FileLock(path: path) else { return false }
         defer { lock.close() }
