@@ -122,7 +122,7 @@ let package = Package(
 
         /// The shared vocabulary and small pieces every layer uses: JSON, console output, timestamps, paths, stage
         /// names, selections, photo states, exit codes and the one mapping from an error to the sentence a user reads.
-        .target(name: "Core", dependencies: ["System", "Vips", "SQLite"]),
+        .target(name: "Core", dependencies: ["System"]),
         /// The in-house YAML 1.2 subset parser, its diagnostics (`file:line:col`), and typed reads of its node tree.
         .target(name: "YAML", dependencies: ["Core"]),
         /// The catalogue's store: one SQLite database and its folders; records declared once, the schema, the lock, stored

@@ -1,5 +1,6 @@
 import Core
 import Catalogue
+import Run
 
 /// `album caption PHOTO TEXT`: sets a photo's caption, recorded in its history like any other step.
 struct CaptionCommand: Command, WaitsForLock {

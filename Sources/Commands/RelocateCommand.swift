@@ -1,6 +1,7 @@
 import System
 import Core
 import Catalogue
+import Run
 
 /// `album relocate --from OLD --to NEW`: rewrites the recorded paths of originals (and of exports outside the
 /// catalogue) that moved from under OLD to under NEW, as a run of job 'relocate'.

@@ -1,11 +1,10 @@
 import Foundation
 import System
-import Vips
 
 /// The one mapping from an error to the sentence a user reads: a step's failure, a folder that cannot be created.
 ///
 /// album's own errors are sentences already (`StageError`, `AtomicFileError`, `FileBytesError`, … print their
-/// message); libvips' name their operation; Foundation's file errors are reduced to their POSIX reason, as `ls`
+/// message), and so are the wrappers' (`VipsError` says "libvips thumbnail failed: …"); Foundation's file errors are reduced to their POSIX reason, as `ls`
 /// would say it:
 /// ```
 /// ErrorReason.of(StageError("its header claims an empty image (0×0)"))  // "its header claims an empty image (0×0)"
@@ -17,8 +16,6 @@ public enum ErrorReason {
     /// The sentence for `error`.
     public static func of(_ error: any Error) -> String {
         switch error {
-        case let error as VipsError:
-            return "libvips \(error.operation) failed: \(error.reason)"
         case let error as POSIXError:
             return SystemError.reason(for: error.code.rawValue)
         case let error as CocoaError:

@@ -1,6 +1,4 @@
 import Foundation
-import SQLite
-import Vips
 
 /// The software that makes album's results, recorded with every run and folded into every parameters hash.
 public struct Software: Sendable, Equatable {
@@ -12,9 +10,10 @@ public struct Software: Sendable, Equatable {
     /// album's own version.
     public static let albumVersion = "0.1.0"
 
-    /// The versions in this process.
-    public static var current: Software {
-        Software(album: albumVersion, vips: Vips.version, sqlite: Database.libraryVersion,
-                 host: ProcessInfo.processInfo.hostName)
+    public init(album: String, vips: String, sqlite: String, host: String) {
+        self.album = album
+        self.vips = vips
+        self.sqlite = sqlite
+        self.host = host
     }
 }

@@ -35,7 +35,8 @@ public struct VipsError: Error, Sendable, CustomStringConvertible {
         }.joined(separator: "; ")
     }
 
-    public var description: String { "\(operation) failed: \(reason)" }
+    /// The sentence a user reads (`ErrorReason.of` prints it): "libvips thumbnail failed: …".
+    public var description: String { "libvips \(operation) failed: \(reason)" }
 
     /// Whether libvips failed for want of memory or a thread (`reason` then begins "not enough memory"), not
     /// because of what it was given: a failure of the machine, never a damaged image.
