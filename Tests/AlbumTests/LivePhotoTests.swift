@@ -4,29 +4,7 @@ import XCTest
 /// Live Photos (issue 33, docs/catalogue.md "Live Photos"), through the built binary on files the tests make: a JPEG
 /// and a MOV (an H.264 clip made by ffmpeg) with the same name in one folder are one photo whose still renders and
 /// whose movie is its second original, its motion part.
-final class LivePhotoTests: XCTestCase {
-    @discardableResult
-    func album(_ arguments: [String], in folder: String, status: Int32 = 0,
-               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try TestSupport.album(arguments, in: folder)
-        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
-        return result
-    }
-
-    /// `album ls --json`'s photos, by the name of their original.
-    func photos(in folder: String) throws -> [String: [String: Any]] {
-        let listed = try album(["ls", "--json"], in: folder)
-        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-        return Dictionary(array.map { (($0["path"] as! String as NSString).lastPathComponent, $0) }, uniquingKeysWith: { newest, _ in newest })
-    }
-
-    /// The second originals `ls --json` lists for a photo: (file name, format, hash, bytes).
-    func seconds(_ photo: [String: Any]?) -> [String] {
-        ((photo?["second_originals"] as? [[String: Any]]) ?? []).map {
-            "\(($0["path"] as! String as NSString).lastPathComponent) \($0["format"]!) \($0["hash"]!) \($0["bytes"]!)"
-        }
-    }
-
+final class LivePhotoTests: XCTestCase, DrivesAlbum {
     /// The movie's duration in seconds as ffprobe reads its container: the truth the motion part's `duration` is
     /// compared with.
     func probedDuration(_ path: String) throws -> Double {
@@ -39,10 +17,6 @@ final class LivePhotoTests: XCTestCase {
         let seconds = try XCTUnwrap(photo?["second_originals"] as? [[String: Any]])
         XCTAssertEqual(seconds.count, 1)
         return try XCTUnwrap(seconds.first?["duration"] as? Double, "\(seconds)")
-    }
-
-    func size(_ path: String) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
     }
 
     /// `photos/IMG_1.JPG` + `photos/IMG_1.MOV` (a Live Photo), `photos/lone.mov` (a movie with no still) and

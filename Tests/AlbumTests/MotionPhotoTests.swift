@@ -4,26 +4,7 @@ import XCTest
 /// Motion Photos (issue 33, docs/catalogue.md "Motion"), through the built binary on files the tests make: a JPEG
 /// whose XMP marks an MP4 appended to it is one photo whose movie album records (offset and length) and exports by
 /// copying its bytes (`export: {from: motion}`); the still renders as any JPEG.
-final class MotionPhotoTests: XCTestCase {
-    @discardableResult
-    func album(_ arguments: [String], in folder: String, status: Int32 = 0,
-               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try TestSupport.album(arguments, in: folder)
-        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
-        return result
-    }
-
-    /// `album ls --json`'s photos, by the name of their original.
-    func photos(in folder: String) throws -> [String: [String: Any]] {
-        let listed = try album(["ls", "--json"], in: folder)
-        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-        return Dictionary(array.map { (($0["path"] as! String as NSString).lastPathComponent, $0) }, uniquingKeysWith: { newest, _ in newest })
-    }
-
-    func size(_ path: String) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
-    }
-
+final class MotionPhotoTests: XCTestCase, DrivesAlbum {
     /// A job that imports `photos` and exports each photo's movie to `out/{name}.{ext}`, with a thumbnail between.
     func writeJob(in folder: String, to: String = "out/{name}.{ext}") throws {
         try TestSupport.write("""

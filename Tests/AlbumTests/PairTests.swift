@@ -5,7 +5,7 @@ import XCTest
 /// RAW and a JPEG with the same name in one folder are one photo with two originals. The RAWs are DNGs written by
 /// `RawFixture` (make_dng.py: an RGGB mosaic and a JPEG preview); a second original is only read, hashed and
 /// stat-ed, never decoded, while the JPEG renders.
-final class PairTests: XCTestCase {
+final class PairTests: XCTestCase, DrivesAlbum {
     /// A DNG of `width`×`height` sensor pixels with a JPEG preview of half that (`RawFixture`); `model` changes its
     /// bytes.
     static func dng(at path: String, width: Int = 640, height: Int = 480, model: String = "Canon EOS 6D") throws {
@@ -34,28 +34,6 @@ final class PairTests: XCTestCase {
             """ + (export ? "\n  - export: {from: thumbnail, to: \"out/{name}.jpg\"}" : ""), to: "job.yml", in: folder)
     }
 
-    @discardableResult
-    func album(_ arguments: [String], in folder: String, status: Int32 = 0,
-               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try TestSupport.album(arguments, in: folder)
-        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
-        return result
-    }
-
-    /// `album ls --json`'s photos, by the name of their original (the newest photo of a name).
-    func photos(in folder: String) throws -> [String: [String: Any]] {
-        let listed = try album(["ls", "--json"], in: folder)
-        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-        return Dictionary(array.map { (($0["path"] as! String as NSString).lastPathComponent, $0) }, uniquingKeysWith: { newest, _ in newest })
-    }
-
-    /// The second originals `ls --json` lists for a photo: (file name, format, hash, bytes).
-    func seconds(_ photo: [String: Any]?) -> [String] {
-        ((photo?["second_originals"] as? [[String: Any]]) ?? []).map {
-            "\(($0["path"] as! String as NSString).lastPathComponent) \($0["format"]!) \($0["hash"]!) \($0["bytes"]!)"
-        }
-    }
-
     /// The import steps of the newest run, per status.
     func lastImport(_ folder: String) throws -> [String] {
         try Probe.rows(folder + "/album", "SELECT status || ' ' || coalesce(error, '') FROM steps WHERE stage = 'import' AND run = (SELECT max(id) FROM runs) ORDER BY id")
@@ -66,10 +44,6 @@ final class PairTests: XCTestCase {
         let plan = try album(["plan", "job.yml", "--json"], in: folder)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
         return (object["stages"] as? [[String: Any]])?.first { $0["stage"] as? String == "import" }?["to_do"] as? Int
-    }
-
-    func size(_ path: String) throws -> Int {
-        (try FileManager.default.attributesOfItem(atPath: path)[.size] as! NSNumber).intValue
     }
 
     func testARawAndAJPEGWithTheSameNameAreOnePhotoThatListsBothAndNeitherIsWritten() throws {

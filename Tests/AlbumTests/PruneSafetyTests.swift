@@ -5,16 +5,9 @@ import XCTest
 /// generated photos and a real SQLite file: the only copy of an edited original's earlier bytes (`mode: copy`), a
 /// photo whose bytes a touched alias still holds, the exports a failed run with new parameters had not redone yet,
 /// and a damage mark cleared by a run that decoded nothing.
-final class PruneSafetyTests: XCTestCase {
+final class PruneSafetyTests: XCTestCase, DrivesAlbum {
     func job(_ stages: String, in folder: String, name: String = "job.yml") throws {
         try TestSupport.write("version: 1\ncatalogue: album\nstages:\n" + stages, to: name, in: folder)
-    }
-
-    func album(_ arguments: [String], in folder: String, status: Int32 = 0,
-               file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try TestSupport.album(arguments, in: folder)
-        XCTAssertEqual(result.status, status, result.stdout + result.stderr, file: file, line: line)
-        return result
     }
 
     /// An original edited in place under `mode: copy`: the catalogue's copy of its earlier bytes is the only one

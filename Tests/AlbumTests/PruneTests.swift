@@ -9,7 +9,7 @@ import XCTest
 /// superseded versions, deletes renditions no current look or parameter set would produce, keeps what it is told to
 /// (and what it cannot prove old, and an unmounted share's photos), never deletes another catalogue's export, and
 /// thins history. Every expectation is read back with the sqlite3 shell, sha256sum or the file system, not album.
-final class PruneTests: XCTestCase {
+final class PruneTests: XCTestCase, DrivesAlbum {
     /// A job over `photos/`: a look (`LOOK`), a thumbnail (`SIZE`, 64x64 by default) and an export to `out/`.
     static let job = """
         version: 1
@@ -27,16 +27,6 @@ final class PruneTests: XCTestCase {
         for index in 1...count { try Fixture.jpeg(at: "\(folder)/photos/p\(index).jpg", width: 96, height: 64, variant: index) }
         try TestSupport.write(PruneTests.job, to: "job.yml", in: folder)
         return folder
-    }
-
-    /// Runs album in `folder`, expecting `status`.
-    @discardableResult
-    func album(_ arguments: [String], in folder: String, status: Int32 = 0, file: StaticString = #filePath,
-               line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try TestSupport.album(arguments, in: folder)
-        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")): \(result.stdout)\(result.stderr)",
-                       file: file, line: line)
-        return result
     }
 
     func run(_ folder: String, look: String = "none", size: String = "64x64", file: StaticString = #filePath, line: UInt = #line) throws {

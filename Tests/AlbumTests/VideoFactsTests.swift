@@ -7,7 +7,7 @@ import Catalogue
 /// catalogue's `duration`, `codec`, `frame_rate`, `latitude` and `longitude` (schema 10) for an H.264 MP4 and a HEVC
 /// MOV with a QuickTime location; `ls --kind`, `select: {kind: …}` and their errors; `export: {from: original}`
 /// copying a video and a JPEG byte for byte, and refusing an original whose bytes changed.
-final class VideoFactsTests: XCTestCase {
+final class VideoFactsTests: XCTestCase, DrivesAlbum {
     /// Makes a clip with the `ffmpeg` command (fixtures only: album never runs it).
     private func ffmpeg(_ arguments: [String]) throws {
         try Probe.require("ffmpeg", package: "ffmpeg")
@@ -39,21 +39,6 @@ final class VideoFactsTests: XCTestCase {
                               to: name, in: folder)
     }
 
-    @discardableResult
-    private func album(_ arguments: [String], in folder: String, status: Int32 = 0,
-                       file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try TestSupport.album(arguments, in: folder)
-        XCTAssertEqual(result.status, status, "album \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
-        return result
-    }
-
-    /// `album ls --json`'s photos, by the name of their original.
-    private func listed(_ arguments: [String] = [], in folder: String) throws -> [String: [String: Any]] {
-        let listed = try album(["ls", "--json"] + arguments, in: folder)
-        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], listed.stdout)
-        return Dictionary(array.map { (($0["path"] as! String as NSString).lastPathComponent, $0) }, uniquingKeysWith: { newest, _ in newest })
-    }
-
     func testAVideosDurationCodecFrameRateAndPlaceAreColumnsAndLsShowAndJSONNameItsKind() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try library(in: folder)
@@ -70,7 +55,7 @@ final class VideoFactsTests: XCTestCase {
                    "hevc.mov 3.0 hevc 10.00 48.8577 2.2950 1",
                    "still.jpg - - - - - 0"])
 
-        let photos = try listed(in: folder)
+        let photos = try photos(in: folder)
         XCTAssertEqual(photos["hevc.mov"]?["kind"] as? String, "video")
         XCTAssertEqual(photos["hevc.mov"]?["codec"] as? String, "hevc")
         XCTAssertEqual(try XCTUnwrap(photos["hevc.mov"]?["duration"] as? Double), 3.0, accuracy: 0.05)
@@ -126,8 +111,8 @@ final class VideoFactsTests: XCTestCase {
         try library(in: folder)
         try job("  - import: {from: photos}\n", in: folder)
         try album(["run", "job.yml"], in: folder)
-        XCTAssertEqual(Set(try listed(["--kind", "video"], in: folder).keys), ["h264.mp4", "hevc.mov", "badplace.mov"])
-        XCTAssertEqual(Set(try listed(["--kind", "photo"], in: folder).keys), ["still.jpg"])
+        XCTAssertEqual(Set(try photos(in: folder, listing: ["--kind", "video"]).keys), ["h264.mp4", "hevc.mov", "badplace.mov"])
+        XCTAssertEqual(Set(try photos(in: folder, listing: ["--kind", "photo"]).keys), ["still.jpg"])
         let bad = try album(["ls", "--kind", "movie"], in: folder, status: 2)
         XCTAssertTrue(bad.stderr.contains("photo, video"), bad.stderr)
 
