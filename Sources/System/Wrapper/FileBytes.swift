@@ -9,9 +9,6 @@ public final class FileBytes: @unchecked Sendable {
     /// The path the bytes came from.
     public let path: String
     private let storage: UnsafeMutableRawBufferPointer
-    /// The reused buffer the bytes are in, when the file was large enough for one (`ReadBuffers`); nil when
-    /// `storage` is malloc's (or empty). Handed back in `deinit`, when nothing can read the bytes any more.
-    private let buffer: ReadBuffers.Buffer?
     /// The file's SHA-256, when it was hashed as it was streamed (`init(path:streamingHead:)`).
     let streamedHash: String?
     /// The file's size in bytes: `count` when the bytes are the whole file, more when only its head is held.
@@ -28,25 +25,20 @@ public final class FileBytes: @unchecked Sendable {
         guard size <= maxBytes else {
             throw FileBytesError(path: path, reason: "file is \(size) bytes, over the limit of \(maxBytes)")
         }
-        // malloc or a mapping, not Swift's allocate: under an address-space limit a file too large for what is
-        // left must fail this photo, where Swift's allocator would end the process ("failed to allocate", SIGABRT).
-        var buffer = size >= ReadBuffers.smallest ? ReadBuffers.take(size) : nil
-        guard let base = buffer?.base ?? (size >= ReadBuffers.smallest ? nil : malloc(max(size, 1))) else {
+        // malloc, not Swift's allocate: under an address-space limit a file too large for what is left must fail
+        // this photo, where Swift's allocator would end the process ("failed to allocate", SIGABRT).
+        guard let base = malloc(max(size, 1)) else {
             let limit = AddressSpace.limitDescription.map { "; \($0)" } ?? ""
             throw FileBytesError(path: path, reason: "not enough memory to hold its \(size) bytes\(limit)")
         }
         let storage = UnsafeMutableRawBufferPointer(start: base, count: max(size, 1))
-        // The bytes must never be freed into the wrong allocator: a mapping goes back to `ReadBuffers`.
-        func release() {
-            if let buffer { ReadBuffers.give(buffer) } else { free(base) }
-        }
         var done = 0
         while done < size {
             let n = read(fd, storage.baseAddress! + done, size - done)
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))
-                release()
+                free(storage.baseAddress)
                 throw FileBytesError(path: path, reason: reason)
             }
             if n == 0 { break }  // The file shrank while being read: keep what is there; the hash says which bytes.
@@ -55,19 +47,13 @@ public final class FileBytes: @unchecked Sendable {
         var after = stat()
         if done != size || fstat(fd, &after) != 0 || after.st_size != info.st_size
             || after.st_mtim.tv_sec != info.st_mtim.tv_sec || after.st_mtim.tv_nsec != info.st_mtim.tv_nsec {
-            release()
+            free(storage.baseAddress)
             throw FileBytesError(path: path, reason: "the file changed while it was being read (is it still being copied?)")
         }
-        if done == 0 {
-            release()
-            buffer = nil
-        } else if buffer != nil {
-            ReadBuffers.trim(&buffer!, to: done)
-        }
         self.storage = UnsafeMutableRawBufferPointer(rebasing: storage[0..<done])
-        self.buffer = buffer
         self.size = done
         self.streamedHash = nil
+        if done == 0 { free(storage.baseAddress) }
     }
 
     /// At most the first `limit` bytes of `path`, for a header read before the file is read whole (the scheduler's
@@ -77,10 +63,7 @@ public final class FileBytes: @unchecked Sendable {
         let (fd, info) = try FileBytes.openRegular(path)
         defer { close(fd) }
         let size = min(Int(info.st_size), max(limit, 0))
-        var buffer = size >= ReadBuffers.smallest ? ReadBuffers.take(size) : nil
-        guard let base = buffer?.base ?? (size >= ReadBuffers.smallest ? nil : malloc(max(size, 1))) else {
-            throw FileBytesError(path: path, reason: "not enough memory")
-        }
+        guard let base = malloc(max(size, 1)) else { throw FileBytesError(path: path, reason: "not enough memory") }
         var done = 0
         while done < size {
             let n = pread(fd, base + done, size - done, off_t(done))
@@ -88,16 +71,10 @@ public final class FileBytes: @unchecked Sendable {
             if n <= 0 { break }
             done += n
         }
-        if done == 0 {
-            if let buffer { ReadBuffers.give(buffer) } else { free(base) }
-            buffer = nil
-        } else if buffer != nil {
-            ReadBuffers.trim(&buffer!, to: done)
-        }
         storage = UnsafeMutableRawBufferPointer(start: base, count: done)
-        self.buffer = buffer
         self.size = done
         self.streamedHash = nil
+        if done == 0 { free(base) }
     }
 
     /// The first `headBytes` of `path`, with the whole file's SHA-256 computed as it is streamed through libcrypto a
@@ -140,7 +117,6 @@ public final class FileBytes: @unchecked Sendable {
             throw error
         }
         storage = try head.withUnsafeBytes { try FileBytes.copy($0, path: path) }
-        self.buffer = nil
         size = done
     }
 
@@ -170,7 +146,6 @@ public final class FileBytes: @unchecked Sendable {
     public init(bytes: [UInt8], path: String) throws {
         self.path = path
         self.storage = try bytes.withUnsafeBytes { try FileBytes.copy($0, path: path) }
-        self.buffer = nil
         self.size = storage.count
         self.streamedHash = nil
     }
@@ -181,7 +156,6 @@ public final class FileBytes: @unchecked Sendable {
     public init(copying bytes: UnsafeRawBufferPointer, path: String) throws {
         self.path = path
         self.storage = try FileBytes.copy(bytes, path: path)
-        self.buffer = nil
         self.size = storage.count
         self.streamedHash = nil
     }
@@ -196,11 +170,7 @@ public final class FileBytes: @unchecked Sendable {
     }
 
     deinit {
-        if let buffer {
-            ReadBuffers.give(buffer)
-        } else if storage.count > 0 {
-            free(storage.baseAddress)
-        }
+        if storage.count > 0 { free(storage.baseAddress) }
     }
 
     /// The number of bytes held (`size` is the file's).
