@@ -14,14 +14,58 @@ extension LookRenderer {
         package func image() throws -> Image { try Image.fromPixels(pixels, width: width, height: height, bands: bands) }
     }
 
+    /// A preview's pipeline, not yet computed: its pixels are made once, by what finishes it (`encoded(quality:)`
+    /// computes them inside the JPEG encoder, `held()` into memory), so a preview the report inlines is decoded,
+    /// shrunk and encoded in one pass, never copied out of libvips and back. Made and finished on one thread.
+    package struct PreviewImage {
+        let image: Image
+        /// What the pixels come from keeps this alive: a rendition's bytes (the pipeline decodes them lazily).
+        let bytes: FileBytes?
+
+        /// Pixels already in memory (a preview rendered from the original).
+        package init(_ pixels: PreviewPixels) throws {
+            image = try pixels.image()
+            bytes = nil
+        }
+
+        init(_ image: Image, bytes: FileBytes?) {
+            self.image = image
+            self.bytes = bytes
+        }
+
+        /// The preview as the report inlines it: JPEG at `quality`, no metadata, encoded from the pipeline itself.
+        package func encoded(quality: Int) throws -> [UInt8] {
+            try guarded(failOn: .truncated) {
+                try encode(image, format: .jpeg, quality: quality, metadata: .strip)
+            }
+        }
+
+        /// The pixels, computed into memory (a contact sheet's cell).
+        package func held() throws -> PreviewPixels {
+            try guarded(failOn: .truncated) { try LookRenderer.held(image) }
+        }
+    }
+
     /// A preview shrunk from a rendition's file (a thumbnail, a filtered image, an export) into `geometry`.
     ///
     /// A rendition's pixels are already what the look needs (upright, converted to sRGB, filtered: this renderer
     /// made them), so nothing is applied again: shrink-on-load, Lanczos3, no colour transform. The caller has
     /// checked that the bytes are the recorded file's.
-    package static func preview(ofRendition bytes: FileBytes, geometry: ThumbnailGeometry) throws -> PreviewPixels {
+    /// The pipeline is returned for the caller to finish: its header is read here, its pixels are decoded when it
+    /// is finished.
+    ///
+    /// A JPEG less than twice the box's size (a 240-pixel thumbnail in the page's 200-pixel box) is resized from
+    /// the image its header was read from: `vips_thumbnail_buffer` would load it at full size too (its shrink-on-load
+    /// starts at a factor of 2), so the pixels are the same, without libvips finding the loader and reading the
+    /// header twice more.
+    package static func pipeline(ofRendition bytes: FileBytes, geometry: ThumbnailGeometry) throws -> PreviewImage {
         try guarded(failOn: .truncated) {
-            try held(Image.thumbnail(bytes, geometry: geometry, failOn: .truncated, toSRGB: false).srgb8(colourManaged: false))
+            let header = try Image.open(bytes, sequential: true, failOn: .truncated)
+            let factor = max(Double(header.width) / Double(max(1, geometry.width)), Double(header.height) / Double(max(1, geometry.height)))
+            let shrunk = header.loader?.hasPrefix("jpegload") == true && factor < 2
+                ? try header.thumbnail(geometry: geometry)
+                : try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: .truncated, toSRGB: false)
+            return PreviewImage(try shrunk.srgb8(colourManaged: false), bytes: bytes)
         }
     }
 
@@ -31,7 +75,7 @@ extension LookRenderer {
     /// rendering per look, at the cost of one).
     ///
     /// With `box`, each look is then shrunk into it as a thumbnail file with `geometry` would be by
-    /// `preview(ofRendition:geometry:)` (Lanczos3, no colour transform): a cropped thumbnail's frame (`geometry`,
+    /// `pipeline(ofRendition:geometry:)` (Lanczos3, no colour transform): a cropped thumbnail's frame (`geometry`,
     /// e.g. 240×240 cover) shown in the report's box, the same crop as the thumbnail's without its encoding.
     package static func previews(ofOriginal bytes: FileBytes, looks: [Recipe], geometry: ThumbnailGeometry, failOn: FailOn,
                          within box: ThumbnailGeometry? = nil) throws -> [PreviewPixels] {
@@ -46,13 +90,8 @@ extension LookRenderer {
         }
     }
 
-    /// A preview's encoded JPEG bytes, as the report inlines them.
-    package static func encoded(_ preview: PreviewPixels, quality: Int) throws -> [UInt8] {
-        try guarded(failOn: .truncated) { try encode(preview.image(), format: .jpeg, quality: quality, metadata: .strip) }
-    }
-
     /// Evaluates an image's pipeline into memory.
-    private static func held(_ image: Image) throws -> PreviewPixels {
+    fileprivate static func held(_ image: Image) throws -> PreviewPixels {
         PreviewPixels(width: image.width, height: image.height, bands: image.bands, pixels: try image.pixels())
     }
 }

@@ -17,7 +17,7 @@ package enum ContactSheet {
             alone.filtered = false  // one image per cell: the current look
             return alone
         }
-        let cells = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder, crops: false) { $0 }
+        let cells = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder, crops: false) { try $0.held() }
         let tiles = try cells.compactMap { cell in try (try? cell.get()).map { try $0.after.value.image().flattenedOnWhite() } }
         guard !report.photos.isEmpty else {
             // A photo the run found up to date is no step row (docs/catalogue.md, "Skipped steps").

@@ -12,8 +12,8 @@ enum ReportImages {
 
     /// Each photo's card previews as data URIs, keyed by photo id.
     static func cards(for photos: [RunReport.Photo], catalogueFolder: String) -> [String: Result<CardPreviews<String>, any Error>] {
-        let cards = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder) { pixels in
-            dataURI(try LookRenderer.encoded(pixels, quality: quality))
+        let cards = ReportPreviews.cards(for: photos, geometry: geometry, catalogueFolder: catalogueFolder) { preview in
+            dataURI(try preview.encoded(quality: quality))
         }
         return Dictionary(zip(photos.map(\.record.id), cards), uniquingKeysWith: { first, _ in first })
     }

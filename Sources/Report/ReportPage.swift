@@ -55,8 +55,27 @@ package struct ReportPage {
             </html>
 
             """
-        html = html.replacingOccurrences(of: "\n\n\n", with: "\n")
-        return html
+        return ReportPage.collapsingTripleNewlines(html)
+    }
+
+    /// `text` with every "\n\n\n" (an empty section's blank lines) made one "\n", left to right, as
+    /// `replacingOccurrences(of:with:)` would: one pass over the UTF-8 bytes, where Foundation's search went through
+    /// UTF-16 over the whole page, data URIs and all.
+    static func collapsingTripleNewlines(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 10, i + 2 < bytes.count, bytes[i + 1] == 10, bytes[i + 2] == 10 {
+                out.append(10)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private func stagesTable() -> String {

@@ -26,7 +26,7 @@ enum ReportPreviews {
     /// its error. `crops`: whether a card may show a cropped thumbnail (the page's cards; not the contact sheet's
     /// cells, which keep the whole photo).
     static func cards<Value: Sendable>(for photos: [RunReport.Photo], geometry: ThumbnailGeometry, catalogueFolder: String,
-                                       crops: Bool = true, finish: @escaping @Sendable (LookRenderer.PreviewPixels) throws -> Value)
+                                       crops: Bool = true, finish: @escaping @Sendable (LookRenderer.PreviewImage) throws -> Value)
         -> [Result<CardPreviews<Value>, any Error>] {
         ParallelMap.map(photos, workers: workers) { photo in
             Result { try card(for: photo, geometry: geometry, catalogueFolder: catalogueFolder, crops: crops, finish: finish) }
@@ -37,7 +37,7 @@ enum ReportPreviews {
     /// a cover thumbnail), the original look in the same frame, and the looks no rendition gives from one decode
     /// of the original in that frame.
     static func card<Value: Sendable>(for photo: RunReport.Photo, geometry: ThumbnailGeometry, catalogueFolder: String,
-                                      crops: Bool = true, finish: (LookRenderer.PreviewPixels) throws -> Value) throws -> CardPreviews<Value> {
+                                      crops: Bool = true, finish: (LookRenderer.PreviewImage) throws -> Value) throws -> CardPreviews<Value> {
         let record = photo.record
         // The current look, then (for a pair) the original look.
         var looks: [(hash: String, recipe: Recipe?)] = [(record.lookHash, nil)]
@@ -69,16 +69,16 @@ enum ReportPreviews {
             let bytes = try FileBytes(path: record.originalPath(in: catalogueFolder))
             let rendered = try LookRenderer.previews(ofOriginal: bytes, looks: recipes, geometry: frame ?? geometry, failOn: .truncated,
                                                      within: frame.map { within($0, geometry: geometry) })
-            for (index, pixels) in zip(missing, rendered) { shown[index] = Preview(value: try finish(pixels), from: nil) }
+            for (index, pixels) in zip(missing, rendered) { shown[index] = Preview(value: try finish(LookRenderer.PreviewImage(pixels)), from: nil) }
         }
         return CardPreviews(before: shown.count > 1 ? shown[1] : nil, after: shown[0]!, crop: frame)
     }
 
     /// The first of `candidates` whose file is intact and gives a preview: shrunk into `box` and finished.
     package static func first<Value: Sendable>(_ candidates: [RenditionLook], box: ThumbnailGeometry,
-                                       finish: (LookRenderer.PreviewPixels) throws -> Value) -> Preview<Value>? {
+                                       finish: (LookRenderer.PreviewImage) throws -> Value) -> Preview<Value>? {
         for candidate in candidates {
-            guard let pixels = previewed(candidate.rendition, geometry: box), let value = try? finish(pixels) else { continue }
+            guard let preview = previewed(candidate.rendition, geometry: box), let value = try? finish(preview) else { continue }
             return Preview(value: value, from: candidate.rendition.kind)
         }
         return nil
@@ -125,11 +125,12 @@ enum ReportPreviews {
         return (max(1, Int((Double(w) * scale).rounded())), max(1, Int((Double(h) * scale).rounded())))
     }
 
-    /// The rendition's file shrunk into `geometry`, when the file is still the recorded one; nil when it is gone,
-    /// changed, or does not decode (the caller falls back).
-    static func previewed(_ rendition: Rendition, geometry: ThumbnailGeometry) -> LookRenderer.PreviewPixels? {
+    /// The rendition's file shrunk into `geometry` (its pipeline: the caller's `finish` computes the pixels once),
+    /// when the file is still the recorded one; nil when it is gone, changed, or its header does not read (the
+    /// caller falls back, as it does when `finish` fails on its pixels).
+    static func previewed(_ rendition: Rendition, geometry: ThumbnailGeometry) -> LookRenderer.PreviewImage? {
         guard RenditionFile.isIntact(rendition), let bytes = try? FileBytes(path: rendition.path),
               bytes.count == rendition.bytes, (try? bytes.sha256()) == rendition.fileHash else { return nil }
-        return try? LookRenderer.preview(ofRendition: bytes, geometry: geometry)
+        return try? LookRenderer.pipeline(ofRendition: bytes, geometry: geometry)
     }
 }

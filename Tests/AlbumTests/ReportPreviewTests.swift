@@ -77,7 +77,7 @@ final class ReportPreviewTests: XCTestCase {
         defer { catalogue.close() }
         let report = try RunReport.load(from: catalogue, run: nil)
         let card = try ReportPreviews.card(for: try XCTUnwrap(report.photos.first), geometry: ReportImages.geometry,
-                                           catalogueFolder: catalogue.folder) { $0 }
+                                           catalogueFolder: catalogue.folder) { try $0.held() }
         return try ([card.before].compactMap { $0 } + [card.after]).map { ($0.source, try $0.value.image()) }
     }
 
