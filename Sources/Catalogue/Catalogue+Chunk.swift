@@ -95,10 +95,30 @@ extension Catalogue {
     /// transactions as the rows: `album merge` compares and carries only these photos' rows (its cost is the chunk's
     /// share, never the catalogue's size), and `compactChunk` keeps only them. A photo is touched by a write to its
     /// row, its renditions, its aliases or its second originals, whatever the statement.
+    ///
+    /// Before a photo's first write, other triggers copy its rows as the chunk found them (every one of the four
+    /// tables) into `chunk_base_photos`, `chunk_base_renditions`, `chunk_base_aliases` and
+    /// `chunk_base_second_originals`: the base of the merge's three-way comparison, carried in the delta, since the
+    /// file the chunk read (the catalogue itself, read in place) is written by the merge.
     static let chunkTouchLog: [String] = {
         var statements = ["CREATE TABLE IF NOT EXISTS chunk_touched (photo TEXT PRIMARY KEY) WITHOUT ROWID"]
-        for (table, key) in [("photos", "id"), ("renditions", "photo"), ("aliases", "photo"), ("second_originals", "photo")] {
+        let tables = [("photos", "id"), ("renditions", "photo"), ("aliases", "photo"), ("second_originals", "photo")]
+        for (table, _) in tables {
+            statements.append("CREATE TABLE IF NOT EXISTS chunk_base_\(table) AS SELECT * FROM \(table) WHERE 0")
+        }
+        for (table, key) in tables {
             for (event, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["NEW", "OLD"]), ("DELETE", ["OLD"])] {
+                for row in rows {
+                    let photo = "\(row).\(key)"
+                    let copies = tables.map { base, baseKey in
+                        "INSERT INTO chunk_base_\(base) SELECT * FROM \(base) WHERE \(baseKey) = \(photo);"
+                    }.joined(separator: " ")
+                    statements.append("""
+                        CREATE TRIGGER IF NOT EXISTS chunk_base_\(table)_\(event.lowercased())_\(row.lowercased()) BEFORE \(event) ON \(table) \
+                        WHEN NOT EXISTS (SELECT 1 FROM chunk_touched WHERE photo = \(photo)) \
+                        BEGIN \(copies) INSERT OR IGNORE INTO chunk_touched (photo) VALUES (\(photo)); END
+                        """)
+                }
                 let inserts = rows.map { "INSERT OR IGNORE INTO chunk_touched (photo) VALUES (\($0).\(key));" }.joined(separator: " ")
                 statements.append("CREATE TRIGGER IF NOT EXISTS chunk_touched_\(table)_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN \(inserts) END")
             }
@@ -136,6 +156,10 @@ extension Catalogue {
                 CREATE TABLE delta.second_originals AS SELECT * FROM main.second_originals WHERE photo IN \(touched);
                 CREATE TABLE delta.runs AS SELECT * FROM main.runs WHERE id IN \(attempts);
                 CREATE TABLE delta.steps AS SELECT * FROM main.steps WHERE run IN \(attempts);
+                CREATE TABLE delta.chunk_base_photos AS SELECT * FROM main.chunk_base_photos;
+                CREATE TABLE delta.chunk_base_renditions AS SELECT * FROM main.chunk_base_renditions;
+                CREATE TABLE delta.chunk_base_aliases AS SELECT * FROM main.chunk_base_aliases;
+                CREATE TABLE delta.chunk_base_second_originals AS SELECT * FROM main.chunk_base_second_originals;
                 PRAGMA delta.user_version = \(version);
                 COMMIT;
                 """)
