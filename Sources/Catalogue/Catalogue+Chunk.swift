@@ -3,8 +3,9 @@ import System
 import Core
 
 /// A distributed run's chunk catalogue (docs/distributed.md): the catalogue folder's files, with a database of the
-/// chunk's own, `chunk-K.view.db` in the run folder: **a view of the run's snapshot**, a hard link to
-/// `snapshot.db` (no byte copied) read through a write-ahead log of the chunk's own, `chunk-K.view.db-wal`, which is
+/// chunk's own, `chunk-K.view.db` in the run folder: **a view of the catalogue as planned**, a hard link to
+/// `catalogue.db` itself (or, when the run kept one, to its `snapshot.db`; no byte copied) read through a write-ahead
+/// log of the chunk's own, `chunk-K.view.db-wal`, which is
 /// never checkpointed into the shared file (`Database.Mode.ownLog`). The chunk's scheduler reads and writes it
 /// exactly as a one-machine run does the catalogue, so the chunk follows the one-machine rules; what it writes
 /// lands in its log only, and `compactChunk` turns that into its delta, `chunk-K.db`, which `album merge` carries
@@ -15,7 +16,7 @@ import Core
 /// not give. Its caller holds the chunk's lock (`chunk-K.lock`), not the catalogue's: that lock is what keeps a
 /// second process off the view.
 extension Catalogue {
-    /// Opens chunk `view` for writing, first linking it to `seed` (the run's snapshot, a WAL-mode file nobody
+    /// Opens chunk `view` for writing, first linking it to `seed` (`catalogue.db` or the run's snapshot, a WAL-mode file nobody
     /// writes) when it does not exist yet. Where the file system has no hard links, the view is a copy of the
     /// seed instead (`VACUUM INTO` a temporary name, renamed into place). Runs recorded as `running` are marked
     /// `interrupted`: the caller's chunk lock proves nobody runs them.
@@ -59,7 +60,7 @@ extension Catalogue {
             _ = try database.query("PRAGMA locking_mode = EXCLUSIVE") { $0.text(0) }
             let journal = try database.query("PRAGMA journal_mode") { $0.text(0) }.first ?? nil
             guard journal == "wal" else {
-                throw CatalogueError("chunk catalogue \(file) is not a WAL-mode view of its run's snapshot (journal mode \(journal ?? "unknown")); plan the run again with this album")
+                throw CatalogueError("chunk catalogue \(file) is not a WAL-mode view of its run's catalogue (journal mode \(journal ?? "unknown")); plan the run again with this album")
             }
             if writing { _ = try database.query("PRAGMA wal_autocheckpoint = 0") { $0.int(0) } }
             return database
@@ -174,7 +175,7 @@ extension Catalogue {
         removeView(view)
     }
 
-    /// Removes chunk view `view` and its log (the log last: a view without its log would read as the snapshot).
+    /// Removes chunk view `view` and its log (the log last: a view without its log would read as the catalogue as planned).
     public static func removeView(_ view: String) {
         try? FileSystem.remove(view)
         try? FileSystem.remove(view + "-wal")
