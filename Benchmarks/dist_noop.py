@@ -6,7 +6,8 @@ with the first ALBUM, then, for each album given (the same catalogue copied for 
 a one-machine no-op rerun, then a no-op `--distribute local` rerun with the default chunk count, each RERUNS times
 alternating, medians. The distributed run's phases are told apart by its stderr lines, timed as they arrive:
 planning ends at "C chunks in", the chunks at the last "chunks done", the merge at the exit. While it runs, the
-run folder's size is sampled every 0.1 s (each file's allocated blocks, each inode once: a hard link is not a copy)
+run folder's size is sampled every 0.1 s (each file's allocated blocks, each inode once: a hard link is not a copy,
+and a link of catalogue.db itself, a chunk's view of it, is not counted)
 and its largest value kept, with the largest peak RSS (VmHWM) of an `album chunk` process seen; the catalogue's
 database file is measured beside it. Not part of `make bench` or `make test`.
 
@@ -23,8 +24,16 @@ sys.path.insert(0, BENCH)
 from noop_growth import synthesise  # noqa: E402
 
 
-def folder_bytes(folder):
+def folder_bytes(folder, linked=None):
+    """The bytes allocated under `folder`, each inode once; `linked` (a file outside it, catalogue.db) is not counted
+    through its hard links in the folder: a chunk's view of the catalogue is no copy of it."""
     total, seen = 0, set()
+    if linked:
+        try:
+            status = os.stat(linked)
+            seen.add((status.st_dev, status.st_ino))
+        except FileNotFoundError:
+            pass
     for root, _, files in os.walk(folder):
         for name in files:
             try:
@@ -64,7 +73,7 @@ def run(album, photos, catalogue, out, extra, job=os.path.join(BENCH, "thumbnail
 
     def sample():
         while not done.is_set():
-            peak[0] = max(peak[0], folder_bytes(os.path.join(catalogue, "dist")))
+            peak[0] = max(peak[0], folder_bytes(os.path.join(catalogue, "dist"), os.path.join(catalogue, "catalogue.db")))
             rss[0] = max(rss[0], chunk_rss(album))
             time.sleep(0.1)
 

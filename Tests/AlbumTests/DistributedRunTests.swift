@@ -891,6 +891,46 @@ final class DistributedRunTests: XCTestCase {
         try album(["caption", id, "after the run", "--catalogue", catalogue], in: folder, expect: 0, "caption once the run is abandoned")
     }
 
+    /// A reader holding an older state of the catalogue (here a read transaction of the test's own, begun before
+    /// planning wrote the run's rows) keeps planning's checkpoint from finishing: the run then keeps one snapshot,
+    /// says so, and its chunks read that; `--partial` merges finished chunks at once there (nobody reads the
+    /// catalogue), and the result equals a one-machine run.
+    func testAReaderHoldingUpTheCheckpointMakesTheRunKeepASnapshot() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let library = try makeLibrary(in: folder, count: 10)
+        let two = folder + "/two", out = folder + "/out-two"
+        try album(["import", library.photos + "/a", "--catalogue", two], in: folder, expect: 0, "importing half the photos first")
+        try runOnOneMachine(library, catalogue: folder + "/scratch", out: folder + "/out-scratch", expect: 0)
+
+        let reader = try Database(path: two + "/catalogue.db", mode: .readOnly)
+        try reader.execute("BEGIN")
+        XCTAssertFalse(try reader.query("SELECT COUNT(*) FROM photos") { $0.int(0) ?? 0 }.isEmpty)
+        let planning = try album(["run", library.job, "--distribute", "k8s", "--chunks", "2", "--catalogue", two, "--set", "out=\(out)"],
+                                 in: folder, expect: 0, "planning beside a reader")
+        try reader.execute("COMMIT")
+        reader.close()
+        XCTAssertTrue(planning.stderr.contains("read a snapshot"), planning.stderr)
+        let run = try runFolder(of: two)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "the run kept a snapshot")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: two + "/" + Catalogue.inPlaceReadersName), "no marker: writers are not held off")
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run + "/run.json"))) as? [String: Any])
+        XCTAssertTrue(plan["reads_catalogue"] is NSNull, "run.json: the chunks read the snapshot")
+
+        let planned = try Tool.sha256(run + "/snapshot.db")
+        try runChunk(run, 0, in: folder)
+        try album(["merge", run, "--partial"], in: folder, expect: 0, "a partial merge")
+        XCTAssertEqual(try rows(two, "SELECT chunk FROM distributed_chunks"), ["0"], "chunk 0 merged at once")
+        try runChunk(run, 1, in: folder)
+        XCTAssertEqual(try Tool.sha256(run + "/snapshot.db"), planned, "no chunk wrote the snapshot")
+        try album(["merge", run], in: folder, expect: 0, "the merge")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "the snapshot goes with the merge")
+        let hashes = "SELECT hash FROM photos ORDER BY hash"
+        XCTAssertEqual(try rows(two, hashes), try rows(folder + "/scratch", hashes), "every photo, once")
+        let thumbnails = "SELECT COUNT(*) FROM renditions WHERE kind = 'thumbnail'"
+        XCTAssertEqual(try rows(two, thumbnails), try rows(folder + "/scratch", thumbnails), "every thumbnail, once")
+        XCTAssertEqual(try rows(two, "PRAGMA integrity_check"), ["ok"])
+    }
+
     // MARK: - 10. dist status beside a running chunk
 
     /// `album dist status` run again and again beside a chunk that works (session 15: a status that opened a
