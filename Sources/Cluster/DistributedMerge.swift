@@ -71,7 +71,8 @@ public struct DistributedMerge {
         }
         if !outcome.unfinished.isEmpty, !partial {
             let which = outcome.unfinished.count == 1 ? "chunk \(outcome.unfinished[0]) has" : "chunks \(ChunkList.text(outcome.unfinished)) have"
-            throw DistributedError("\(which) not finished (\(outcome.unfinished.count) of \(plan.chunks) chunks); nothing was merged. Wait for them, or run one again with `album chunk \(folder.path) K`; `album merge --partial` merges the finished ones now", exitCode: .environment)
+            let partially = plan.readsCatalogue == nil ? "merges the finished ones now" : "makes the finished ones' deltas now (the chunks read the catalogue in place: it is written once every chunk finished)"
+            throw DistributedError("\(which) not finished (\(outcome.unfinished.count) of \(plan.chunks) chunks); nothing was merged. Wait for them, or run one again with `album chunk \(folder.path) K`; `album merge --partial` \(partially)", exitCode: .environment)
         }
         var deltas: [Int] = []
         for chunk in finished where !outcome.refused.contains(where: { $0.chunk == chunk }) {
