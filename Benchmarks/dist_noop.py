@@ -6,11 +6,16 @@ with the first ALBUM, then, for each album given (the same catalogue copied for 
 a one-machine no-op rerun, then a no-op `--distribute local` rerun with the default chunk count, each RERUNS times
 alternating, medians. The distributed run's phases are told apart by its stderr lines, timed as they arrive:
 planning ends at "C chunks in", the chunks at the last "chunks done", the merge at the exit. While it runs, the
-run folder's size is sampled every 0.1 s (each file's allocated blocks, each inode once: a hard link is not a copy)
+run folder's size is sampled every 0.1 s (each file's allocated blocks, each inode once: a hard link is not a copy,
+and a link of catalogue.db itself, a chunk's view of it, is not counted)
 and its largest value kept, with the largest peak RSS (VmHWM) of an `album chunk` process seen; the catalogue's
 database file is measured beside it. Not part of `make bench` or `make test`.
 
-    /usr/bin/python3 Benchmarks/dist_noop.py --album .build/release/album [--compare OTHER] [--photos 10000] [--reruns 3]
+With --fill the library is scale_run.py's instead (its job: import and a 32x32 thumbnail; one photo recorded by
+album, then its rows copied by sqlite3 for PHOTOS tiny distinct files, so a 10^5 library takes a minute, not a
+first run of 20), and the catalogue is used in place when only one album is measured.
+
+    /usr/bin/python3 Benchmarks/dist_noop.py --album .build/release/album [--compare OTHER] [--photos 10000] [--reruns 3] [--fill]
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, threading, time
 
@@ -19,8 +24,16 @@ sys.path.insert(0, BENCH)
 from noop_growth import synthesise  # noqa: E402
 
 
-def folder_bytes(folder):
+def folder_bytes(folder, linked=None):
+    """The bytes allocated under `folder`, each inode once; `linked` (a file outside it, catalogue.db) is not counted
+    through its hard links in the folder: a chunk's view of the catalogue is no copy of it."""
     total, seen = 0, set()
+    if linked:
+        try:
+            status = os.stat(linked)
+            seen.add((status.st_dev, status.st_ino))
+        except FileNotFoundError:
+            pass
     for root, _, files in os.walk(folder):
         for name in files:
             try:
@@ -53,21 +66,21 @@ def chunk_rss(album):
     return largest
 
 
-def run(album, photos, catalogue, out, extra):
+def run(album, photos, catalogue, out, extra, job=os.path.join(BENCH, "thumbnail.yml")):
     env = dict(os.environ, BENCH_SRC=photos, BENCH_OUT=out)
     peak, rss = [0], [0]
     done = threading.Event()
 
     def sample():
         while not done.is_set():
-            peak[0] = max(peak[0], folder_bytes(os.path.join(catalogue, "dist")))
+            peak[0] = max(peak[0], folder_bytes(os.path.join(catalogue, "dist"), os.path.join(catalogue, "catalogue.db")))
             rss[0] = max(rss[0], chunk_rss(album))
             time.sleep(0.1)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
     start = time.perf_counter()
-    process = subprocess.Popen([album, "run", os.path.join(BENCH, "thumbnail.yml"), "--catalogue", catalogue] + extra,
+    process = subprocess.Popen([album, "run", job, "--catalogue", catalogue] + extra,
                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     lines, planned, chunked = [], None, None
     for line in process.stderr:
@@ -95,18 +108,29 @@ def main():
     parser.add_argument("--compare", help="a second album binary, measured the same way on a copy of the same catalogue")
     parser.add_argument("--photos", type=int, default=10000)
     parser.add_argument("--reruns", type=int, default=3)
+    parser.add_argument("--fill", action="store_true", help="scale_run.py's library (rows copied by sqlite3), not a first run")
     args = parser.parse_args()
     albums = [os.path.abspath(args.album)] + ([os.path.abspath(args.compare)] if args.compare else [])
     with tempfile.TemporaryDirectory() as folder:
         photos = os.path.join(folder, "photos")
-        synthesise(photos, args.photos)
-        base = os.path.join(folder, "base")
-        first = run(albums[0], photos, base, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])[0]
-        print(f"{args.photos} photos, first run {first:.1f} s; {os.cpu_count()} cores")
+        job = os.path.join(BENCH, "thumbnail.yml")
+        if args.fill:
+            import scale_run
+            root = os.path.join(folder, "library")
+            start = time.perf_counter()
+            scale_run.make_library(albums[0], root, args.photos)
+            job, base = os.path.join(root, "job.yml"), os.path.join(root, "album")
+            print(f"{args.photos + 1} photos filled in {time.perf_counter() - start:.1f} s (scale_run.py); {os.cpu_count()} cores")
+        else:
+            synthesise(photos, args.photos)
+            base = os.path.join(folder, "base")
+            first = run(albums[0], photos, base, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])[0]
+            print(f"{args.photos} photos, first run {first:.1f} s; {os.cpu_count()} cores")
         works = {}
         for album in albums:
-            works[album] = os.path.join(folder, f"work-{albums.index(album)}")
-            shutil.copytree(base, works[album])
+            works[album] = base if len(albums) == 1 else os.path.join(folder, f"work-{albums.index(album)}")
+            if len(albums) > 1:
+                shutil.copytree(base, works[album])
         size = os.path.getsize(os.path.join(base, "catalogue.db"))
         keys = ("one", "dist", "peak", "plan", "chunks", "merge", "rss")
         times = {album: {key: [] for key in keys} for album in albums}
@@ -114,8 +138,8 @@ def main():
         for _ in range(args.reruns):
             for album in albums:
                 catalogue = works[album]
-                one = run(album, photos, catalogue, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())])[0]
-                dist, peak, chunks, phases, rss = run(album, photos, catalogue, os.path.join(folder, "out"), ["--distribute", "local"])
+                one = run(album, photos, catalogue, os.path.join(folder, "out"), ["--workers", str(os.cpu_count())], job)[0]
+                dist, peak, chunks, phases, rss = run(album, photos, catalogue, os.path.join(folder, "out"), ["--distribute", "local"], job)
                 for key, value in zip(keys, (one, dist, peak) + (phases or (float("nan"),) * 3) + (rss,)):
                     times[album][key].append(value)
                 notes[album] = chunks

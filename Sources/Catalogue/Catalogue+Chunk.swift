@@ -3,8 +3,9 @@ import System
 import Core
 
 /// A distributed run's chunk catalogue (docs/distributed.md): the catalogue folder's files, with a database of the
-/// chunk's own, `chunk-K.view.db` in the run folder: **a view of the run's snapshot**, a hard link to
-/// `snapshot.db` (no byte copied) read through a write-ahead log of the chunk's own, `chunk-K.view.db-wal`, which is
+/// chunk's own, `chunk-K.view.db` in the run folder: **a view of the catalogue as planned**, a hard link to
+/// `catalogue.db` itself (or, when the run kept one, to its `snapshot.db`; no byte copied) read through a write-ahead
+/// log of the chunk's own, `chunk-K.view.db-wal`, which is
 /// never checkpointed into the shared file (`Database.Mode.ownLog`). The chunk's scheduler reads and writes it
 /// exactly as a one-machine run does the catalogue, so the chunk follows the one-machine rules; what it writes
 /// lands in its log only, and `compactChunk` turns that into its delta, `chunk-K.db`, which `album merge` carries
@@ -15,7 +16,7 @@ import Core
 /// not give. Its caller holds the chunk's lock (`chunk-K.lock`), not the catalogue's: that lock is what keeps a
 /// second process off the view.
 extension Catalogue {
-    /// Opens chunk `view` for writing, first linking it to `seed` (the run's snapshot, a WAL-mode file nobody
+    /// Opens chunk `view` for writing, first linking it to `seed` (`catalogue.db` or the run's snapshot, a WAL-mode file nobody
     /// writes) when it does not exist yet. Where the file system has no hard links, the view is a copy of the
     /// seed instead (`VACUUM INTO` a temporary name, renamed into place). Runs recorded as `running` are marked
     /// `interrupted`: the caller's chunk lock proves nobody runs them.
@@ -59,7 +60,7 @@ extension Catalogue {
             _ = try database.query("PRAGMA locking_mode = EXCLUSIVE") { $0.text(0) }
             let journal = try database.query("PRAGMA journal_mode") { $0.text(0) }.first ?? nil
             guard journal == "wal" else {
-                throw CatalogueError("chunk catalogue \(file) is not a WAL-mode view of its run's snapshot (journal mode \(journal ?? "unknown")); plan the run again with this album")
+                throw CatalogueError("chunk catalogue \(file) is not a WAL-mode view of its run's catalogue (journal mode \(journal ?? "unknown")); plan the run again with this album")
             }
             if writing { _ = try database.query("PRAGMA wal_autocheckpoint = 0") { $0.int(0) } }
             return database
@@ -95,10 +96,30 @@ extension Catalogue {
     /// transactions as the rows: `album merge` compares and carries only these photos' rows (its cost is the chunk's
     /// share, never the catalogue's size), and `compactChunk` keeps only them. A photo is touched by a write to its
     /// row, its renditions, its aliases or its second originals, whatever the statement.
+    ///
+    /// Before a photo's first write, other triggers copy its rows as the chunk found them (every one of the four
+    /// tables) into `chunk_base_photos`, `chunk_base_renditions`, `chunk_base_aliases` and
+    /// `chunk_base_second_originals`: the base of the merge's three-way comparison, carried in the delta, since the
+    /// file the chunk read (the catalogue itself, read in place) is written by the merge.
     static let chunkTouchLog: [String] = {
         var statements = ["CREATE TABLE IF NOT EXISTS chunk_touched (photo TEXT PRIMARY KEY) WITHOUT ROWID"]
-        for (table, key) in [("photos", "id"), ("renditions", "photo"), ("aliases", "photo"), ("second_originals", "photo")] {
+        let tables = [("photos", "id"), ("renditions", "photo"), ("aliases", "photo"), ("second_originals", "photo")]
+        for (table, _) in tables {
+            statements.append("CREATE TABLE IF NOT EXISTS chunk_base_\(table) AS SELECT * FROM \(table) WHERE 0")
+        }
+        for (table, key) in tables {
             for (event, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["NEW", "OLD"]), ("DELETE", ["OLD"])] {
+                for row in rows {
+                    let photo = "\(row).\(key)"
+                    let copies = tables.map { base, baseKey in
+                        "INSERT INTO chunk_base_\(base) SELECT * FROM \(base) WHERE \(baseKey) = \(photo);"
+                    }.joined(separator: " ")
+                    statements.append("""
+                        CREATE TRIGGER IF NOT EXISTS chunk_base_\(table)_\(event.lowercased())_\(row.lowercased()) BEFORE \(event) ON \(table) \
+                        WHEN NOT EXISTS (SELECT 1 FROM chunk_touched WHERE photo = \(photo)) \
+                        BEGIN \(copies) INSERT OR IGNORE INTO chunk_touched (photo) VALUES (\(photo)); END
+                        """)
+                }
                 let inserts = rows.map { "INSERT OR IGNORE INTO chunk_touched (photo) VALUES (\($0).\(key));" }.joined(separator: " ")
                 statements.append("CREATE TRIGGER IF NOT EXISTS chunk_touched_\(table)_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN \(inserts) END")
             }
@@ -136,6 +157,10 @@ extension Catalogue {
                 CREATE TABLE delta.second_originals AS SELECT * FROM main.second_originals WHERE photo IN \(touched);
                 CREATE TABLE delta.runs AS SELECT * FROM main.runs WHERE id IN \(attempts);
                 CREATE TABLE delta.steps AS SELECT * FROM main.steps WHERE run IN \(attempts);
+                CREATE TABLE delta.chunk_base_photos AS SELECT * FROM main.chunk_base_photos;
+                CREATE TABLE delta.chunk_base_renditions AS SELECT * FROM main.chunk_base_renditions;
+                CREATE TABLE delta.chunk_base_aliases AS SELECT * FROM main.chunk_base_aliases;
+                CREATE TABLE delta.chunk_base_second_originals AS SELECT * FROM main.chunk_base_second_originals;
                 PRAGMA delta.user_version = \(version);
                 COMMIT;
                 """)
@@ -150,7 +175,7 @@ extension Catalogue {
         removeView(view)
     }
 
-    /// Removes chunk view `view` and its log (the log last: a view without its log would read as the snapshot).
+    /// Removes chunk view `view` and its log (the log last: a view without its log would read as the catalogue as planned).
     public static func removeView(_ view: String) {
         try? FileSystem.remove(view)
         try? FileSystem.remove(view + "-wal")

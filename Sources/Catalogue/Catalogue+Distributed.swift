@@ -1,3 +1,4 @@
+import Foundation
 import SQLite
 import System
 import Core
@@ -114,5 +115,76 @@ extension Catalogue {
         defer { database.close() }
         database.setBusyTimeout(milliseconds: 5_000)
         return try database.query("SELECT * FROM runs WHERE parent = ? ORDER BY id", [.integer(parent)]) { try RunRecord(row: $0) }
+    }
+}
+
+/// `catalogue.db` as a distributed run's chunks read it in place (docs/distributed.md): what a stat says of it once
+/// the planner checkpointed it whole. Any write to the file changes its size or modification time, and a file put
+/// in its place its inode; a hard link (each chunk's view) changes none of them, unlike the ctime.
+public struct CatalogueFileState: Sendable, Equatable {
+    public var bytes: Int
+    public var inode: Int
+    public var mtimeNanoseconds: Int
+
+    public init(bytes: Int, inode: Int, mtimeNanoseconds: Int) {
+        self.bytes = bytes
+        self.inode = inode
+        self.mtimeNanoseconds = mtimeNanoseconds
+    }
+
+    /// The state of `file` now, nil when it cannot be read.
+    public init?(file: String) {
+        guard let status = FileStatus.of(file) else { return nil }
+        self.init(bytes: status.size, inode: status.inode, mtimeNanoseconds: status.modifiedNanoseconds)
+    }
+
+    public var description: String { "\(bytes) bytes, inode \(inode), modified \(mtimeNanoseconds) ns" }
+}
+
+extension Catalogue {
+    /// The file in the catalogue folder that says a distributed run's chunks read `catalogue.db` in place: while it
+    /// names an open run, no writer opens the catalogue but the run's own merge and abandon (`openForWriting`).
+    public static let inPlaceReadersName = "dist/read-in-place"
+
+    /// Makes `catalogue.db` a file the chunks of distributed run `run` (folder `runFolder`, relative) can read in
+    /// place: its write-ahead log checkpointed whole and truncated (`wal_checkpoint(TRUNCATE)`), then the marker
+    /// that keeps every other writer off it written. Returns the file's state for the chunks to check, or nil when a
+    /// reader holding an older view of the catalogue kept the checkpoint from finishing (the run then keeps a
+    /// snapshot instead). Call it last, after the run's rows are written: nothing may write the file after it.
+    package func prepareForReadingInPlace(run: Int64, runFolder: String) throws -> CatalogueFileState? {
+        let file = folder + "/" + Catalogue.databaseName
+        let result = try database.query("PRAGMA wal_checkpoint(TRUNCATE)") { row in (row.int(0) ?? 1, row.int(1) ?? -1) }
+        guard let (busy, log) = result.first, busy == 0, log == 0 else { return nil }
+        guard let state = CatalogueFileState(file: file) else { throw CatalogueError("cannot read the state of \(file) after its checkpoint") }
+        do {
+            try AtomicFile.write(Array("\(runFolder)\n".utf8), to: folder + "/" + Catalogue.inPlaceReadersName)
+        } catch {
+            throw CatalogueError("cannot write \(folder)/\(Catalogue.inPlaceReadersName): \(error)")
+        }
+        return state
+    }
+
+    /// Whether the marker of chunks reading the catalogue in `folder` in place is there (it may be stale).
+    static func hasInPlaceReaders(folder: String) -> Bool {
+        FileSystem.exists(folder + "/" + inPlaceReadersName)
+    }
+
+    /// Removes the marker of chunks reading the catalogue in place: the run's views are all deltas, or it ended.
+    public static func removeInPlaceReaders(folder: String) {
+        try? FileSystem.remove(Paths.absolute(folder) + "/" + inPlaceReadersName)
+    }
+
+    /// The run folder (relative) whose chunks read the catalogue in `folder` in place, when its marker names a run
+    /// the catalogue records as open; a marker of a run that ended is stale and removed. `database`: the catalogue.
+    static func inPlaceReaders(folder: String, database: Database) throws -> String? {
+        let marker = folder + "/" + inPlaceReadersName
+        guard FileSystem.exists(marker) else { return nil }
+        let named = (try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let open = try database.query("SELECT folder FROM distributed WHERE state = 'open'") { try $0["folder"] as String }
+        guard open.contains(named) else {
+            try? FileSystem.remove(marker)
+            return nil
+        }
+        return named
     }
 }

@@ -40,7 +40,7 @@ extension CatalogueReader {
 }
 
 extension Catalogue {
-    static func openForWriting(folder: String, create: Bool, locking: Bool, keepDamaged: Bool) throws -> Opened {
+    static func openForWriting(folder: String, create: Bool, locking: Bool, keepDamaged: Bool, whileChunksRead: Bool = false) throws -> Opened {
         let file = folder + "/" + databaseName
         let manager = FileManager.default
         let exists = manager.fileExists(atPath: file)
@@ -85,6 +85,11 @@ extension Catalogue {
                 if logHasFrames { try database.skipCheckpointOnClose() }
                 guard keepDamaged else { throw damaged(file, problem) }
                 return Opened(database: database, lock: lock, damage: problem)
+            }
+            // Chunks that read catalogue.db in place (docs/distributed.md) would read any page written now: only
+            // their run's merge and abandon open a writer until they have finished.
+            if locking, !whileChunksRead, exists, let reading = try inPlaceReaders(folder: folder, database: database) {
+                throw CatalogueError("catalogue \(folder) is read in place by the chunks of distributed run \(folder)/\(reading): nothing writes it until they have finished. Merge it with `album merge \(folder)/\(reading)` once they have, or give it up with `album dist abandon \(folder)/\(reading)`, then try again")
             }
             try database.execute("PRAGMA foreign_keys = ON")
             _ = try database.query("PRAGMA journal_mode = WAL") { $0.text(0) }

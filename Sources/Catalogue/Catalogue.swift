@@ -35,9 +35,12 @@ public final class Catalogue: CatalogueReader {
     /// `interrupted`: holding the lock proves that no process is running them any more.
     /// - Throws: `CatalogueError` with a message naming the folder and what to do: no catalogue, not writable,
     ///   in use, damaged (the pre-write check failed; the file is left byte for byte as it was), newer schema.
-    public convenience init(folder: String, create: Bool, writing: Bool = false) throws {
+    /// `whileChunksRead`: open even while a distributed run's chunks read `catalogue.db` in place (its merge and
+    /// abandon, which write nothing until they may); every other writer refuses then.
+    public convenience init(folder: String, create: Bool, writing: Bool = false, whileChunksRead: Bool = false) throws {
         let folder = Paths.absolute(folder)
-        self.init(writing: folder, try Catalogue.openForWriting(folder: folder, create: create, locking: writing, keepDamaged: false))
+        self.init(writing: folder, try Catalogue.openForWriting(folder: folder, create: create, locking: writing, keepDamaged: false,
+                                                                whileChunksRead: whileChunksRead))
     }
 
     /// A writer from what `openForWriting` (or `forChunk`) opened. Named apart from the reader's `init(folder:_:)`,

@@ -44,7 +44,8 @@ public class CatalogueReader {
     /// not refused, and not written (`damage` says what the pre-write check found).
     public static func forVerifying(folder: String) throws -> CatalogueReader {
         let folder = Paths.absolute(folder)
-        guard writable(folder) else { return CatalogueReader(folder: folder, try openForReading(folder: folder, refusingDamage: false)) }
+        // While a distributed run's chunks read the catalogue in place, verify only reads it.
+        guard writable(folder), !Catalogue.hasInPlaceReaders(folder: folder) else { return CatalogueReader(folder: folder, try openForReading(folder: folder, refusingDamage: false)) }
         return Catalogue(writing: folder, try Catalogue.openForWriting(folder: folder, create: false, locking: true, keepDamaged: true))
     }
 

@@ -13,8 +13,9 @@ import Service
 /// It first checks its node: the run folder, the catalogue and every import root must be there and not empty (an
 /// unmounted share), and album and libvips must be the planner's versions; any of these is environment trouble,
 /// exit 75, so the engine runs the chunk again, elsewhere if it can. Then it takes `chunk-K.lock` (a second copy
-/// waits here), and runs the job over its share with `chunk-K.view.db` as its catalogue (`Catalogue.forChunk`: the
-/// snapshot, hard-linked, with a log of its own): a killed chunk resumes where its log stopped. A chunk that finished, even with failed photos, writes
+/// waits here), and runs the job over its share with `chunk-K.view.db` as its catalogue (`Catalogue.forChunk`:
+/// `catalogue.db` itself, or the run's snapshot, hard-linked, with a log of its own): a killed chunk resumes where
+/// its log stopped. Reading the catalogue in place, it first and last checks that nothing wrote it since planning. A chunk that finished, even with failed photos, writes
 /// `chunk-K.done` and exits 0 (retrying a bad file helps nobody); a second copy that finds it exits 0 at once.
 public struct ChunkRun {
     public var folder: RunFolder
@@ -48,7 +49,8 @@ public struct ChunkRun {
             throw DistributedError("album \(software.album) with libvips \(software.vips) on \(host) differs from the planner's album \(plan.album) with libvips \(plan.vips); the chunk would not be merged. Install the same versions on every node", exitCode: .retry)
         }
         try requireShared(plan.catalogue + "/" + Catalogue.databaseName, "the catalogue")
-        try requireShared(folder.snapshot, "the run's snapshot")
+        let seed = plan.seed(in: folder)
+        try requireShared(seed, plan.readsCatalogue == nil ? "the run's snapshot" : "the catalogue")
         try requireShared(plan.jobPath, "the job file")
         var job = try JobLoader.load(path: plan.jobPath, set: plan.variables)
         guard job.hash == plan.jobHash else {
@@ -86,11 +88,13 @@ public struct ChunkRun {
             return .ok
         }
 
+        // Read in place, the catalogue must be the file the planner left, before the run and after it.
+        try plan.requireCatalogueUnchanged("chunk \(chunk)", folder: folder)
         var options = plan.runOptions
         options.workers = workers ?? plan.workers ?? ChunkWorkers.allocated()
-        let database = folder.database(chunk), view = folder.view(chunk), snapshot = folder.snapshot, catalogue = plan.catalogue
+        let database = folder.database(chunk), view = folder.view(chunk), catalogue = plan.catalogue
         var jobRun = JobRun(job: job, options: options, observer: observer(job), mainStreams: mainStreams, verbose: verbose, announcesReport: false)
-        jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, view: view, seed: snapshot) },
+        jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, view: view, seed: seed) },
                                   scan: ImportScan(files: manifest.files, unreadableFolders: manifest.unreadableFolders,
                                                    seconds: manifest.seconds, sidecars: manifest.sidecars),
                                   photos: Set(manifest.photos), parent: plan.run, chunk: chunk)
@@ -98,6 +102,7 @@ public struct ChunkRun {
         let status = try jobRun.run()
         switch status {
         case .ok, .failures:
+            try plan.requireCatalogueUnchanged("chunk \(chunk)", folder: folder)
             let outcome = ChunkOutcome(chunk: chunk, status: status == .ok ? "ok" : "failed", items: manifest.count,
                                        host: host, started: started, finished: Timestamp.now(), workers: options.workers ?? 1)
             do {

@@ -42,7 +42,22 @@ public struct DistributedMerge {
     public func merge() throws -> Outcome {
         let plan = try DistributedPlan.read(folder)
         try waitForChunks(plan)
-        let catalogue = try Catalogue(folder: plan.catalogue, create: false, writing: true)
+        var outcome = Outcome()
+        let finished = (0..<plan.chunks).filter { ChunkOutcome.read(folder, chunk: $0) != nil }
+        outcome.unfinished = (0..<plan.chunks).filter { !finished.contains($0) }
+        // First, before this process opens the catalogue: a finished chunk killed before its view became its delta
+        // is made its delta here, under the chunk's lock. A view may be a hard link of catalogue.db, and closing it
+        // must not drop this process's locks on that file (POSIX locks go with any descriptor of the file closed).
+        for chunk in finished where !FileSystem.exists(folder.database(chunk)) && FileSystem.exists(folder.view(chunk)) {
+            do {
+                // What the chunk read in place must still be the catalogue as planned.
+                try plan.requireCatalogueUnchanged("chunk \(chunk)", folder: folder)
+                try compact(chunk, plan: plan)
+            } catch {
+                outcome.refused.append((chunk, "its view \(folder.view(chunk)) could not be made its delta: \(DistributedLaunch.message(of: error))"))
+            }
+        }
+        let catalogue = try Catalogue(folder: plan.catalogue, create: false, writing: true, whileChunksRead: true)
         defer { catalogue.close() }
         guard let record = try catalogue.distributedRun(plan.run) else {
             throw DistributedError("catalogue \(plan.catalogue) has no distributed run \(plan.run); \(folder.path) belongs to another catalogue", exitCode: .environment)
@@ -50,35 +65,37 @@ public struct DistributedMerge {
         guard record.state != "abandoned" else {
             throw DistributedError("distributed run \(plan.run) was abandoned; its chunks are not merged", exitCode: .environment)
         }
-        var outcome = Outcome()
         if record.state == "merged" {
             Console.err("album: distributed run \(plan.run) was merged at \(record.ended ?? "an earlier merge"); nothing to do")
-            outcome.ended = true
-            return outcome
+            return Outcome(ended: true)
         }
-        let finished = (0..<plan.chunks).filter { ChunkOutcome.read(folder, chunk: $0) != nil }
-        outcome.unfinished = (0..<plan.chunks).filter { !finished.contains($0) }
         if !outcome.unfinished.isEmpty, !partial {
             let which = outcome.unfinished.count == 1 ? "chunk \(outcome.unfinished[0]) has" : "chunks \(ChunkList.text(outcome.unfinished)) have"
-            throw DistributedError("\(which) not finished (\(outcome.unfinished.count) of \(plan.chunks) chunks); nothing was merged. Wait for them, or run one again with `album chunk \(folder.path) K`; `album merge --partial` merges the finished ones now", exitCode: .environment)
+            let partially = plan.readsCatalogue == nil ? "merges the finished ones now" : "makes the finished ones' deltas now (the chunks read the catalogue in place: it is written once every chunk finished)"
+            throw DistributedError("\(which) not finished (\(outcome.unfinished.count) of \(plan.chunks) chunks); nothing was merged. Wait for them, or run one again with `album chunk \(folder.path) K`; `album merge --partial` \(partially)", exitCode: .environment)
         }
-        for chunk in finished {
-            let database = folder.database(chunk)
-            if !FileSystem.exists(database), FileSystem.exists(folder.view(chunk)) {
-                // Finished, but killed before its view became its delta: made here, under the chunk's lock.
-                do {
-                    try compact(chunk, plan: plan)
-                } catch {
-                    outcome.refused.append((chunk, "its view \(folder.view(chunk)) could not be made its delta: \(DistributedLaunch.message(of: error))"))
-                    continue
-                }
-            }
-            if let reason = try refusal(of: database, chunk: chunk, plan: plan) {
+        var deltas: [Int] = []
+        for chunk in finished where !outcome.refused.contains(where: { $0.chunk == chunk }) {
+            if let reason = try refusal(of: folder.database(chunk), chunk: chunk, plan: plan) {
                 outcome.refused.append((chunk, reason))
-                continue
+            } else {
+                deltas.append(chunk)
             }
-            outcome.merged.append(try ChunkMerger(catalogue).merge(database: database, snapshot: folder.snapshot, parent: plan.run,
-                                                                  chunk: chunk, merged: Timestamp.now()))
+        }
+        if plan.readsCatalogue != nil {
+            // The chunks read catalogue.db itself: it is written only once none of them can read it any more, every
+            // chunk finished and its view made its delta (which carries the rows it started from), and no delta is
+            // refused (made again, a chunk reads the catalogue as planned).
+            let waiting = (outcome.unfinished + outcome.refused.map(\.chunk)).sorted()
+            if !waiting.isEmpty {
+                Console.err("album: the chunks of distributed run \(plan.run) read \(plan.catalogue)/\(Catalogue.databaseName) in place, so nothing is merged until chunk\(waiting.count == 1 ? "" : "s") \(ChunkList.text(waiting)) can be too (finished, or made again); \(deltas.count) finished chunk\(deltas.count == 1 ? " is" : "s are") kept as deltas for the merge")
+                return outcome
+            }
+            Catalogue.removeInPlaceReaders(folder: plan.catalogue)
+        }
+        for chunk in deltas {
+            outcome.merged.append(try ChunkMerger(catalogue).merge(database: folder.database(chunk), parent: plan.run, chunk: chunk,
+                                                                  merged: Timestamp.now()))
         }
         if outcome.unfinished.isEmpty, outcome.refused.isEmpty {
             let counts = try catalogue.chunkCounts(of: plan.run).compactMap(JSONValue.init(parsing:))
@@ -87,7 +104,8 @@ public struct DistributedMerge {
             try catalogue.endDistributed(run: plan.run, state: "merged", status: failed > 0 ? "failed" : "ok",
                                          counts: counts == .null ? nil : counts.text, at: Timestamp.now())
             outcome.ended = true
-            // The snapshot and the deltas are what the run folder holds in bulk; the manifests, outcomes and logs stay.
+            // The deltas (and a snapshot, when the run kept one) are what the run folder holds in bulk; the
+            // manifests, outcomes and logs stay.
             for chunk in 0..<plan.chunks {
                 try? FileSystem.remove(folder.database(chunk))
                 Catalogue.removeView(folder.view(chunk))
@@ -172,7 +190,8 @@ extension DistributedMerge {
         // A planner killed before it wrote run.json leaves an open run without one: the folder's place names both.
         let plan = try? DistributedPlan.read(folder)
         let catalogueFolder = plan?.catalogue ?? folder.catalogue
-        let catalogue = try Catalogue(folder: catalogueFolder, create: false, writing: true)
+        // Chunks still running when the run is given up read the catalogue written from now on: cancel them first.
+        let catalogue = try Catalogue(folder: catalogueFolder, create: false, writing: true, whileChunksRead: true)
         defer { catalogue.close() }
         let relative = RunFolder.relative(run: plan?.run ?? -1)
         guard let record = try plan.map({ try catalogue.distributedRun($0.run) }) ?? catalogue.openDistributedRun(),
@@ -183,6 +202,7 @@ extension DistributedMerge {
             throw DistributedError("distributed run \(record.run) is \(record.state) already", exitCode: .environment)
         }
         try catalogue.endDistributed(run: record.run, state: "abandoned", status: "abandoned", counts: nil, at: Timestamp.now())
+        Catalogue.removeInPlaceReaders(folder: catalogueFolder)
         for chunk in 0..<record.chunks {
             try? FileSystem.remove(folder.database(chunk))
             Catalogue.removeView(folder.view(chunk))

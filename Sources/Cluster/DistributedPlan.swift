@@ -2,6 +2,7 @@ import Foundation
 import System
 import Core
 import Run
+import Catalogue
 
 /// What `album run --distribute` planned, as `run.json` in the run folder holds it: everything a chunk needs to
 /// run its share as the planning machine would have, and what `album merge` checks chunks against.
@@ -30,6 +31,9 @@ public struct DistributedPlan: Sendable, Equatable {
     public var retryDamaged = false
     public var pixelBudgetMegapixels = RunOptions().pixelBudgetMegapixels
     public var workers: Int? = nil
+    /// `catalogue.db` as the planner left it, when the chunks read it in place (its state, which they check before
+    /// and after their run); nil when they read the run's snapshot (`snapshot.db`) instead.
+    public var readsCatalogue: CatalogueFileState? = nil
 
     package var json: JSONValue {
         .object([
@@ -49,6 +53,9 @@ public struct DistributedPlan: Sendable, Equatable {
             ("retry_damaged", .bool(retryDamaged)),
             ("memory_budget", .int(pixelBudgetMegapixels)),
             ("workers", .int(workers)),
+            ("reads_catalogue", readsCatalogue.map { state in
+                .object([("bytes", .int(state.bytes)), ("inode", .int(state.inode)), ("mtime_ns", .int(state.mtimeNanoseconds))])
+            } ?? .null),
         ])
     }
 
@@ -82,6 +89,10 @@ public struct DistributedPlan: Sendable, Equatable {
         retryDamaged = json["retry_damaged"]?.boolValue ?? false
         pixelBudgetMegapixels = json["memory_budget"]?.intValue ?? RunOptions().pixelBudgetMegapixels
         workers = json["workers"]?.intValue
+        if let state = json["reads_catalogue"], let bytes = state["bytes"]?.intValue, let inode = state["inode"]?.intValue,
+           let modified = state["mtime_ns"]?.intValue {
+            readsCatalogue = CatalogueFileState(bytes: bytes, inode: inode, mtimeNanoseconds: modified)
+        }
     }
 
     package init(run: Int64, engine: DistributedEngine, chunks: Int, maxParallel: Int, catalogue: String, jobPath: String,
@@ -115,6 +126,27 @@ public struct DistributedPlan: Sendable, Equatable {
             throw DistributedError("\(folder.plan) is not a distributed run album can read: \(problem)", exitCode: .usage)
         }
         return plan
+    }
+
+    /// The file each chunk's view links: `catalogue.db` itself when the chunks read it in place, else the run's
+    /// snapshot in `folder`.
+    package func seed(in folder: RunFolder) -> String {
+        readsCatalogue == nil ? folder.snapshot : catalogue + "/" + Catalogue.databaseName
+    }
+
+    /// Throws exit 3 when the chunks read `catalogue.db` in place and it is no longer the file the planner left:
+    /// something wrote it (or put another file in its place), so what a chunk reads may not be the catalogue as
+    /// planned, and nothing made of it may be merged. `doing` says who checks ("chunk 3").
+    package func requireCatalogueUnchanged(_ doing: String, folder: RunFolder) throws {
+        guard let planned = readsCatalogue else { return }
+        let file = catalogue + "/" + Catalogue.databaseName
+        let now = CatalogueFileState(file: file)
+        guard now != planned else { return }
+        throw DistributedError("""
+            \(doing): \(file) was written since distributed run \(run) was planned (planned: \(planned.description); now: \(now?.description ?? "missing")), \
+            while its chunks read it in place; what they read may not be the catalogue as planned, so nothing of theirs is merged. \
+            Give the run up with `album dist abandon \(folder.path)` and run the job again
+            """, exitCode: .environment)
     }
 
     /// The options a chunk runs with.

@@ -7,8 +7,9 @@ import Run
 import Plan
 
 /// Plans a distributed run (`album run JOB --distribute ENGINE`): under the catalogue's writer lock, it records the
-/// parent run, writes the run folder (the snapshot, one manifest per chunk, then `run.json`, last, so a folder with a
-/// `run.json` is a whole plan) and lets the lock go; the engine then runs the chunks (docs/distributed.md).
+/// parent run, writes the run folder (one manifest per chunk, then `run.json`, last, so a folder with a `run.json` is
+/// a whole plan), checkpoints the catalogue for its chunks to read in place (or, when a reader holds that up, writes
+/// one snapshot of it) and lets the lock go; the engine then runs the chunks (docs/distributed.md).
 ///
 /// Every file import's scan finds goes to the chunk its path hashes to, and every catalogue photo for phase 2 to the
 /// chunk its id hashes to (`ChunkAssignment`), so a chunk runs exactly the chains a one-machine run would have run
@@ -28,7 +29,7 @@ public struct DistributedPlanner {
     public var resumesOpenRun = false
 
     /// Items (files to import, catalogue photos to take on) in a default chunk: a few thousand. A chunk pays a fixed
-    /// cost beside its items (its process, its node's checks, loading the catalogue through its view of the snapshot,
+    /// cost beside its items (its process, its node's checks, loading the catalogue through its view,
     /// a merge transaction): today about a one-machine no-op of the whole catalogue, so 5 000 items a chunk keep a
     /// no-op distributed rerun of 10 000 photos at 2.3x the one-machine no-op (5 chunks of 2 000: 4.1x), while a
     /// killed or slow chunk still holds minutes of work, not hours (Benchmarks/INVESTIGATION.md, section 22).
@@ -74,7 +75,8 @@ public struct DistributedPlanner {
     public func plan() throws -> Planned {
         guard let path = job.path else { throw DistributedError("a distributed run needs its job in a file, which every node reads", exitCode: .usage) }
         try SourceCheck.requireRoots(of: job)
-        let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true)
+        // It may resume the open run whose chunks read the catalogue in place; it writes nothing then.
+        let catalogue = try Catalogue(folder: job.catalogue, create: true, writing: true, whileChunksRead: true)
         defer { catalogue.close() }
         if resumesOpenRun, let open = try catalogue.openDistributedRun() {
             let folder = RunFolder(catalogue: catalogue.folder, run: open.run)
@@ -85,14 +87,18 @@ public struct DistributedPlanner {
         }
         try catalogue.requireNoOpenDistributedRun("album run --distribute")
         let scan = job.importScan()
-        let known = try CatalogueSnapshot(reading: catalogue)
-        if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
-            try SourceCheck.requireFound(scan, of: job, known: known.currentPhotos)
-        }
+        // Read in a scope of its own: whatever the snapshot holds of the catalogue is let go before planning
+        // checkpoints the catalogue's log (`prepareForReadingInPlace`), which a reader still open would hold up.
+        let phaseTwo = try {
+            let known = try CatalogueSnapshot(reading: catalogue)
+            if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
+                try SourceCheck.requireFound(scan, of: job, known: known.currentPhotos)
+            }
+            return known.photosAfterImport(scanning: scan.files)
+        }()
         let software = Software.current
         let resolved = try job.resolvingSelections(in: catalogue)
         let created = Timestamp.now()
-        let phaseTwo = known.photosAfterImport(scanning: scan.files)
         let items = scan.files.count + phaseTwo.count + scan.unreadableFolders.count
         let local = engine == .local ? DistributedPlanner.defaultParallel(engine: .local, workers: options.workers, chunks: 0) : nil
         let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: self.maxParallel ?? local, engine: engine)
@@ -107,8 +113,6 @@ public struct DistributedPlanner {
             do { try Directory.create(folder.path) } catch { throw CatalogueError("cannot create the run folder \(folder.path): \(error.reason)") }
             try catalogue.beginDistributed(run: run, folder: RunFolder.relative(run: run), engine: engine.rawValue,
                                            chunks: chunks, created: created)
-            try? FileSystem.remove(folder.snapshot)
-            try catalogue.writeSnapshot(to: folder.snapshot)
             var manifests = (0..<chunks).map(ChunkManifest.init(chunk:))
             for file in scan.files {
                 let chunk = ChunkAssignment.chunk(of: file, chunks: chunks)
@@ -128,11 +132,21 @@ public struct DistributedPlanner {
             plan.retryDamaged = options.retryDamaged
             plan.pixelBudgetMegapixels = options.pixelBudgetMegapixels
             plan.workers = options.workers
+            // Last: the chunks read catalogue.db itself once its log is checkpointed whole, and nothing writes it
+            // until they have finished (docs/distributed.md). A reader of an older state of the catalogue that keeps
+            // the checkpoint from finishing makes this run keep one snapshot instead.
+            try? FileSystem.remove(folder.snapshot)
+            plan.readsCatalogue = try catalogue.prepareForReadingInPlace(run: run, runFolder: RunFolder.relative(run: run))
+            if plan.readsCatalogue == nil {
+                Console.err("album: another process reads an older state of \(catalogue.folder)/\(Catalogue.databaseName), so its log cannot be checkpointed now; this run's chunks read a snapshot of it (\(folder.snapshot)) instead of the catalogue itself")
+                try catalogue.writeSnapshot(to: folder.snapshot)
+            }
             try RunFolder.write(plan.json.prettyText + "\n", to: folder.plan)
             return Planned(folder: folder, plan: plan, manifests: manifests)
         } catch {
             // Nothing ran: the run is recorded as failed and closed, so it never blocks the catalogue.
             try? catalogue.endDistributed(run: run, state: "abandoned", status: "failed", counts: nil, at: Timestamp.now())
+            Catalogue.removeInPlaceReaders(folder: catalogue.folder)
             throw error
         }
     }

@@ -37,10 +37,14 @@ public struct DistributedStatus {
         var state = "open", merged: [Int: String] = [:]
         // A catalogue that cannot be read (gone, damaged, an older schema) is said, never taken for an open run with
         // nothing merged.
-        let catalogue = try CatalogueReader(folder: plan.catalogue)
-        defer { catalogue.close() }
-        if let record = try catalogue.distributedRun(plan.run) { state = record.state }
-        merged = try catalogue.mergedChunks(of: plan.run)
+        // Closed before any view is opened: a view may be a hard link of catalogue.db, and closing it would drop
+        // this process's locks on that file.
+        do {
+            let catalogue = try CatalogueReader(folder: plan.catalogue)
+            defer { catalogue.close() }
+            if let record = try catalogue.distributedRun(plan.run) { state = record.state }
+            merged = try catalogue.mergedChunks(of: plan.run)
+        }
         var chunks: [Chunk] = []
         for index in 0..<plan.chunks {
             let items = (try? ChunkManifest.read(folder, chunk: index))?.count ?? 0

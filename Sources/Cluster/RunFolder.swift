@@ -7,10 +7,11 @@ import Core
 /// ```
 /// dist/run-7/
 ///   run.json            what was planned: the job, its variables, the chunks, the planner's versions (`DistributedPlan`)
-///   snapshot.db         the catalogue as planned (VACUUM INTO, WAL mode in its header; nobody writes it)
+///   snapshot.db         only when a reader held up planning's checkpoint: the catalogue as planned (VACUUM INTO);
+///                       otherwise the chunks read catalogue.db itself, which nothing writes until they finished
 ///   chunk-K.json        chunk K's share: files to import, catalogue photos (`ChunkManifest`)
-///   chunk-K.view.db     while chunk K runs, its catalogue: a hard link to snapshot.db (no copy), whose changes go to
-///   chunk-K.view.db-wal its own log, never into the snapshot (`Catalogue.forChunk`)
+///   chunk-K.view.db     while chunk K runs, its catalogue: a hard link to catalogue.db (or snapshot.db; no copy),
+///   chunk-K.view.db-wal whose changes go to its own log, never into the linked file (`Catalogue.forChunk`)
 ///   chunk-K.db          once the chunk finished, its delta: the rows of the photos it touched (`Catalogue.compactChunk`)
 ///   chunk-K.lock        held by the process working on chunk K; a second copy waits for it
 ///   chunk-K.done        written when chunk K finished (`ChunkOutcome`), even with failed photos

@@ -10,8 +10,10 @@ struct MergeCommand: Command {
         discussion: """
             Under the catalogue's writer lock, one transaction per chunk. Merging again is harmless: a chunk merged
             again replaces its own rows. Without --partial nothing is merged while a chunk has not finished (exit 3,
-            naming them). A chunk made by another album or libvips version than the planner's is not merged. Once
-            every chunk is merged the run is closed, its chunk databases and snapshot are deleted, and gc, prune,
+            naming them). While chunks read the catalogue in place, the catalogue is written only once every chunk
+            has finished: --partial then makes the finished chunks' deltas and merges nothing yet. A chunk made by
+            another album or libvips version than the planner's is not merged. Once every chunk is merged the run
+            is closed, its chunk databases (and a snapshot, if it kept one) are deleted, and gc, prune,
             rm, relocate and runs work again. Exit status: 0 merged, 1 merged with failed photos, 2 RUNDIR is not a
             distributed run folder (no run.json), 3 otherwise.
             """)

@@ -17,7 +17,7 @@ public struct MergedChunk: Sendable, Equatable {
 }
 
 /// `album merge`'s three-way merge of one chunk's database into the catalogue, as a service above the store: it
-/// speaks SQL across three databases (the catalogue, the chunk's, the run's snapshot, `ATTACH`ed), through the
+/// speaks SQL across two databases (the catalogue and the chunk's delta, `ATTACH`ed), through the
 /// writer's connection (`Catalogue.connection`) and in the writer's transaction, so only a `Catalogue` can merge.
 public struct ChunkMerger {
     /// The catalogue the chunks are merged into, under its lock.
@@ -28,29 +28,27 @@ public struct ChunkMerger {
     }
 
     /// Carries chunk `chunk` of distributed run `parent` from its database `chunkFile` into the catalogue, in one
-    /// transaction, as a three-way merge against the run's snapshot `snapshotFile`, which both started from:
+    /// transaction, as a three-way merge against the rows the chunk started from, which its delta carries
+    /// (`chunk_base_*`: each touched photo's rows as the chunk first read them, `Catalogue.chunkTouchLog`):
     /// - the chunk's earlier merge is taken back first (its run rows, and with them their steps), so merging a chunk
     ///   again replaces its rows and changes no count;
     /// - each attempt of the chunk (a run row under the parent in the chunk's database) becomes a run row here, under
     ///   the parent, with its host, versions and times; its steps follow it;
-    /// - a photo the chunk changed (a row that differs from the snapshot's) is updated; a photo it added is inserted
+    /// - a photo the chunk changed (a row that differs from its base) is updated; a photo it added is inserted
     ///   unless another chunk added the same bytes first (the id is the bytes' hash: `PhotoRecord.id(forHash:)`),
     ///   and then the chunk's path is recorded as another name of it, as one run would have;
     /// - aliases, second originals and renditions the chunk added or changed are written over theirs (by photo and
     ///   path, a second original's path one photo's at a time; by photo, kind and path), and those it removed are
     ///   removed.
     /// - Throws: `CatalogueError` for a chunk database of another schema version.
-    public func merge(database chunkFile: String, snapshot snapshotFile: String, parent: Int64, chunk: Int,
-                      merged time: String) throws -> MergedChunk {
-        try catalogue.connection { database in try merge(database, chunkFile, snapshotFile, parent: parent, chunk: chunk, merged: time) }
+    public func merge(database chunkFile: String, parent: Int64, chunk: Int, merged time: String) throws -> MergedChunk {
+        try catalogue.connection { database in try merge(database, chunkFile, parent: parent, chunk: chunk, merged: time) }
     }
 
-    private func merge(_ database: Database, _ chunkFile: String, _ snapshotFile: String, parent: Int64, chunk: Int,
+    private func merge(_ database: Database, _ chunkFile: String, parent: Int64, chunk: Int,
                        merged time: String) throws -> MergedChunk {
         try database.run("ATTACH DATABASE ? AS chunk", [.text(chunkFile)])
         defer { try? database.execute("DETACH DATABASE chunk") }
-        try database.run("ATTACH DATABASE ? AS snap", [.text(snapshotFile)])
-        defer { try? database.execute("DETACH DATABASE snap") }
         let version = try database.query("PRAGMA chunk.user_version") { $0.int(0) ?? 0 }.first ?? 0
         guard version == Schema.currentVersion else {
             throw CatalogueError("chunk catalogue \(chunkFile) has schema version \(version); this album merges version \(Schema.currentVersion)")
@@ -70,7 +68,7 @@ public struct ChunkMerger {
             }
 
             // Only the photos the chunk wrote rows of (`chunk_touched`, logged by the chunk database's triggers) are
-            // compared with the snapshot and carried: every statement below looks rows up by these photos' ids, so
+            // compared with their base and carried: every statement below looks rows up by these photos' ids, so
             // the merge costs the chunk's share, never the catalogue's size (each DELETE names `photo IN` first, so
             // that SQLite searches the table's index by photo instead of scanning it: EXPLAIN QUERY PLAN).
             try database.execute("CREATE TEMP TABLE IF NOT EXISTS merge_touched (photo TEXT PRIMARY KEY) WITHOUT ROWID")
@@ -83,15 +81,15 @@ public struct ChunkMerger {
             try database.execute("""
                 INSERT INTO main.photos (\(photoList))
                     SELECT \(photoList) FROM (SELECT * FROM chunk.photos WHERE id IN \(touched)
-                                              EXCEPT SELECT * FROM snap.photos WHERE id IN \(touched)) AS c
-                    WHERE EXISTS (SELECT 1 FROM snap.photos AS s WHERE s.id = c.id)
+                                              EXCEPT SELECT * FROM chunk.chunk_base_photos WHERE id IN \(touched)) AS c
+                    WHERE EXISTS (SELECT 1 FROM chunk.chunk_base_photos AS s WHERE s.id = c.id)
                     ON CONFLICT (id) DO UPDATE SET \(updates)
                 """)
             result.photos += try changes(database)
             try database.execute("""
                 INSERT INTO main.photos (\(photoList))
                     SELECT \(photoList) FROM chunk.photos AS c
-                    WHERE c.id IN \(touched) AND NOT EXISTS (SELECT 1 FROM snap.photos AS s WHERE s.id = c.id)
+                    WHERE c.id IN \(touched) AND NOT EXISTS (SELECT 1 FROM chunk.chunk_base_photos AS s WHERE s.id = c.id)
                     ON CONFLICT DO NOTHING
                 """)
             result.photos += try changes(database)
@@ -100,7 +98,7 @@ public struct ChunkMerger {
                 INSERT INTO main.aliases (photo, path, bytes, mtime_ns, inode, added)
                     SELECT c.id, c.path, c.bytes, c.mtime_ns, c.inode, c.added
                     FROM chunk.photos AS c JOIN main.photos AS m ON m.id = c.id
-                    WHERE c.id IN \(touched) AND NOT EXISTS (SELECT 1 FROM snap.photos AS s WHERE s.id = c.id) AND m.path != c.path
+                    WHERE c.id IN \(touched) AND NOT EXISTS (SELECT 1 FROM chunk.chunk_base_photos AS s WHERE s.id = c.id) AND m.path != c.path
                     ON CONFLICT DO NOTHING
                 """)
 
@@ -108,14 +106,14 @@ public struct ChunkMerger {
             try database.execute("""
                 INSERT INTO main.aliases (\(aliasColumns))
                     SELECT \(aliasColumns) FROM (SELECT * FROM chunk.aliases WHERE photo IN \(touched)
-                                                EXCEPT SELECT * FROM snap.aliases WHERE photo IN \(touched)) AS c
+                                                EXCEPT SELECT * FROM chunk.chunk_base_aliases WHERE photo IN \(touched)) AS c
                     WHERE EXISTS (SELECT 1 FROM main.photos AS m WHERE m.id = c.photo)
                     ON CONFLICT (photo, path) DO UPDATE SET bytes = excluded.bytes, mtime_ns = excluded.mtime_ns,
                         inode = excluded.inode, added = excluded.added
                 """)
             try database.execute("""
                 DELETE FROM main.aliases WHERE photo IN \(touched) AND (photo, path) IN
-                    (SELECT photo, path FROM snap.aliases WHERE photo IN \(touched)
+                    (SELECT photo, path FROM chunk.chunk_base_aliases WHERE photo IN \(touched)
                      EXCEPT SELECT photo, path FROM chunk.aliases WHERE photo IN \(touched))
                 """)
 
@@ -126,12 +124,12 @@ public struct ChunkMerger {
             try database.execute("""
                 INSERT INTO temp.merge_seconds (\(secondList))
                     SELECT \(secondList) FROM (SELECT * FROM chunk.second_originals WHERE photo IN \(touched)
-                                              EXCEPT SELECT * FROM snap.second_originals WHERE photo IN \(touched)) AS c
+                                              EXCEPT SELECT * FROM chunk.chunk_base_second_originals WHERE photo IN \(touched)) AS c
                     WHERE EXISTS (SELECT 1 FROM main.photos AS m WHERE m.id = c.photo)
                 """)
             try database.execute("""
                 DELETE FROM main.second_originals WHERE path IN (SELECT path FROM temp.merge_seconds)
-                    OR (photo IN \(touched) AND (photo, path) IN (SELECT photo, path FROM snap.second_originals WHERE photo IN \(touched)
+                    OR (photo IN \(touched) AND (photo, path) IN (SELECT photo, path FROM chunk.chunk_base_second_originals WHERE photo IN \(touched)
                                          EXCEPT SELECT photo, path FROM chunk.second_originals WHERE photo IN \(touched)))
                 """)
             try database.execute("INSERT INTO main.second_originals (\(secondList)) SELECT \(secondList) FROM temp.merge_seconds")
@@ -143,14 +141,14 @@ public struct ChunkMerger {
                 INSERT INTO main.renditions (\(renditionList), run)
                     SELECT \(renditionList), COALESCE((SELECT new FROM temp.merge_runs WHERE old = c.run), c.run)
                     FROM (SELECT * FROM chunk.renditions WHERE photo IN \(touched)
-                          EXCEPT SELECT * FROM snap.renditions WHERE photo IN \(touched)) AS c
+                          EXCEPT SELECT * FROM chunk.chunk_base_renditions WHERE photo IN \(touched)) AS c
                     WHERE EXISTS (SELECT 1 FROM main.photos AS m WHERE m.id = c.photo)
                     ON CONFLICT (photo, kind, path) DO UPDATE SET \(renditionUpdates)
                 """)
             result.renditions += try changes(database)
             try database.execute("""
                 DELETE FROM main.renditions WHERE photo IN \(touched) AND (photo, kind, path) IN
-                    (SELECT photo, kind, path FROM snap.renditions WHERE photo IN \(touched)
+                    (SELECT photo, kind, path FROM chunk.chunk_base_renditions WHERE photo IN \(touched)
                      EXCEPT SELECT photo, kind, path FROM chunk.renditions WHERE photo IN \(touched))
                 """)
             result.renditions += try changes(database)

@@ -63,7 +63,7 @@ public struct JobRun {
         try Vips.start(settings)
         let catalogue = try chunk?.open() ?? Catalogue(folder: job.catalogue, create: true, writing: true)
         defer { catalogue.close() }
-        // A chunk's database is a copy of the snapshot, which records its own distributed run as open.
+        // A chunk's view is the catalogue as planned, which records its own distributed run as open.
         if chunk == nil { try catalogue.requireNoOpenDistributedRun("album run") }
         let scan = chunk?.scan ?? self.scan ?? job.importScan()
         if chunk == nil, !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {

@@ -3,6 +3,7 @@ import XCTest
 @testable import Cluster
 import Catalogue
 import SQLite
+import Maintenance
 
 /// Distributed runs (issue 18, docs/distributed.md) on one machine: `album run --distribute local`, and run folders
 /// planned with `--distribute k8s` (manifests only, no cluster) whose chunks the test runs itself with `album chunk`.
@@ -326,15 +327,28 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("chunk 2 has not finished"), refused.stderr)
         XCTAssertEqual(try counts(), unmerged, "nothing merged while a chunk is unfinished")
 
-        try album(["merge", run, "--partial"], in: folder, expect: 0, "the first partial merge")
-        let once = try counts()
-        XCTAssertNotEqual(once, unmerged, "the partial merge carried chunks 0 and 1 in")
-        XCTAssertEqual(try rows(catalogue, "SELECT chunk FROM distributed_chunks ORDER BY chunk"), ["0", "1"])
-        try album(["merge", run, "--partial"], in: folder, expect: 0, "the second partial merge")
-        XCTAssertEqual(try counts(), once, "merging the same chunks again replaces their rows: the same counts")
+        // The chunks read catalogue.db in place: a partial merge keeps the finished chunks' deltas and writes nothing
+        // while chunk 2 may still read it.
+        let planned = try Tool.sha256(catalogue + "/catalogue.db")
+        let partial = try album(["merge", run, "--partial"], in: folder, expect: 0, "a partial merge")
+        XCTAssertTrue(partial.stderr.contains("in place") && partial.stderr.contains("chunk 2"), partial.stderr)
+        XCTAssertEqual(try Tool.sha256(catalogue + "/catalogue.db"), planned, "the partial merge wrote nothing to the catalogue")
+        XCTAssertEqual(try counts(), unmerged)
         XCTAssertEqual(try rows(catalogue, "SELECT state FROM distributed"), ["open"])
-
         try runChunk(run, 2, in: folder)
+
+        // One delta merged twice, by hand, then every chunk by `album merge` (chunk 0 a third time).
+        let writer = try Catalogue(folder: catalogue, create: false, writing: true, whileChunksRead: true)
+        let parent = try XCTUnwrap(Int64(try XCTUnwrap(try rows(catalogue, "SELECT run FROM distributed").first)))
+        let first = try ChunkMerger(writer).merge(database: run + "/chunk-0.db", parent: parent, chunk: 0, merged: "2026-12-04T00:00:00Z")
+        writer.close()
+        let once = try counts()
+        XCTAssertNotEqual(once, unmerged, "the merge carried chunk 0 in")
+        let secondWriter = try Catalogue(folder: catalogue, create: false, writing: true, whileChunksRead: true)
+        let second = try ChunkMerger(secondWriter).merge(database: run + "/chunk-0.db", parent: parent, chunk: 0, merged: "2026-12-04T00:00:01Z")
+        secondWriter.close()
+        XCTAssertEqual(try counts(), once, "merging the same delta again replaces its rows: the same counts")
+        XCTAssertEqual(second.steps, first.steps, "the same steps carried again (the photo rows are there already)")
         try album(["merge", run], in: folder, expect: 0, "the last merge")
         let merged = try counts()
         XCTAssertEqual(try rows(catalogue, "SELECT state FROM distributed"), ["merged"])
@@ -428,10 +442,10 @@ final class DistributedRunTests: XCTestCase {
     }
 
     /// A distributed run over a catalogue that knows many photos, where only a few files are new (issue 34): no
-    /// chunk copies the catalogue (its view is a hard link to the run's snapshot, which no chunk writes: its bytes
-    /// are the same after the chunks), each finished chunk keeps a delta holding only the rows of the photos it
-    /// wrote, and the merge writes only those photos' rows: triggers the test puts in the catalogue log every row
-    /// written.
+    /// chunk copies the catalogue and the run keeps no snapshot (each chunk's view is a hard link to catalogue.db
+    /// itself, which no chunk writes: its bytes are the same after the chunks), each finished chunk keeps a delta
+    /// holding only the rows of the photos it wrote (and their rows as it found them), and the merge writes only those
+    /// photos' rows: triggers the test puts in the catalogue log every row written.
     func testChunksKeepDeltasAndTheMergeWritesOnlyTheChunksRows() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let library = try makeLibrary(in: folder, count: 30)
@@ -441,9 +455,10 @@ final class DistributedRunTests: XCTestCase {
             try Fixture.jpeg(at: "\(folder)/photos/a/new-\(index).jpg", width: 180, height: 120, variant: 200 + index)
         }
         let run = try planK8s(library, catalogue: catalogue, out: out, chunks: 2)
-        let planned = try Tool.sha256(run + "/snapshot.db")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "no snapshot: the chunks read the catalogue in place")
+        let planned = try Tool.sha256(catalogue + "/catalogue.db")
         for chunk in 0..<2 { try runChunk(run, chunk, in: folder) }
-        XCTAssertEqual(try Tool.sha256(run + "/snapshot.db"), planned, "no chunk wrote the snapshot its view links")
+        XCTAssertEqual(try Tool.sha256(catalogue + "/catalogue.db"), planned, "no chunk wrote the catalogue its view links")
         try assertNoCopyOfTheCatalogue(run)
         let names = try FileManager.default.contentsOfDirectory(atPath: run)
         XCTAssertEqual(names.filter { $0.contains(".view.db") }, [], "a finished chunk's view and its log are gone")
@@ -462,8 +477,9 @@ final class DistributedRunTests: XCTestCase {
             deltaBytes += try XCTUnwrap(FileManager.default.attributesOfItem(atPath: database)[.size] as? Int)
         }
         XCTAssertEqual(Set(inDeltas), stored, "the chunks' databases hold the new photos, and no other")
-        let snapshotBytes = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: run + "/snapshot.db")[.size] as? Int)
-        XCTAssertLessThan(deltaBytes * 2, snapshotBytes, "two deltas together are a fraction of one copy of the catalogue")
+        let catalogueBytes = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: catalogue + "/catalogue.db")[.size] as? Int)
+        XCTAssertLessThan(deltaBytes * 2, catalogueBytes, "two deltas together are a fraction of the catalogue")
+        print("DistributedRunTests: deltas \(deltaBytes) bytes, catalogue.db \(catalogueBytes) bytes")
 
         // Every row the merge writes, logged by the test's own triggers in the catalogue.
         var log = ["CREATE TABLE test_written (tbl TEXT, photo TEXT)"]
@@ -515,20 +531,22 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(rows, ["written"], "the view keeps what the chunk wrote, through its own log")
     }
 
-    /// No file in run folder `run` is a copy of the catalogue: every SQLite database in it is the snapshot, a chunk's
-    /// view (a hard link to the snapshot: the same inode, so no bytes of its own) or a chunk's delta; and the bytes
-    /// the folder holds beside the snapshot (each inode once, its allocated blocks) are a fraction of it.
-    /// `sizes: false` where a chunk's log may outgrow a snapshot of a few photos (a killed first run's).
+    /// No file in run folder `run` is a copy of the catalogue: there is no snapshot, and every SQLite database in it
+    /// is a chunk's view (a hard link to catalogue.db: the same inode, so no bytes of its own) or a chunk's delta; and
+    /// the bytes the folder holds (each inode once, its allocated blocks) are a fraction of the catalogue.
+    /// `sizes: false` where a chunk's log may outgrow a catalogue of a few photos (a killed first run's).
     func assertNoCopyOfTheCatalogue(_ run: String, _ context: String = "", sizes: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         var snapshot = stat()
-        XCTAssertEqual(stat(run + "/snapshot.db", &snapshot), 0, "the run's snapshot is there", file: file, line: line)
+        let catalogue = ((run as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent + "/catalogue.db"
+        XCTAssertEqual(stat(catalogue, &snapshot), 0, "the catalogue is there", file: file, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "no snapshot \(context)", file: file, line: line)
         var seen: Set<UInt> = [UInt(snapshot.st_ino)]
         var besides = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: run) {
             var status = stat()
             guard stat(run + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
             if name.hasSuffix(".view.db") {
-                XCTAssertEqual(status.st_ino, snapshot.st_ino, "\(name) is a hard link to the snapshot, not a copy \(context)", file: file, line: line)
+                XCTAssertEqual(status.st_ino, snapshot.st_ino, "\(name) is a hard link to catalogue.db, not a copy \(context)", file: file, line: line)
             } else if name.hasSuffix(".db"), name != "snapshot.db" {
                 XCTAssertEqual(try Tool.sqlite(run + "/" + name, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'chunk_delta'"), "1",
                                "\(name) is a chunk's delta \(context)", file: file, line: line)
@@ -536,7 +554,7 @@ final class DistributedRunTests: XCTestCase {
             if seen.insert(UInt(status.st_ino)).inserted { besides += Int(status.st_blocks) * 512 }
         }
         guard sizes else { return }
-        XCTAssertLessThan(besides, Int(snapshot.st_blocks) * 512, "the run folder beside its snapshot holds less than one copy of it \(context)",
+        XCTAssertLessThan(besides, Int(snapshot.st_blocks) * 512, "the run folder holds less than one copy of the catalogue \(context)",
                           file: file, line: line)
     }
 
@@ -582,11 +600,11 @@ final class DistributedRunTests: XCTestCase {
             }
             XCTAssertEqual(ending, .signalled(SIGKILL), "a chunk that did not finish was killed: \(context)")
             kills += 1
-            // Killed midway, the chunk left its view (the snapshot's inode) and its log, never a copy.
+            // Killed midway, the chunk left its view (catalogue.db's inode) and its log, never a copy.
             var view = stat(), snapshot = stat()
             XCTAssertEqual(stat("\(run)/chunk-\(victim).view.db", &view), 0, context)
-            XCTAssertEqual(stat("\(run)/snapshot.db", &snapshot), 0, context)
-            XCTAssertEqual(view.st_ino, snapshot.st_ino, "the killed chunk's view is the snapshot, linked: \(context)")
+            XCTAssertEqual(stat("\(catalogue)/catalogue.db", &snapshot), 0, context)
+            XCTAssertEqual(view.st_ino, snapshot.st_ino, "the killed chunk's view is catalogue.db, linked: \(context)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: "\(run)/chunk-\(victim).view.db-wal"), "its changes are in its own log: \(context)")
             try assertNoCopyOfTheCatalogue(run, context, sizes: false)
             let states = try XCTUnwrap(try status(run, in: folder)["chunk_states"] as? [[String: Any]])
@@ -793,7 +811,7 @@ final class DistributedRunTests: XCTestCase {
 
     // MARK: - 8. a chunk made by another version is not merged
 
-    func testMergeRefusesAChunkMadeByAnotherVersionAndMergesTheOthers() throws {
+    func testMergeRefusesAChunkMadeByAnotherVersionAndMergesOnceItIsMadeAgain() throws {
         let folder = try TestSupport.temporaryFolder(self)
         let library = try makeLibrary(in: folder, count: 12)
         let catalogue = folder + "/album"
@@ -809,12 +827,13 @@ final class DistributedRunTests: XCTestCase {
             XCTAssertTrue(refused.stderr.contains("chunk 1 not merged"), refused.stderr)
             XCTAssertTrue(refused.stderr.contains("0.0.1-tampered") && refused.stderr.contains(planned),
                           "names both versions (\(planned)): \(refused.stderr)")
-            XCTAssertEqual(try rows(catalogue, "SELECT chunk FROM distributed_chunks ORDER BY chunk"), ["0", "2"], "the others are merged")
+            // The chunks read catalogue.db in place, and chunk 1 made again must read it as planned: nothing is merged.
+            XCTAssertTrue(refused.stderr.contains("in place"), refused.stderr)
+            XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM distributed_chunks"), ["0"], "nothing merged while chunk 1 is refused")
             XCTAssertEqual(try rows(catalogue, "SELECT state FROM distributed"), ["open"], "the run stays open")
-            XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM runs WHERE parent IS NOT NULL AND chunk = 1"), ["0"])
+            XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM runs WHERE parent IS NOT NULL"), ["0"])
         }
-        let inOthers = try (0..<3).filter { $0 != 1 }.map { try manifestFiles(run, $0).count }.reduce(0, +)
-        XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM photos"), [String(inOthers)], "only chunks 0 and 2's photos")
+        XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM photos"), ["0"], "no chunk's photos yet")
 
         // Made again by this album, the chunk merges and the run ends.
         try FileManager.default.removeItem(atPath: database)
@@ -824,5 +843,177 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(try rows(catalogue, "SELECT state FROM distributed"), ["merged"])
         XCTAssertEqual(try rows(catalogue, "SELECT COUNT(*) FROM photos"), [String(library.files.count)])
         XCTAssertEqual(try rows(catalogue, "SELECT DISTINCT album_version FROM runs WHERE parent IS NOT NULL"), [planned])
+    }
+
+    // MARK: - 9. chunks read the catalogue in place
+
+    /// The chunks read catalogue.db itself (issue 34): planning checkpoints it and leaves no snapshot; while the run is
+    /// open no other writer opens it (here `album caption`, which refused nothing before), `verify` only reads it;
+    /// a write that gets past album (the sqlite3 shell) is seen by the next chunk, which refuses to run (exit 3) and
+    /// leaves nothing to merge; and abandoning the run lets writers in again.
+    func testChunksReadTheCatalogueInPlaceWithNoWriterBesideThemAndRefuseAChangedOne() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let library = try makeLibrary(in: folder, count: 8)
+        let catalogue = folder + "/album", out = folder + "/out"
+        try runOnOneMachine(library, catalogue: catalogue, out: out, expect: 0)
+        for index in 0..<4 { try Fixture.jpeg(at: "\(folder)/photos/b/new-\(index).jpg", width: 160, height: 120, variant: 300 + index) }
+        let run = try planK8s(library, catalogue: catalogue, out: out, chunks: 2)
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run + "/run.json"))) as? [String: Any])
+        let reads = try XCTUnwrap(plan["reads_catalogue"] as? [String: Any], "run.json records the catalogue the chunks read")
+        var status = stat()
+        XCTAssertEqual(stat(catalogue + "/catalogue.db", &status), 0)
+        XCTAssertEqual(reads["inode"] as? Int, Int(status.st_ino))
+        XCTAssertEqual(reads["bytes"] as? Int, Int(status.st_size))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "no snapshot")
+        XCTAssertEqual((try? FileManager.default.attributesOfItem(atPath: catalogue + "/catalogue.db-wal")[.size] as? Int) ?? 0, 0,
+                       "the catalogue's log was checkpointed whole at planning")
+        let planned = try Tool.sha256(catalogue + "/catalogue.db")
+
+        let id = try XCTUnwrap(try rows(catalogue, "SELECT id FROM photos ORDER BY id LIMIT 1").first)
+        let refused = try album(["caption", id, "written beside the chunks", "--catalogue", catalogue], in: folder, expect: 3, "caption while chunks read")
+        XCTAssertTrue(refused.stderr.contains("read in place") && refused.stderr.contains(run) && refused.stderr.contains("album dist abandon"),
+                      refused.stderr)
+        let verify = try TestSupport.album(["verify", "--catalogue", catalogue])
+        XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
+        try runChunk(run, 0, in: folder)
+        XCTAssertEqual(try Tool.sha256(catalogue + "/catalogue.db"), planned, "nothing wrote the catalogue: not caption, verify nor chunk 0")
+
+        // A writer album cannot hold off: its commit is checkpointed into catalogue.db as the shell closes.
+        _ = try Tool.sqlite(catalogue + "/catalogue.db", "UPDATE photos SET caption = 'behind album''s back' WHERE id = '\(id)'", writing: true)
+        let stale = try runChunk(run, 1, in: folder, expect: 3)
+        XCTAssertTrue(stale.stderr.contains("was written since distributed run") && stale.stderr.contains("album dist abandon"), stale.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/chunk-1.done"), "the chunk did not finish")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/chunk-1.view.db"), "nor open a view")
+        try album(["merge", run], in: folder, expect: 3, "merging with chunk 1 unfinished")
+
+        try album(["dist", "abandon", run], in: folder, expect: 0, "abandoning")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: catalogue + "/" + Catalogue.inPlaceReadersName), "the marker is gone")
+        try album(["caption", id, "after the run", "--catalogue", catalogue], in: folder, expect: 0, "caption once the run is abandoned")
+    }
+
+    /// A reader holding an older state of the catalogue (here a read transaction of the test's own, begun before
+    /// planning wrote the run's rows) keeps planning's checkpoint from finishing: the run then keeps one snapshot,
+    /// says so, and its chunks read that; `--partial` merges finished chunks at once there (nobody reads the
+    /// catalogue), and the result equals a one-machine run.
+    func testAReaderHoldingUpTheCheckpointMakesTheRunKeepASnapshot() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let library = try makeLibrary(in: folder, count: 10)
+        let two = folder + "/two", out = folder + "/out-two"
+        try album(["import", library.photos + "/a", "--catalogue", two], in: folder, expect: 0, "importing half the photos first")
+        try runOnOneMachine(library, catalogue: folder + "/scratch", out: folder + "/out-scratch", expect: 0)
+
+        let reader = try Database(path: two + "/catalogue.db", mode: .readOnly)
+        try reader.execute("BEGIN")
+        XCTAssertFalse(try reader.query("SELECT COUNT(*) FROM photos") { $0.int(0) ?? 0 }.isEmpty)
+        let planning = try album(["run", library.job, "--distribute", "k8s", "--chunks", "2", "--catalogue", two, "--set", "out=\(out)"],
+                                 in: folder, expect: 0, "planning beside a reader")
+        try reader.execute("COMMIT")
+        reader.close()
+        XCTAssertTrue(planning.stderr.contains("read a snapshot"), planning.stderr)
+        let run = try runFolder(of: two)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "the run kept a snapshot")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: two + "/" + Catalogue.inPlaceReadersName), "no marker: writers are not held off")
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: run + "/run.json"))) as? [String: Any])
+        XCTAssertTrue(plan["reads_catalogue"] is NSNull, "run.json: the chunks read the snapshot")
+
+        let planned = try Tool.sha256(run + "/snapshot.db")
+        try runChunk(run, 0, in: folder)
+        try album(["merge", run, "--partial"], in: folder, expect: 0, "a partial merge")
+        XCTAssertEqual(try rows(two, "SELECT chunk FROM distributed_chunks"), ["0"], "chunk 0 merged at once")
+        try runChunk(run, 1, in: folder)
+        XCTAssertEqual(try Tool.sha256(run + "/snapshot.db"), planned, "no chunk wrote the snapshot")
+        try album(["merge", run], in: folder, expect: 0, "the merge")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: run + "/snapshot.db"), "the snapshot goes with the merge")
+        let hashes = "SELECT hash FROM photos ORDER BY hash"
+        XCTAssertEqual(try rows(two, hashes), try rows(folder + "/scratch", hashes), "every photo, once")
+        let thumbnails = "SELECT COUNT(*) FROM renditions WHERE kind = 'thumbnail'"
+        XCTAssertEqual(try rows(two, thumbnails), try rows(folder + "/scratch", thumbnails), "every thumbnail, once")
+        XCTAssertEqual(try rows(two, "PRAGMA integrity_check"), ["ok"])
+    }
+
+    // MARK: - 10. dist status beside a running chunk
+
+    /// `album dist status` run again and again beside a chunk that works (session 15: a status that opened a
+    /// running chunk's view beside its writer lost the chunk's log, and the merge met 'no such table:
+    /// main.chunk_touched'). The chunk's own files say when it runs: at each commit its log receives (inotify), the
+    /// test stops it with SIGSTOP (its view open, its lock held, maybe mid-transaction), asks for the status twice,
+    /// lets it go on and asks once more while it works. No sleep: the moments are the chunk's commits. Then the chunk
+    /// must finish whole, its delta hold the touch log and every photo of its share, and the merge equal a
+    /// one-machine run.
+    func testDistStatusBesideARunningChunkLeavesItsLogAndTheMergeWhole() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let library = try makeLibrary(in: folder, count: 16)
+        let one = folder + "/one", two = folder + "/two", out = folder + "/out-two"
+        try runOnOneMachine(library, catalogue: one, out: folder + "/out-one", expect: 0)
+        let run = try planK8s(library, catalogue: two, out: out, chunks: 1)
+
+        let watch = try FolderWatch(run, modifications: true)
+        defer { watch.close() }
+        let pipe = try Spawn.pipe()
+        let child = try Spawn(["chunk", run, "0", "--workers", "1"], in: folder, stdout: .descriptor(pipe.write), stderr: .log(folder + "/chunk.log"))
+        close(pipe.write)
+        defer { close(pipe.read) }
+        let lockFile = run + "/chunk-0.lock"
+        func lockHeld() -> Bool {
+            let descriptor = open(lockFile, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return false }
+            defer { Glibc.close(descriptor) }
+            return flock(descriptor, LOCK_EX | LOCK_NB) != 0
+        }
+        var seenCommits = 0, pauses = 0, statuses = 0, running = true
+        while running {
+            var ready = [pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: pipe.read, events: Int16(POLLIN), revents: 0)]
+            if poll(&ready, 2, -1) < 0 {
+                guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                continue
+            }
+            var committed = false
+            if ready[0].revents != 0 {
+                for event in watch.names() where event.event == .modified && event.name == "chunk-0.view.db-wal" {
+                    let commits = DistributedRunTests.commits(inLog: run + "/" + event.name)
+                    if commits > seenCommits { seenCommits = commits; committed = true }
+                }
+            }
+            if committed {
+                kill(child.pid, SIGSTOP)
+                defer { kill(child.pid, SIGCONT) }
+                XCTAssertTrue(lockHeld(), "the stopped chunk holds its lock")
+                // After its last commit the chunk writes chunk-0.done, then makes its delta from the view (a commit
+                // too): stopped there it is done, and still holds its lock and its view.
+                let finished = FileManager.default.fileExists(atPath: run + "/chunk-0.done")
+                for _ in 0..<2 {
+                    let states = try XCTUnwrap(try status(run, in: folder)["chunk_states"] as? [[String: Any]])
+                    XCTAssertEqual(states.first?["state"] as? String, finished ? "done" : "running", "dist status beside the stopped chunk")
+                    statuses += 1
+                }
+                if !finished { pauses += 1 }
+            } else if ready[1].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let count = buffer.withUnsafeMutableBytes { read(pipe.read, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { running = false }
+                continue
+            }
+            if committed {
+                // Once more while it works (its SIGCONT sent): the status meets the writer mid-run, unstopped.
+                _ = try status(run, in: folder)
+                statuses += 1
+            }
+        }
+        let ending = child.wait()
+        print("DistributedRunTests: \(statuses) statuses beside the chunk, stopped at \(pauses) of its commits before it finished; \(ending)")
+        XCTAssertEqual(ending, .exited(0), (try? String(contentsOfFile: folder + "/chunk.log", encoding: .utf8)) ?? "")
+        XCTAssertGreaterThan(pauses, 0, "the chunk was stopped at a commit of its log at least once before it finished")
+
+        let delta = run + "/chunk-0.db"
+        XCTAssertEqual(try Tool.sqlite(delta, "PRAGMA quick_check"), "ok")
+        XCTAssertEqual(try Tool.sqlite(delta, "SELECT COUNT(*) FROM chunk_touched"), String(library.files.count),
+                       "the delta's touch log holds every photo of the share")
+        XCTAssertEqual(try Tool.sqlite(delta, "SELECT COUNT(*) FROM photos"), String(library.files.count))
+        let states = try XCTUnwrap(try status(run, in: folder)["chunk_states"] as? [[String: Any]])
+        XCTAssertEqual(states.first?["state"] as? String, "done")
+        XCTAssertEqual(states.first?["attempts"] as? Int, 1)
+        try album(["merge", run], in: folder, expect: 0, "the merge")
+        try assertSame(two, out: out, as: one, oneOut: folder + "/out-one", "status beside a running chunk")
     }
 }
