@@ -22,7 +22,7 @@ def commands(album, root):
         "ls --json": [album, "ls", "--json"],
         "verify --quick": [album, "verify", "--quick"],
         "verify --sample 100": [album, "verify", "--sample", "100", "--seed", "7"],
-        "verify --sample 100 (id order)": [album, "verify", "--sample", "100"],
+        "verify --sample 100 (seed drawn)": [album, "verify", "--sample", "100"],
         "prune --dry-run": [album, "prune", "--dry-run"],
         "prune": [album, "prune"],
         "gc --dry-run": [album, "gc", "--dry-run"],
