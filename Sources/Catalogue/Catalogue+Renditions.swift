@@ -25,18 +25,6 @@ extension CatalogueReader {
     }
 
     /// The ids of the photos with a rendition row for the file at `path` (`rm --dry-run`).
-    /// Every file a row names, for `album gc`: each rendition's path and each photo's original path (resolved), and
-    /// each photo's copy (`stored_path`, relative to the catalogue folder, as stored). Only those columns are read.
-    public func recordedPaths() throws -> (paths: [String], copies: [String]) {
-        var paths = try database.query("SELECT path FROM renditions", [], { self.paths.resolved(try $0["path"] as String) })
-        var copies: [String] = []
-        for (path, stored) in try database.query("SELECT path, stored_path FROM photos", [], { (try $0["path"] as String, try $0["stored_path"] as String?) }) {
-            paths.append(self.paths.resolved(path))
-            if let stored { copies.append(stored) }
-        }
-        return (paths, copies)
-    }
-
     package func photos(recording path: String) throws -> [String] {
         try database.query("SELECT DISTINCT photo FROM renditions WHERE path = ?", [.text(paths.stored(path))]) { $0.text(0) ?? "" }
     }

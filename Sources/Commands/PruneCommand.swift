@@ -61,8 +61,8 @@ struct PruneCommand: Command, WaitsForLock {
         let plan = try pruner.plan(options)
         if let writer { try Pruner.apply(plan, options: options, to: writer) }
         var outcome = PruneOutcome()
-        for rendition in plan.files {
-            let result = try pruner.prune(fileOf: rendition, remaining: plan.remainingPaths, deleting: !dryRun)
+        for rendition in try pruner.files(of: plan) {
+            let result = try pruner.prune(fileOf: rendition, plan: plan, deleting: !dryRun)
             outcome.note(result, of: rendition)
         }
         if !dryRun {

@@ -1,4 +1,5 @@
 import System
+import Catalogue
 
 extension GarbageCollector {
     /// album's own leftovers under a job's export roots: its unfinished temporary files (`.NAME.album-XXXXXX`, left by
@@ -10,40 +11,40 @@ extension GarbageCollector {
     /// temporary file another catalogue tagged is the caller's to keep (`otherOwner`), and an untagged file that is
     /// not a temporary one is never garbage here.
     public func exportGarbage(roots: [String]) throws -> [GarbageFile] {
-        let recorded = Set(try catalogue.renditions(kind: .export).compactMap { rendition -> FileIdentityKey? in
-            guard let info = try? FileStatus(rendition.path, followingLinks: true) else { return nil }
-            return FileIdentityKey(device: info.device, inode: info.inode)
-        })
+        guard !roots.isEmpty else { return [] }
         let identity = try catalogue.identity()
-        var found: [GarbageFile] = []
-        var seen = Set<String>()
-        for root in roots where seen.insert(root).inserted {
-            guard (try? FileStatus(root, followingLinks: true))?.isDirectory == true else { continue }
-            collectExportGarbage(in: root, recorded: recorded, identity: identity, into: &found)
+        // The recorded exports' identities ("device:inode") go into a set SQLite keeps, one row at a time (issue 34).
+        return try catalogue.withTemporarySet { recorded in
+            try catalogue.forEachRendition(kind: .export) { rendition in
+                if let info = try? FileStatus(rendition.path, followingLinks: true) { try recorded.insert(GarbageCollector.identityKey(info)) }
+                return true
+            }
+            var found: [GarbageFile] = []
+            var seen = Set<String>()
+            for root in roots where seen.insert(root).inserted {
+                guard (try? FileStatus(root, followingLinks: true))?.isDirectory == true else { continue }
+                try collectExportGarbage(in: root, recorded: recorded, identity: identity, into: &found)
+            }
+            return found.sorted { $0.relativePath < $1.relativePath }
         }
-        return found.sorted { $0.relativePath < $1.relativePath }
     }
 
-    /// A file as the kernel knows it, whatever path reaches it.
-    private struct FileIdentityKey: Hashable {
-        var device: UInt64
-        var inode: Int
-    }
+    /// A file as the kernel knows it, whatever path reaches it: its device and inode.
+    private static func identityKey(_ info: FileStatus) -> String { "\(info.device):\(info.inode)" }
 
-    private func collectExportGarbage(in folder: String, recorded: Set<FileIdentityKey>, identity: String,
-                                      into found: inout [GarbageFile]) {
+    private func collectExportGarbage(in folder: String, recorded: TemporaryTextSet, identity: String,
+                                      into found: inout [GarbageFile]) throws {
         let listing = Directory.entries(of: folder)
         guard listing.failure == nil else { return }
         for name in listing.names {
             let path = folder + "/" + name
             guard let info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isDirectory {
-                collectExportGarbage(in: path, recorded: recorded, identity: identity, into: &found)
+                try collectExportGarbage(in: path, recorded: recorded, identity: identity, into: &found)
             } else if info.isRegular {
                 if GarbageCollector.isTemporary(name) {
                     found.append(GarbageFile(relativePath: path, bytes: info.size, reason: .temporary))
-                } else if !recorded.contains(FileIdentityKey(device: info.device, inode: info.inode)),
-                          ExportTag.of(path)?.catalogue == identity {
+                } else if try !recorded.contains(GarbageCollector.identityKey(info)), ExportTag.of(path)?.catalogue == identity {
                     found.append(GarbageFile(relativePath: path, bytes: info.size, reason: .unreferenced))
                 }
             }

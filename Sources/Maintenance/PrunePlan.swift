@@ -47,15 +47,9 @@ public struct PrunePlan: Sendable {
     public var unproven: [String] = []
     /// The step rows `--history` removes.
     public var historyRows = 0
-    /// Every rendition path that a row still records after the prune: a file there is never deleted.
-    public var remainingPaths: Set<String> = []
-
-    /// The renditions whose files prune deletes once their rows are gone: the forgotten photos' and the old ones,
-    /// each path once, none that a remaining row records.
-    public var files: [Rendition] {
-        var seen = Set<String>()
-        return (forgotten.flatMap(\.renditions) + oldRenditions.map(\.rendition)).filter {
-            !remainingPaths.contains($0.path) && seen.insert($0.path).inserted
-        }
-    }
+    /// The photos prune forgets, by id (`forgotten`'s).
+    public var gone: Set<String> = []
+    /// The paths of each photo's old renditions (`oldRenditions`'), by photo id: a file only those rows and the
+    /// forgotten photos' record is no longer recorded after the prune (`Pruner.remains`).
+    public var oldPaths: [String: Set<String>] = [:]
 }

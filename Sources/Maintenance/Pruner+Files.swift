@@ -5,8 +5,8 @@ extension Pruner {
     /// Deletes the file of a rendition whose row prune forgets (only checks, when `deleting` is false), by `album
     /// rm`'s rules: never a file a remaining row records, never one whose export tag names another catalogue
     /// (`otherOwner`), never an export outside the catalogue that no longer holds what album wrote, never a link.
-    public func prune(fileOf rendition: Rendition, remaining: Set<String>, deleting: Bool) throws -> PrunedFile {
-        if remaining.contains(rendition.path) { return .kept("another rendition row records it") }
+    public func prune(fileOf rendition: Rendition, plan: PrunePlan, deleting: Bool) throws -> PrunedFile {
+        if try remains(rendition.path, after: plan) { return .kept("another rendition row records it") }
         guard let info = try? FileStatus(rendition.path, followingLinks: false) else { return .gone }
         guard info.isRegular else { return .kept("not a regular file") }
         if let other = try Catalogue.otherOwner(of: rendition.path, in: catalogue) {

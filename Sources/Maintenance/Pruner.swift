@@ -17,54 +17,82 @@ public struct Pruner {
     /// (docs/catalogue.md "Pruning"): missing photos and superseded versions, each version chain from its newest
     /// photo down; renditions of the photos that stay which no current look or parameter set would produce; and,
     /// with `history`, old skipped step rows.
+    ///
+    /// Rows are read one at a time and each photo's own rows by index (issue 34): what it holds grows with what it
+    /// forgets and with the versions it walks, not with the catalogue.
     public func plan(_ options: PruneOptions) throws -> PrunePlan {
         var plan = PrunePlan()
         var forgotten: [(PhotoRecord, PhotoState)] = []
-        let photos = try catalogue.allPhotos()
-        let byID = Dictionary(photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let replaced = Set(photos.compactMap(\.replaces))
-        let allAliases = try catalogue.allAliases()
-        let aliases = Dictionary(grouping: allAliases, by: \.photo)
-        // Photos whose own file now holds another photo's bytes: superseded, though no version replaces them.
-        // And photos whose own file is now another photo's second original (a pair made since, docs "Pairs").
-        let allSeconds = try catalogue.allSecondOriginals()
-        let displaced = PhotoRecord.displacedIDs(photos, aliases: allAliases).union(PhotoRecord.pairedIDs(photos, seconds: allSeconds))
+        // Each chain from its head (a photo no version replaces), newest first, down its `replaces`; only the photos
+        // a `replaces` reaches are remembered (a photo reached twice is decided once).
         var visited = Set<String>()
-        for head in photos where !replaced.contains(head.id) {
-            var chain: [PhotoRecord] = []
-            var next: PhotoRecord? = head
+        try catalogue.forEachPhoto(replaced: false) { head in
+            var chain = [head]
+            var next = try head.replaces.flatMap { try catalogue.photo(id: $0) }
             while let photo = next, visited.insert(photo.id).inserted {
                 chain.append(photo)
-                next = photo.replaces.flatMap { byID[$0] }
+                next = try photo.replaces.flatMap { try catalogue.photo(id: $0) }
             }
-            Pruner.decide(chain, headSuperseded: displaced.contains(head.id), aliases: aliases, folder: catalogue.folder, options: options,
-                          plan: &plan, forgetting: &forgotten)
+            var aliases: [String: [PhotoAlias]] = [:]
+            for photo in chain { aliases[photo.id] = try catalogue.aliases(photo: photo.id) }
+            // A head whose own file now holds another photo's bytes, or is now another photo's second original, is
+            // superseded though no version replaces it (`isSuperseded(_:)`, by index).
+            Pruner.decide(chain, headSuperseded: try catalogue.isSuperseded(head), aliases: aliases, folder: catalogue.folder,
+                          options: options, plan: &plan, forgetting: &forgotten)
+            return true
         }
         // A superseded photo no chain reached (a loop of `replaces`, which album never writes) is still superseded.
-        forgotten += photos.filter { !visited.contains($0.id) }.map { ($0, .superseded) }
+        try catalogue.forEachPhoto(replaced: true) { photo in
+            if !visited.contains(photo.id) { forgotten.append((photo, .superseded)) }
+            return true
+        }
 
-        let renditions = Dictionary(grouping: try catalogue.renditions(kind: nil), by: \.photo)
-        plan.forgotten = forgotten.map { PrunePlan.Forgotten(photo: $0.0, state: $0.1, renditions: renditions[$0.0.id] ?? []) }
+        plan.forgotten = try forgotten.map { PrunePlan.Forgotten(photo: $0.0, state: $0.1, renditions: try catalogue.renditions(photo: $0.0.id)) }
         let current = try currentParameters()
         plan.unproven = current.unknown
         let gone = Set(forgotten.map(\.0.id))
+        plan.gone = gone
         // Names whose file is gone, of photos that stay (a forgotten photo's aliases go with its row).
-        plan.forgottenAliases = allAliases.filter { !gone.contains($0.photo) && $0.isMissing }
+        try catalogue.forEachAlias { alias in
+            if !gone.contains(alias.photo), alias.isMissing { plan.forgottenAliases.append(alias) }
+            return true
+        }
         // A pair's second original whose file is gone, of photos that stay and whose own file is there: the photo
         // keeps its rendered original. A photo whose own file is gone too (kept missing, or under a folder that is
         // not there: an unmounted share) keeps its second originals with it.
-        plan.forgottenSeconds = allSeconds.filter { second in
-            guard !gone.contains(second.photo), let photo = byID[second.photo], !PhotoRecord.isGone(photo.path) else { return false }
-            return second.isMissing
+        try catalogue.forEachSecondOriginal { second in
+            guard !gone.contains(second.photo), let photo = try catalogue.photo(id: second.photo), !PhotoRecord.isGone(photo.path) else { return true }
+            if second.isMissing { plan.forgottenSeconds.append(second) }
+            return true
         }
-        for photo in photos where !gone.contains(photo.id) {
-            let old = Pruner.oldRenditions(of: photo, renditions[photo.id] ?? [], current: current)
+        try catalogue.forEachPhoto { photo in
+            guard !gone.contains(photo.id) else { return true }
+            let old = Pruner.oldRenditions(of: photo, try catalogue.renditions(photo: photo.id), current: current)
             plan.oldRenditions += old
-            let oldPaths = Set(old.map(\.rendition.path))
-            plan.remainingPaths.formUnion((renditions[photo.id] ?? []).map(\.path).filter { !oldPaths.contains($0) })
+            for item in old { plan.oldPaths[photo.id, default: []].insert(item.rendition.path) }
+            return true
         }
         if let keep = options.history { plan.historyRows = try catalogue.thinnedHistoryCount(keeping: keep) }
         return plan
+    }
+
+    /// Whether a rendition row that stays after `plan` records the file at `path`: a row of a photo that stays,
+    /// other than that photo's old renditions' (`plan.oldPaths`). Asked of the rows at `path` (`renditions_path`),
+    /// before or after `apply`: the rows `apply` forgets are the ones this leaves out.
+    public func remains(_ path: String, after plan: PrunePlan) throws -> Bool {
+        try catalogue.renditions(path: path).contains { row in
+            guard !plan.gone.contains(row.photo), !(plan.oldPaths[row.photo]?.contains(path) ?? false) else { return false }
+            return try catalogue.photo(id: row.photo) != nil
+        }
+    }
+
+    /// The renditions whose files prune deletes once their rows are gone: the forgotten photos' and the old ones,
+    /// each path once, none that a remaining row records (`remains`).
+    public func files(of plan: PrunePlan) throws -> [Rendition] {
+        var seen = Set<String>()
+        return try (plan.forgotten.flatMap(\.renditions) + plan.oldRenditions.map(\.rendition)).filter {
+            try !remains($0.path, after: plan) && seen.insert($0.path).inserted
+        }
     }
 
     /// Writes `plan` in one transaction of `writer` (the catalogue it was made from): the forgotten photos' rows

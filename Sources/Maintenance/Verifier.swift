@@ -19,7 +19,7 @@ public struct Verifier {
     /// the new file): not problems, since their rows claim no bytes, but `verify` lists them, and the next run
     /// writes them again.
     public func unfinishedRenditions() throws -> [Rendition] {
-        try catalogue.renditions(kind: nil).filter(\.isBeingWritten).sorted { $0.path < $1.path }
+        try catalogue.renditionsBeingWritten().sorted { $0.path < $1.path }
     }
 
     /// Everything wrong with the catalogue, re-hashing every file it records: SQLite's integrity and foreign-key
@@ -47,7 +47,7 @@ public struct Verifier {
     public func check(_ depth: VerifyDepth, walk: VerifyWalk, recordingProgress: Bool) throws -> VerifyOutcome {
         let databasePath = catalogue.folder + "/" + Catalogue.databaseName
         var outcome = VerifyOutcome(walk: walk)
-        var ordered: [(place: Int, problem: CatalogueProblem)] = []
+        var ordered: [(place: ProblemPlace, problem: CatalogueProblem)] = []
         do {
             try databaseChecks(depth, into: &outcome.problems, databasePath: databasePath)
             switch depth {
@@ -98,55 +98,61 @@ public struct Verifier {
     }
 
     /// The deep check's files: the renditions and originals of `walk`'s photos, each re-hashed, photo by photo in
-    /// the walk's order; problems are given back in the catalogue's order (renditions by row, then photos).
-    private func deepFiles(_ walk: VerifyWalk, into ordered: inout [(place: Int, problem: CatalogueProblem)], outcome: inout VerifyOutcome,
+    /// the walk's order, a batch of the walk at a time (`nextPhotos`), each photo's own rows looked up by index, so
+    /// memory does not grow with the catalogue (issue 34); problems are given back in the catalogue's order
+    /// (`ProblemPlace`: renditions by row, then photos).
+    private func deepFiles(_ walk: VerifyWalk, into ordered: inout [(place: ProblemPlace, problem: CatalogueProblem)], outcome: inout VerifyOutcome,
                            recordingProgress: Bool) throws {
-        let renditions = try catalogue.renditions(kind: nil)
-        let photos = try catalogue.allPhotos()
-        let allAliases = try catalogue.allAliases()
-        let allSeconds = try catalogue.allSecondOriginals()
-        let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases, seconds: allSeconds)
-        let aliases = Dictionary(grouping: allAliases, by: \.photo)
-        let seconds = Dictionary(grouping: allSeconds, by: \.photo)
-        let renditionsOf = Dictionary(grouping: renditions.indices, by: { renditions[$0].photo })
-        var chosen = Array(photos.indices)
+        var recentRuns = Set<Int64>()
         if let since = walk.since {
-            let started = Dictionary(try catalogue.runs().map { ($0.id, $0.started) }, uniquingKeysWith: { first, _ in first })
-            let recent = Set(renditions.filter { started[$0.run].map { since.contains(Timestamp.local($0)) } ?? false }.map(\.photo))
-            chosen = chosen.filter { since.contains(Timestamp.local(photos[$0].added)) || recent.contains(photos[$0].id) }
+            recentRuns = Set(try catalogue.runs().filter { since.contains(Timestamp.local($0.started)) }.map(\.id))
         }
-        var keyed = chosen.map { (key: walk.key(of: photos[$0].id), index: $0) }.sorted { $0.key < $1.key }
-        if let after = walk.after { keyed = keyed.filter { $0.key > after } }
-        let remaining = keyed.count
-        if let sample = walk.sample { keyed = Array(keyed.prefix(sample)) }
-        outcome.finished = keyed.count == remaining
+        var left = walk.sample ?? Int.max
         var saved = Date()
-        for (key, index) in keyed {
-            let photo = photos[index]
-            for r in renditionsOf[photo.id] ?? [] where !renditions[r].isBeingWritten {
-                if let problem = try check(renditions[r], .deep) { ordered.append((r, problem)) }
+        outcome.finished = false
+        while left > 0 {
+            let (batch, more) = try nextPhotos(of: walk, after: outcome.walk.after, limit: min(Verifier.walkBatch, left), recentRuns: recentRuns)
+            for (key, id) in batch {
+                guard let photo = try catalogue.photo(id: id) else { continue }
+                for (row, rendition) in try catalogue.renditionRows(photo: id) where !rendition.isBeingWritten {
+                    if let problem = try check(rendition, .deep) { ordered.append((ProblemPlace(rendition: row), problem)) }
+                }
+                var problems: [CatalogueProblem] = []
+                check(photo, isSuperseded: try catalogue.isSuperseded(photo), aliases: try catalogue.aliases(photo: id),
+                      seconds: try catalogue.secondOriginals(photo: id), problems: &problems, states: &outcome.states)
+                if !problems.isEmpty {
+                    let place = try self.place(ofPhoto: id)
+                    ordered += problems.map { (place, $0) }
+                }
+                outcome.checkedPhotos += 1
+                outcome.walk.after = key
+                left -= 1
+                if recordingProgress, Date().timeIntervalSince(saved) >= 2 {
+                    try VerifyProgress(walk: outcome.walk).write(in: catalogue.folder)
+                    saved = Date()
+                }
             }
-            var problems: [CatalogueProblem] = []
-            check(photo, isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [], seconds: seconds[photo.id] ?? [],
-                  problems: &problems, states: &outcome.states)
-            ordered += problems.map { (renditions.count + index, $0) }
-            outcome.checkedPhotos += 1
-            outcome.walk.after = key
-            if recordingProgress, Date().timeIntervalSince(saved) >= 2 {
-                try VerifyProgress(walk: outcome.walk).write(in: catalogue.folder)
-                saved = Date()
+            if !more {
+                outcome.finished = true
+                break
             }
         }
         if walk.isWhole {
             // Renditions of no photo of the catalogue (their rows are reported above): their files are checked too.
-            let known = Set(photos.map(\.id))
-            for r in renditions.indices where !known.contains(renditions[r].photo) && !renditions[r].isBeingWritten {
-                if let problem = try check(renditions[r], .deep) { ordered.append((r, problem)) }
+            try catalogue.forEachRendition(ofNoPhoto: true) { row, rendition in
+                if !rendition.isBeingWritten, let problem = try check(rendition, .deep) { ordered.append((ProblemPlace(rendition: row), problem)) }
+                return true
             }
         }
         if recordingProgress {
             if outcome.finished { try VerifyProgress.clear(in: catalogue.folder) } else { try VerifyProgress(walk: outcome.walk).write(in: catalogue.folder) }
         }
+    }
+
+    /// Where a photo's problems go in the output (`allPhotos`' order).
+    private func place(ofPhoto id: String) throws -> ProblemPlace {
+        let found = try catalogue.newestFirstPlace(photo: id)
+        return ProblemPlace(rendition: nil, added: found?.added ?? "", rowid: found?.rowid ?? 0)
     }
 
     /// One photo's files, re-hashed: its second originals while it is current and there, then its original (or the
@@ -195,25 +201,24 @@ public struct Verifier {
     }
 
     /// The quick check's files, at stat cost: every rendition's size, every current original's size, inode and
-    /// modification time (and its second originals'), the catalogue's copies' sizes. No file is read.
-    private func quickFiles(into ordered: inout [(place: Int, problem: CatalogueProblem)], outcome: inout VerifyOutcome) throws {
-        let renditions = try catalogue.renditions(kind: nil)
-        for (r, rendition) in renditions.enumerated() where !rendition.isBeingWritten {
-            if let problem = try check(rendition, .quick) { ordered.append((r, problem)) }
+    /// modification time (and its second originals'), the catalogue's copies' sizes. No file is read. Rows are read one
+    /// at a time (every rendition, then every photo with its own rows by index), none kept.
+    private func quickFiles(into ordered: inout [(place: ProblemPlace, problem: CatalogueProblem)], outcome: inout VerifyOutcome) throws {
+        try catalogue.forEachRendition { row, rendition in
+            if !rendition.isBeingWritten, let problem = try check(rendition, .quick) { ordered.append((ProblemPlace(rendition: row), problem)) }
+            return true
         }
-        let photos = try catalogue.allPhotos()
-        let allAliases = try catalogue.allAliases()
-        let allSeconds = try catalogue.allSecondOriginals()
-        let replaced = PhotoRecord.supersededIDs(photos, aliases: allAliases, seconds: allSeconds)
-        let aliases = Dictionary(grouping: allAliases, by: \.photo)
-        let seconds = Dictionary(grouping: allSeconds, by: \.photo)
-        for (index, photo) in photos.enumerated() {
+        try catalogue.forEachPhoto { photo in
             var problems: [CatalogueProblem] = []
-            quickCheck(photo, isSuperseded: replaced.contains(photo.id), aliases: aliases[photo.id] ?? [], seconds: seconds[photo.id] ?? [],
-                       problems: &problems, outcome: &outcome)
-            ordered += problems.map { (renditions.count + index, $0) }
+            quickCheck(photo, isSuperseded: try catalogue.isSuperseded(photo), aliases: try catalogue.aliases(photo: photo.id),
+                       seconds: try catalogue.secondOriginals(photo: photo.id), problems: &problems, outcome: &outcome)
+            if !problems.isEmpty {
+                let place = try self.place(ofPhoto: photo.id)
+                ordered += problems.map { (place, $0) }
+            }
+            outcome.checkedPhotos += 1
+            return true
         }
-        outcome.checkedPhotos = photos.count
     }
 
     /// One photo at stat cost: as the deep check decides its state, except that an original whose stat is not the

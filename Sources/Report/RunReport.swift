@@ -98,6 +98,6 @@ public struct RunReport: Sendable {
         }
         return RunReport(run: run, counts: counts, skippedCounted: run.counts != nil, stageSeconds: stageSeconds, photos: photos,
                          failures: steps.filter { $0.status == .failed }, gridLimit: gridLimit, states: run.states,
-                         damaged: PhotoRecord.current(try catalogue.allPhotos()).filter { $0.damage != nil })
+                         damaged: try catalogue.currentDamagedPhotos())
     }
 }
