@@ -97,11 +97,15 @@ public enum LookRenderer {
             try reserve(early.map { reservation(for: $0, wholeImage: $0.orientation != 1) } ?? chosen.deferredPixels!) {
                 let source = try chosen.resolved()
                 let header = try early ?? source.open(sequential: true, failOn: failOn)
-                try checkData(of: source, header: header, failOn: failOn)
-                let image = try fullSize(of: source, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
-                rendered = Rendered(width: image.width, height: image.height,
+                let once = try decodedOnce(of: source, header: header, maxSize: maxSize, failOn: failOn)
+                if once == nil { try checkData(of: source, header: header, failOn: failOn) }
+                func made() throws -> Rendered {
+                    let image = try fullSize(of: source, header: header, decoded: once?.image, recipe: recipe, maxSize: maxSize, failOn: failOn)
+                    return Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: metadata),
                                     source: source.provenance)
+                }
+                rendered = try once.map { try $0.verified(made) } ?? made()
             }
             return rendered!
         }
@@ -174,9 +178,20 @@ public enum LookRenderer {
     /// `checkData` does, in one decode instead of two. Nil for anything else (other formats, CMYK, arithmetic-coded,
     /// an embedded image, `on-damaged: warn`): those take `checkData` and libvips' loader.
     static func decodedOnce(of source: ImageSource, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> JPEGDecode? {
+        try decodedOnce(of: source, header: header, shrink: jpegShrink(of: header, for: geometry), failOn: failOn)
+    }
+
+    /// The same for the look at full size or bounded to `maxSize` (`fullSize`), at its shrink, for an upright
+    /// original only: a rotation reads the pixels out of order, which `jpegload` does from a random-access load,
+    /// so a turned photo stays on that path.
+    static func decodedOnce(of source: ImageSource, header: Image, maxSize: Int?, failOn: FailOn) throws -> JPEGDecode? {
+        guard header.orientation == 1 else { return nil }
+        return try decodedOnce(of: source, header: header, shrink: fullSizeShrink(of: header, maxSize: maxSize), failOn: failOn)
+    }
+
+    private static func decodedOnce(of source: ImageSource, header: Image, shrink: Int, failOn: FailOn) throws -> JPEGDecode? {
         guard failOn == .warning, source.isOriginal, let bytes = source.bytes, JPEGCheck.applies(to: header), !header.isCMYK
         else { return nil }
-        let shrink = jpegShrink(of: header, for: geometry)
         let loaded = shrink == 1 ? header : try source.open(sequential: true, failOn: failOn, shrink: shrink)
         return try JPEGDecode.open(bytes, shrink: shrink, header: loaded)
     }
@@ -230,16 +245,15 @@ public enum LookRenderer {
     }
 
     /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).
-    public static func fullSize(of source: ImageSource, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
+    /// `decoded` is an upright JPEG's own decode at `fullSizeShrink(of:maxSize:)` (`decodedOnce`), used instead of
+    /// `jpegload`'s.
+    public static func fullSize(of source: ImageSource, header: Image? = nil, decoded: Image? = nil, recipe: Recipe, maxSize: Int?,
+                                failOn: FailOn) throws -> Image {
         let header = try header ?? source.open(sequential: true, failOn: failOn)
-        // A JPEG bound for `maxSize` decodes smaller (DCT scaling), keeping at least twice the target for Lanczos3.
-        let long = max(header.width, header.height)
-        let shrink = maxSize.map { limit in
-            header.loader?.hasPrefix("jpegload") == true ? [8, 4, 2].first { long / $0 >= 2 * limit } ?? 1 : 1
-        } ?? 1
+        let shrink = fullSizeShrink(of: header, maxSize: maxSize)
         // Rotations and vertical flips read the image out of order, which a sequential load cannot do.
-        let image = header.orientation == 1 && shrink == 1
-            ? header : try source.open(sequential: header.orientation == 1, failOn: failOn, shrink: shrink)
+        let image = try decoded ?? (header.orientation == 1 && shrink == 1
+            ? header : source.open(sequential: header.orientation == 1, failOn: failOn, shrink: shrink))
         var upright = try image.autorotated()
         // Reduced before the colour transform, as a thumbnail is: lcms then converts the pixels that are kept, not
         // every decoded one (a 5400×3600 photo bound for 1440 px decodes at full size: 19 MP through lcms before).
@@ -248,6 +262,15 @@ public enum LookRenderer {
         }
         let pixels = try upright.srgb8(colourManaged: true)
         return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
+    }
+
+    /// The DCT scaling the look at full size loads with: a JPEG bound for `maxSize` decodes smaller, keeping at
+    /// least twice the target for Lanczos3; 1 for anything else.
+    static func fullSizeShrink(of header: Image, maxSize: Int?) -> Int {
+        let long = max(header.width, header.height)
+        return maxSize.map { limit in
+            header.loader?.hasPrefix("jpegload") == true ? [8, 4, 2].first { long / $0 >= 2 * limit } ?? 1 : 1
+        } ?? 1
     }
 
     /// Encodes pixels for a file, applying the metadata policy.

@@ -1,6 +1,9 @@
 import Foundation
 import System
 import XCTest
+@testable import Core
+@testable import Media
+@testable import Stages
 @testable import Vips
 
 /// libjpeg's own decode of a JPEG (`JPEGDecode`, issue 35) must give libvips' `jpegload` pixels exactly, with its
@@ -121,7 +124,10 @@ final class JPEGDecodeTests: XCTestCase {
             variants.append(("no end-of-image marker", sound.dropLast(2)))
             var tail = sound
             tail.replaceSubrange((tail.count - 2)..<tail.count, with: Data([0, 0, 0xFF, 0xD9]))
-            variants.append(("bytes before the end marker", tail))
+            variants.append(("2 bytes before the end marker", tail))
+            var longTail = sound
+            longTail.replaceSubrange((longTail.count - 2)..<longTail.count, with: Data(repeating: 0x55, count: 64) + Data([0xFF, 0xD9]))
+            variants.append(("64 bytes before the end marker", longTail))
             for (n, (name, data)) in variants.enumerated() {
                 let path = "\(folder)/\(kind.name)-\(n).jpg"
                 try data.write(to: URL(fileURLWithPath: path))
@@ -170,5 +176,48 @@ final class JPEGDecodeTests: XCTestCase {
         let header = try Image.open(bytes, sequential: true, failOn: .warning)
         XCTAssertTrue(header.isCMYK)
         XCTAssertNil(try JPEGDecode.open(bytes, shrink: 1, header: header))
+    }
+
+    /// Through album's renderings (a thumbnail, the look bounded to 1000 px, and at full size): a damaged JPEG fails
+    /// as `DamagedImage` with the check's words, whether it takes the one decode (baseline, progressive, grey) or is
+    /// left to jpegload and `checkData` (arithmetic-coded); a sound one renders.
+    func testRenderingsFailADamagedJPEGInTheChecksWordsOnBothRoutes() throws {
+        try Probe.require("cjpeg", package: "libjpeg-turbo-progs")
+        let folder = try TestSupport.temporaryFolder(self)
+        let routes: [(String, [String])] = [("baseline", ["-sample", "2x2"]), ("progressive", ["-progressive"]),
+                                            ("grey", ["-grayscale"]), ("arithmetic", ["-arithmetic"])]
+        for (n, (name, options)) in routes.enumerated() {
+            let sound = try Data(contentsOf: URL(fileURLWithPath: try Self.cjpeg(folder, name, width: 2400, height: 1600,
+                                                                                 seed: UInt32(200 + n), options: options)))
+            var flipped = sound
+            for i in (2 * sound.count / 3)..<(2 * sound.count / 3 + 32) { flipped[i] ^= 0xFF }
+            // 64 bytes before the end-of-image marker: more than libjpeg's bit buffer reads ahead, so it finds them.
+            var tail = sound
+            tail.replaceSubrange((tail.count - 2)..<tail.count, with: Data(repeating: 0x55, count: 64) + Data([0xFF, 0xD9]))
+            for (variant, data) in [("sound", sound), ("flipped", flipped), ("cut", sound.prefix(3 * sound.count / 4)), ("tail", tail)] {
+                let path = "\(folder)/\(name)-\(variant).jpg"
+                try data.write(to: URL(fileURLWithPath: path))
+                let bytes = try FileBytes(path: path)
+                let check = Self.words { try JPEGCheck.check(bytes) }
+                let renderings: [(String, () throws -> Void)] = [
+                    ("thumbnail", { _ = try LookRenderer.renderThumbnail(of: bytes, recipe: .original, geometry: ThumbnailStage().geometry,
+                                                                         format: .jpeg, quality: 70, failOn: .warning) }),
+                    ("1000 px", { _ = try LookRenderer.renderFullSize(of: bytes, recipe: .original, maxSize: 1000, format: .jpeg, quality: 80,
+                                                                      metadata: .strip, failOn: .warning) }),
+                    ("full size", { _ = try LookRenderer.renderFullSize(of: bytes, recipe: .original, maxSize: nil, format: .jpeg, quality: 80,
+                                                                        metadata: .strip, failOn: .warning) }),
+                ]
+                for (rendering, render) in renderings {
+                    let label = "\(name), \(variant), \(rendering)"
+                    do {
+                        try render()
+                        XCTAssertNil(check, "\(label): rendered, but the check says \(check ?? "")")
+                    } catch let damaged as DamagedImage {
+                        XCTAssertEqual(damaged.reason, check.map(LookRenderer.reported), label)
+                    }
+                }
+                if variant == "sound" { XCTAssertNil(check, name) } else { XCTAssertNotNil(check, "\(name), \(variant)") }
+            }
+        }
     }
 }
