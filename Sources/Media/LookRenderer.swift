@@ -192,8 +192,7 @@ public enum LookRenderer {
     private static func decodedOnce(of source: ImageSource, header: Image, shrink: Int, failOn: FailOn) throws -> JPEGDecode? {
         guard failOn == .warning, source.isOriginal, let bytes = source.bytes, JPEGCheck.applies(to: header), !header.isCMYK
         else { return nil }
-        let loaded = shrink == 1 ? header : try source.open(sequential: true, failOn: failOn, shrink: shrink)
-        return try JPEGDecode.open(bytes, shrink: shrink, header: loaded)
+        return try JPEGDecode.open(bytes, shrink: shrink, header: header)
     }
 
     /// A thumbnail of the look: shrink-on-load from the original, then colour management and the recipe on the

@@ -38,10 +38,11 @@ final class JPEGDecodeTests: XCTestCase {
         return jpeg
     }
 
-    /// jpegload's image and libjpeg's own of `bytes` at `shrink`, both read whole; the verdict must be sound.
+    /// jpegload's image and libjpeg's own of `bytes` at `shrink`, both read whole; the verdict must be sound. The
+    /// own decode takes its fields from jpegload's header at full size, as `LookRenderer` gives it.
     static func bothDecodes(_ bytes: FileBytes, shrink: Int) throws -> (jpegload: Image, own: Image?, ownPixels: [UInt8]) {
         let jpegload = try Image.open(bytes, sequential: true, failOn: .warning, jpegShrink: shrink)
-        let header = try Image.open(bytes, sequential: true, failOn: .warning, jpegShrink: shrink)
+        let header = try Image.open(bytes, sequential: true, failOn: .warning)
         guard let decode = try JPEGDecode.open(bytes, shrink: shrink, header: header) else { return (jpegload, nil, []) }
         let pixels = try decode.verified { try decode.image.pixels() }
         return (jpegload, decode.image, pixels)
@@ -135,7 +136,7 @@ final class JPEGDecodeTests: XCTestCase {
                 let check = Self.words { try JPEGCheck.check(bytes) }
                 for shrink in [1, 2, 8] {
                     let own = Self.words {
-                        let header = try Image.open(bytes, sequential: true, failOn: .none, jpegShrink: shrink)
+                        let header = try Image.open(bytes, sequential: true, failOn: .none)
                         guard let decode = try JPEGDecode.open(bytes, shrink: shrink, header: header) else {
                             throw DecoderDamage(decoder: "test", words: "declined")
                         }

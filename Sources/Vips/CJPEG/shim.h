@@ -206,10 +206,11 @@ static inline int album_jpeg_decoder_rows(void *state, int top, int height, unsi
 
 /* Opens `bytes` (which must outlive the decoder) for a decode at 1/shrink, up to its first scanline (a multi-scan
  * file is read whole here). On SOUND, *decoder_out is the decoder, and size[] holds libjpeg's output width and
- * height (rounded up), its components, and the size jpegload gives (image size / shrink, rounded down); on
+ * height (rounded up), its components, the size jpegload gives (image size / shrink, rounded down) and the image
+ * size; on
  * UNSUPPORTED nothing is made; on WARNING, ERROR or NO_MEMORY, message holds libjpeg's words. */
 static inline int album_jpeg_decoder_open(const void *bytes, size_t length, int shrink, album_jpeg_decoder **decoder_out,
-                                          int size[5], char *message) {
+                                          int size[7], char *message) {
     *decoder_out = NULL;
     message[0] = '\0';
     album_jpeg_decoder *decoder = (album_jpeg_decoder *) calloc(1, sizeof(album_jpeg_decoder));
@@ -257,6 +258,8 @@ static inline int album_jpeg_decoder_open(const void *bytes, size_t length, int 
     size[2] = cinfo->output_components;
     size[3] = (int) (cinfo->image_width / (JDIMENSION) shrink);
     size[4] = (int) (cinfo->image_height / (JDIMENSION) shrink);
+    size[5] = (int) cinfo->image_width;
+    size[6] = (int) cinfo->image_height;
     *decoder_out = decoder;
     return ALBUM_JPEG_SOUND;
 }

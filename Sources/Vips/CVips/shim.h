@@ -71,7 +71,8 @@ static inline int album_vips_smartcrop(VipsImage *in, VipsImage **out, int width
 /* An image whose rows a decoder of album's own makes (CJPEG's album_jpeg_decoder: issue 35), as jpeg2vips.c makes
  * jpegload's: a generate callback asked for whole rows, in order, a strip of 8 at a time behind vips_sequential,
  * at the decoder's width × height, then cut to cut_width × cut_height. Its fields are copied from `header` (jpegload's
- * image of the same file: EXIF, XMP, ICC, orientation, resolution). read returns 0 or a nonzero code (the decoder
+ * image of the same file, at any shrink: EXIF, XMP, ICC, orientation, resolution; jpeg2vips.c sets none of them
+ * from the shrink). read returns 0 or a nonzero code (the decoder
  * keeps its words); release frees state when the image closes. The decoder's code is reached only through these two
  * pointers, so this module needs none of its headers. Returns 0 or -1 (libvips' error buffer says why; state has
  * been released then). */

@@ -30,13 +30,15 @@ public final class JPEGDecode: @unchecked Sendable {
     }
 
     /// Opens `bytes` for a decode at 1/`shrink` (1, 2, 4 or 8); `header` is `jpegload`'s (unread) image of the same
-    /// bytes at the same shrink. Nil when the file is one to leave to `jpegload` and `JPEGCheck`.
+    /// bytes at full size, whose fields the image takes: jpegload sets none of them from its shrink (jpeg2vips.c,
+    /// v8.14.1), so they are those of its image at 1/`shrink` (`JPEGDecodeTests` compares them). Nil when the file
+    /// is one to leave to `jpegload` and `JPEGCheck`.
     /// - Throws: `DecoderDamage` with libjpeg's words when its header (or, for a progressive file, any scan) is
     ///   damaged; a `VipsError` when libjpeg could not allocate or libvips could not build the image.
     public static func open(_ bytes: FileBytes, shrink: Int, header: Image) throws -> JPEGDecode? {
         var message = [CChar](repeating: 0, count: Int(ALBUM_JPEG_MESSAGE_LENGTH))
         var decoder: UnsafeMutablePointer<album_jpeg_decoder>?
-        var size = [Int32](repeating: 0, count: 5)
+        var size = [Int32](repeating: 0, count: 7)
         let outcome = bytes.withBytes { buffer in
             album_jpeg_decoder_open(buffer.baseAddress, buffer.count, Int32(shrink), &decoder, &size, &message)
         }
@@ -44,8 +46,8 @@ public final class JPEGDecode: @unchecked Sendable {
             if outcome == ALBUM_JPEG_UNSUPPORTED { return nil }
             throw JPEGCheck.failure(outcome, words: JPEGCheck.words(message), file: bytes.path)
         }
-        // jpegload's image of the same file has the size libjpeg's rows are cut to, and as many bands.
-        guard [header.width, header.height, header.bands] == [Int(size[3]), Int(size[4]), Int(size[2])],
+        // jpegload's image of the same file at full size, with as many bands.
+        guard [header.width, header.height, header.bands] == [Int(size[5]), Int(size[6]), Int(size[2])],
               size[0] >= size[3], size[1] >= size[4] else {
             album_jpeg_decoder_release(decoder)
             return nil
