@@ -23,8 +23,12 @@ extension LookRenderer {
                 let source = try chosen.resolved()
                 provenance = source.provenance
                 let header = try early ?? source.open(sequential: true, failOn: failOn)
-                try checkData(of: source, header: header, failOn: failOn)
-                held = try fullSize(of: source, header: header, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
+                let once = try decodedOnce(of: source, header: header, maxSize: maxSize, failOn: failOn)
+                if once == nil { try checkData(of: source, header: header, failOn: failOn) }
+                func made() throws -> Image {
+                    try fullSize(of: source, header: header, decoded: once?.image, recipe: .original, maxSize: maxSize, failOn: failOn).inMemory()
+                }
+                held = try once.map { try $0.verified(made) } ?? made()
             }
             return (held!, provenance)
         }

@@ -51,9 +51,16 @@ public enum LookRenderer {
                 let source = try chosen.resolved()
                 provenance = source.provenance
                 let header = try early ?? source.open(sequential: true, failOn: failOn)
-                try checkData(of: source, header: header, failOn: failOn)
-                let small = try thumbnail(of: source, header: header, recipe: .original, geometry: geometry, failOn: failOn)
-                rendered = try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
+                // A JPEG original is decoded once, by libjpeg, which also checks it to its end (`decodedOnce`); the
+                // others are checked first when they are JPEGs (`checkData`), then loaded by libvips.
+                let once = try decodedOnce(of: source, header: header, geometry: geometry, failOn: failOn)
+                if once == nil { try checkData(of: source, header: header, failOn: failOn) }
+                func made() throws -> (look: Rendered, original: Rendered?) {
+                    let small = try thumbnail(of: source, header: header, decoded: once?.image, recipe: .original,
+                                              geometry: geometry, failOn: failOn)
+                    return try encodedThumbnails(of: small, recipe: recipe, format: format, quality: quality, withOriginal: withOriginal)
+                }
+                rendered = try once.map { try $0.verified(made) } ?? made()
             }
             rendered!.look.source = provenance
             rendered!.original?.source = provenance
@@ -90,11 +97,15 @@ public enum LookRenderer {
             try reserve(early.map { reservation(for: $0, wholeImage: $0.orientation != 1) } ?? chosen.deferredPixels!) {
                 let source = try chosen.resolved()
                 let header = try early ?? source.open(sequential: true, failOn: failOn)
-                try checkData(of: source, header: header, failOn: failOn)
-                let image = try fullSize(of: source, header: header, recipe: recipe, maxSize: maxSize, failOn: failOn)
-                rendered = Rendered(width: image.width, height: image.height,
+                let once = try decodedOnce(of: source, header: header, maxSize: maxSize, failOn: failOn)
+                if once == nil { try checkData(of: source, header: header, failOn: failOn) }
+                func made() throws -> Rendered {
+                    let image = try fullSize(of: source, header: header, decoded: once?.image, recipe: recipe, maxSize: maxSize, failOn: failOn)
+                    return Rendered(width: image.width, height: image.height,
                                     bytes: try encode(image, format: format, quality: quality, metadata: metadata),
                                     source: source.provenance)
+                }
+                rendered = try once.map { try $0.verified(made) } ?? made()
             }
             return rendered!
         }
@@ -162,6 +173,28 @@ public enum LookRenderer {
         try JPEGCheck.check(bytes)
     }
 
+    /// A JPEG original's decode for a thumbnail when damage fails the photo: libjpeg's own (`JPEGDecode`), at the
+    /// shrink `jpegload` would be asked for, which makes `jpegload`'s pixels and checks the whole file as
+    /// `checkData` does, in one decode instead of two. Nil for anything else (other formats, CMYK, arithmetic-coded,
+    /// an embedded image, `on-damaged: warn`): those take `checkData` and libvips' loader.
+    static func decodedOnce(of source: ImageSource, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> JPEGDecode? {
+        try decodedOnce(of: source, header: header, shrink: jpegShrink(of: header, for: geometry), failOn: failOn)
+    }
+
+    /// The same for the look at full size or bounded to `maxSize` (`fullSize`), at its shrink, for an upright
+    /// original only: a rotation reads the pixels out of order, which `jpegload` does from a random-access load,
+    /// so a turned photo stays on that path.
+    static func decodedOnce(of source: ImageSource, header: Image, maxSize: Int?, failOn: FailOn) throws -> JPEGDecode? {
+        guard header.orientation == 1 else { return nil }
+        return try decodedOnce(of: source, header: header, shrink: fullSizeShrink(of: header, maxSize: maxSize), failOn: failOn)
+    }
+
+    private static func decodedOnce(of source: ImageSource, header: Image, shrink: Int, failOn: FailOn) throws -> JPEGDecode? {
+        guard failOn == .warning, source.isOriginal, let bytes = source.bytes, JPEGCheck.applies(to: header), !header.isCMYK
+        else { return nil }
+        return try JPEGDecode.open(bytes, shrink: shrink, header: header)
+    }
+
     /// A thumbnail of the look: shrink-on-load from the original, then colour management and the recipe on the
     /// small image.
     ///
@@ -169,13 +202,14 @@ public enum LookRenderer {
     /// relative intent), so a thumbnail and an export of the same photo have the same colours.
     /// An original libvips loads as it is goes through `vips_thumbnail_buffer` (its own shrink-on-load); any other
     /// source (an embedded image, an orientation of the RAW's own, decoded pixels) loads shrunk here first.
-    public static func thumbnail(of source: ImageSource, header: Image? = nil, recipe: Recipe, geometry: ThumbnailGeometry,
-                                 failOn: FailOn) throws -> Image {
+    /// `decoded` is the JPEG's own decode at `jpegShrink(of:for:)` (`decodedOnce`), used instead of `jpegload`'s.
+    public static func thumbnail(of source: ImageSource, header: Image? = nil, decoded: Image? = nil, recipe: Recipe,
+                                 geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
         let header = try header ?? source.open(sequential: true, failOn: failOn)
         let small = if let bytes = source.bytes, source.isOriginal, !header.isCMYK, header.loader?.hasPrefix("jpegload") != true {
             try Image.thumbnail(bytes, header: header, geometry: geometry, failOn: failOn, toSRGB: false)
         } else {
-            try shrinkOnLoadThumbnail(of: source, header: header, geometry: geometry, failOn: failOn)
+            try shrinkOnLoadThumbnail(of: source, header: header, decoded: decoded, geometry: geometry, failOn: failOn)
         }
         let pixels = try small.srgb8(colourManaged: true)
         return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
@@ -192,28 +226,33 @@ public enum LookRenderer {
     ///
     /// The shrink factor is `vips_thumbnail`'s own (libjpeg DCT scaling by 2, 4 or 8, leaving at least a factor of
     /// two for the final Lanczos3).
-    private static func shrinkOnLoadThumbnail(of source: ImageSource, header: Image, geometry: ThumbnailGeometry, failOn: FailOn) throws -> Image {
+    private static func shrinkOnLoadThumbnail(of source: ImageSource, header: Image, decoded: Image?, geometry: ThumbnailGeometry,
+                                              failOn: FailOn) throws -> Image {
+        let image = try decoded ?? source.open(sequential: true, failOn: failOn, shrink: jpegShrink(of: header, for: geometry))
+        return try (header.isCMYK ? image.srgb8(colourManaged: true) : image).thumbnail(geometry: geometry)
+    }
+
+    /// The DCT scaling a thumbnail of `header` loads with: `vips_thumbnail`'s own factor (2, 4 or 8, leaving at
+    /// least two for the Lanczos3 that follows) for a JPEG, 1 for anything else.
+    static func jpegShrink(of header: Image, for geometry: ThumbnailGeometry) -> Int {
         let (w, h) = header.orientation >= 5 ? (header.height, header.width) : (header.width, header.height)
         let factor = geometry.crop == .none && geometry.sizing != .force
             ? max(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
             : min(Double(w) / Double(geometry.width), Double(h) / Double(geometry.height))
-        let shrink = header.loader?.hasPrefix("jpegload") == true
+        return header.loader?.hasPrefix("jpegload") == true
             ? (factor >= 16 ? 8 : factor >= 8 ? 4 : factor >= 4 ? 2 : 1) : 1
-        let image = try source.open(sequential: true, failOn: failOn, shrink: shrink)
-        return try (header.isCMYK ? image.srgb8(colourManaged: true) : image).thumbnail(geometry: geometry)
     }
 
     /// The look at full size, or with its long edge reduced to `maxSize` (never enlarged).
-    public static func fullSize(of source: ImageSource, header: Image? = nil, recipe: Recipe, maxSize: Int?, failOn: FailOn) throws -> Image {
+    /// `decoded` is an upright JPEG's own decode at `fullSizeShrink(of:maxSize:)` (`decodedOnce`), used instead of
+    /// `jpegload`'s.
+    public static func fullSize(of source: ImageSource, header: Image? = nil, decoded: Image? = nil, recipe: Recipe, maxSize: Int?,
+                                failOn: FailOn) throws -> Image {
         let header = try header ?? source.open(sequential: true, failOn: failOn)
-        // A JPEG bound for `maxSize` decodes smaller (DCT scaling), keeping at least twice the target for Lanczos3.
-        let long = max(header.width, header.height)
-        let shrink = maxSize.map { limit in
-            header.loader?.hasPrefix("jpegload") == true ? [8, 4, 2].first { long / $0 >= 2 * limit } ?? 1 : 1
-        } ?? 1
+        let shrink = fullSizeShrink(of: header, maxSize: maxSize)
         // Rotations and vertical flips read the image out of order, which a sequential load cannot do.
-        let image = header.orientation == 1 && shrink == 1
-            ? header : try source.open(sequential: header.orientation == 1, failOn: failOn, shrink: shrink)
+        let image = try decoded ?? (header.orientation == 1 && shrink == 1
+            ? header : source.open(sequential: header.orientation == 1, failOn: failOn, shrink: shrink))
         var upright = try image.autorotated()
         // Reduced before the colour transform, as a thumbnail is: lcms then converts the pixels that are kept, not
         // every decoded one (a 5400×3600 photo bound for 1440 px decodes at full size: 19 MP through lcms before).
@@ -222,6 +261,15 @@ public enum LookRenderer {
         }
         let pixels = try upright.srgb8(colourManaged: true)
         return recipe.isEmpty ? pixels : try recipe.apply(to: pixels)
+    }
+
+    /// The DCT scaling the look at full size loads with: a JPEG bound for `maxSize` decodes smaller, keeping at
+    /// least twice the target for Lanczos3; 1 for anything else.
+    static func fullSizeShrink(of header: Image, maxSize: Int?) -> Int {
+        let long = max(header.width, header.height)
+        return maxSize.map { limit in
+            header.loader?.hasPrefix("jpegload") == true ? [8, 4, 2].first { long / $0 >= 2 * limit } ?? 1 : 1
+        } ?? 1
     }
 
     /// Encodes pixels for a file, applying the metadata policy.

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <jpeglib.h>
 #include <jerror.h>
+#include <stdlib.h>
 
 /* album_jpeg_check's outcomes. */
 #define ALBUM_JPEG_SOUND 0      /* decoded to the end-of-image marker with no warning */
@@ -151,6 +152,150 @@ static inline int album_jpeg_check(const void *bytes, size_t length, char *messa
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     return ALBUM_JPEG_SOUND;
+}
+
+/* ---- One decode that both makes the pixels and checks the data (issue 35) ------------------------------------- *
+ *
+ * album_jpeg_check above decodes a JPEG a second time, beside libvips' jpegload. The decoder below is the same
+ * libjpeg decode (the same source, fed 4096 bytes at a time, and the same error manager, so the warnings and their
+ * words are the check's) made once: it produces the rows jpegload would (the same libjpeg, scale_denom, and the
+ * libjpeg defaults jpegload keeps: JDCT_ISLOW, fancy upsampling, block smoothing, the default output colour space),
+ * handed to libvips by album_vips_rows_image (CVips' shim: a generate callback behind vips_sequential, as
+ * jpeg2vips.c does); then album_jpeg_decoder_finish entropy-decodes the rows the pipeline did not ask for (skipped,
+ * as the check does) and calls jpeg_finish_decompress, so the verdict covers the file to its end-of-image marker.
+ *
+ * Only 3-component YCbCr and 1-component greyscale files that are not arithmetic-coded are taken; the rest
+ * (CMYK, YCCK, RGB-coded, arithmetic) stay on jpegload with the check.
+ *
+ * libjpeg's errors longjmp: every entry point below sets its own jump point and leaves libjpeg only through it, so
+ * no jump crosses a libvips frame. The first warning or error is kept (outcome and message): every later call
+ * returns it without touching libjpeg again.
+ */
+#define ALBUM_JPEG_UNSUPPORTED 4  /* album_jpeg_decoder_open: a file this decoder leaves to jpegload */
+#define ALBUM_JPEG_OUT_OF_ORDER 5 /* album_jpeg_decoder_rows: rows asked for out of order (never, behind vips_sequential) */
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    album_jpeg_errors errors;
+    album_jpeg_source source;
+    int finished;      /* album_jpeg_decoder_finish has run: no more rows */
+    char message[ALBUM_JPEG_MESSAGE_LENGTH];
+} album_jpeg_decoder;
+
+/* Frees the decoder (libvips calls it when the image closes). */
+static inline void album_jpeg_decoder_release(void *state) {
+    album_jpeg_decoder *decoder = (album_jpeg_decoder *) state;
+    if (!decoder) return;
+    jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder);
+}
+
+/* Reads rows top..top+height-1 (the next ones: top must be where the decode is) into buffer, stride bytes apart.
+ * Returns 0, or an ALBUM_JPEG_* outcome: the first warning or error, kept with its words. */
+static inline int album_jpeg_decoder_rows(void *state, int top, int height, unsigned char *buffer, size_t stride) {
+    album_jpeg_decoder *decoder = (album_jpeg_decoder *) state;
+    if (decoder->errors.outcome != ALBUM_JPEG_SOUND) return decoder->errors.outcome;
+    if (decoder->finished || top < 0 || (JDIMENSION) top != decoder->cinfo.output_scanline) return ALBUM_JPEG_OUT_OF_ORDER;
+    if (setjmp(decoder->errors.jump)) return decoder->errors.outcome;
+    for (int y = 0; y < height; y++) {
+        JSAMPROW row = (JSAMPROW) (buffer + (size_t) y * stride);
+        jpeg_read_scanlines(&decoder->cinfo, &row, 1);
+    }
+    return ALBUM_JPEG_SOUND;
+}
+
+/* Opens `bytes` (which must outlive the decoder) for a decode at 1/shrink, up to its first scanline (a multi-scan
+ * file is read whole here). On SOUND, *decoder_out is the decoder, and size[] holds libjpeg's output width and
+ * height (rounded up), its components, the size jpegload gives (image size / shrink, rounded down) and the image
+ * size; on
+ * UNSUPPORTED nothing is made; on WARNING, ERROR or NO_MEMORY, message holds libjpeg's words. */
+static inline int album_jpeg_decoder_open(const void *bytes, size_t length, int shrink, album_jpeg_decoder **decoder_out,
+                                          int size[7], char *message) {
+    *decoder_out = NULL;
+    message[0] = '\0';
+    album_jpeg_decoder *decoder = (album_jpeg_decoder *) calloc(1, sizeof(album_jpeg_decoder));
+    if (!decoder) {
+        snprintf(message, ALBUM_JPEG_MESSAGE_LENGTH, "Insufficient memory (the decoder's state)");
+        return ALBUM_JPEG_NO_MEMORY;
+    }
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    decoder->cinfo.err = jpeg_std_error(&decoder->errors.pub);
+    decoder->errors.pub.error_exit = album_jpeg_error_exit;
+    decoder->errors.pub.emit_message = album_jpeg_emit_message;
+    decoder->errors.message = decoder->message;
+    decoder->errors.outcome = ALBUM_JPEG_SOUND;
+    if (setjmp(decoder->errors.jump)) {
+        int outcome = decoder->errors.outcome;
+        memcpy(message, decoder->message, ALBUM_JPEG_MESSAGE_LENGTH);
+        album_jpeg_decoder_release(decoder);
+        return outcome;
+    }
+    jpeg_create_decompress(cinfo);
+    decoder->source.pub.init_source = album_jpeg_init_source;
+    decoder->source.pub.fill_input_buffer = album_jpeg_fill_input_buffer;
+    decoder->source.pub.skip_input_data = album_jpeg_skip_input_data;
+    decoder->source.pub.resync_to_restart = jpeg_resync_to_restart;
+    decoder->source.pub.term_source = album_jpeg_term_source;
+    decoder->source.pub.next_input_byte = NULL;
+    decoder->source.pub.bytes_in_buffer = 0;
+    decoder->source.data = (const JOCTET *) bytes;
+    decoder->source.length = length;
+    decoder->source.offset = 0;
+    cinfo->src = &decoder->source.pub;
+    jpeg_read_header(cinfo, TRUE);
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = (unsigned int) shrink;
+    jpeg_calc_output_dimensions(cinfo);
+    int plain = (cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3 && cinfo->out_color_space == JCS_RGB) ||
+        (cinfo->jpeg_color_space == JCS_GRAYSCALE && cinfo->num_components == 1 && cinfo->out_color_space == JCS_GRAYSCALE);
+    if (!plain || cinfo->arith_code || cinfo->data_precision != 8 || shrink < 1) {
+        album_jpeg_decoder_release(decoder);
+        return ALBUM_JPEG_UNSUPPORTED;
+    }
+    jpeg_start_decompress(cinfo);
+    size[0] = (int) cinfo->output_width;
+    size[1] = (int) cinfo->output_height;
+    size[2] = cinfo->output_components;
+    size[3] = (int) (cinfo->image_width / (JDIMENSION) shrink);
+    size[4] = (int) (cinfo->image_height / (JDIMENSION) shrink);
+    size[5] = (int) cinfo->image_width;
+    size[6] = (int) cinfo->image_height;
+    *decoder_out = decoder;
+    return ALBUM_JPEG_SOUND;
+}
+
+/* The first warning or error met so far (ALBUM_JPEG_SOUND if none), with its words: what made a pipeline fail. */
+static inline int album_jpeg_decoder_outcome(const album_jpeg_decoder *decoder, char *message) {
+    memcpy(message, decoder->message, ALBUM_JPEG_MESSAGE_LENGTH);
+    if (decoder->errors.outcome == ALBUM_JPEG_SOUND) message[0] = '\0';
+    return decoder->errors.outcome;
+}
+
+/* The verdict on the whole file, once the pipeline has the rows it wanted: the first warning or error met so far,
+ * else the rows the pipeline left, entropy-decoded (skipped as album_jpeg_check skips them), then
+ * jpeg_finish_decompress up to the end-of-image marker. Returns an ALBUM_JPEG_* outcome; message receives libjpeg's
+ * words for anything but SOUND. Call it after the last pixel was asked for, while the decoder exists. */
+static inline int album_jpeg_decoder_finish(album_jpeg_decoder *decoder, char *message) {
+    message[0] = '\0';
+    struct jpeg_decompress_struct *cinfo = &decoder->cinfo;
+    if (decoder->errors.outcome == ALBUM_JPEG_SOUND && !decoder->finished) {
+        decoder->finished = 1;
+        if (setjmp(decoder->errors.jump) == 0) {
+            JDIMENSION left = cinfo->output_height - cinfo->output_scanline;
+            if (!cinfo->arith_code && left > 1)
+                jpeg_skip_scanlines(cinfo, left - 1);
+            if (cinfo->output_scanline < cinfo->output_height) {
+                JSAMPARRAY row = (*cinfo->mem->alloc_sarray)((j_common_ptr) cinfo, JPOOL_IMAGE,
+                                                            cinfo->output_width * cinfo->output_components, 1);
+                while (cinfo->output_scanline < cinfo->output_height)
+                    jpeg_read_scanlines(cinfo, row, 1);
+            }
+            jpeg_finish_decompress(cinfo);
+        }
+    }
+    if (decoder->errors.outcome != ALBUM_JPEG_SOUND)
+        memcpy(message, decoder->message, ALBUM_JPEG_MESSAGE_LENGTH);
+    return decoder->errors.outcome;
 }
 
 #endif

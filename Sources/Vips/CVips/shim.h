@@ -68,6 +68,71 @@ static inline int album_vips_smartcrop(VipsImage *in, VipsImage **out, int width
     return vips_smartcrop(in, out, width, height, "interesting", (VipsInteresting) interesting, NULL);
 }
 
+/* An image whose rows a decoder of album's own makes (CJPEG's album_jpeg_decoder: issue 35), as jpeg2vips.c makes
+ * jpegload's: a generate callback asked for whole rows, in order, a strip of 8 at a time behind vips_sequential,
+ * at the decoder's width × height, then cut to cut_width × cut_height. Its fields are copied from `header` (jpegload's
+ * image of the same file, at any shrink: EXIF, XMP, ICC, orientation, resolution; jpeg2vips.c sets none of them
+ * from the shrink). read returns 0 or a nonzero code (the decoder
+ * keeps its words); release frees state when the image closes. The decoder's code is reached only through these two
+ * pointers, so this module needs none of its headers. Returns 0 or -1 (libvips' error buffer says why; state has
+ * been released then). */
+typedef int (*album_rows_fn)(void *state, int top, int height, unsigned char *buffer, size_t stride);
+typedef void (*album_release_fn)(void *state);
+
+typedef struct {
+    album_rows_fn read;
+    album_release_fn release;
+    void *state;
+} album_rows_source;
+
+static inline void album_rows_close(VipsImage *image, void *source) {
+    (void) image;
+    album_rows_source *rows = (album_rows_source *) source;
+    rows->release(rows->state);
+    g_free(rows);
+}
+
+static inline int album_rows_generate(VipsRegion *region, void *sequence, void *a, void *b, gboolean *stop) {
+    (void) sequence; (void) b; (void) stop;
+    album_rows_source *rows = (album_rows_source *) a;
+    VipsRect *r = &region->valid;
+    if (r->left != 0 || r->width != region->im->Xsize) {
+        vips_error("album_rows", "%s", "a region narrower than the image was asked for");
+        return -1;
+    }
+    int status = rows->read(rows->state, r->top, r->height, (unsigned char *) VIPS_REGION_ADDR(region, 0, r->top),
+                            (size_t) VIPS_REGION_LSKIP(region));
+    if (status) {
+        vips_error("album_rows", "the decoder stopped at line %d (code %d)", r->top, status);
+        return -1;
+    }
+    return 0;
+}
+
+static inline int album_vips_rows_image(VipsImage *header, int width, int height, int cut_width, int cut_height,
+                                        album_rows_fn read, album_release_fn release, void *state, VipsImage **out) {
+    *out = NULL;
+    album_rows_source *rows = g_new0(album_rows_source, 1);
+    rows->read = read;
+    rows->release = release;
+    rows->state = state;
+    VipsImage *full = vips_image_new();
+    g_signal_connect(full, "close", G_CALLBACK(album_rows_close), rows);
+    if (vips_image_pipelinev(full, VIPS_DEMAND_STYLE_FATSTRIP, header, NULL)) {
+        g_object_unref(full);
+        return -1;
+    }
+    full->Xsize = width;
+    full->Ysize = height;
+    VipsImage *strips = NULL;
+    int status = vips_image_generate(full, NULL, album_rows_generate, NULL, rows, NULL) ||
+        vips_sequential(full, &strips, "tile_height", 8, NULL) ||
+        vips_extract_area(strips, out, 0, 0, cut_width, cut_height, NULL);
+    if (strips) g_object_unref(strips);
+    g_object_unref(full);  /* the cut holds it, through the operations that made it */
+    return status ? -1 : 0;
+}
+
 /* ---- Colour and geometry ------------------------------------------------------------------------------------- */
 
 static inline int album_vips_autorot(VipsImage *in, VipsImage **out) {

@@ -16,16 +16,21 @@ public enum JPEGCheck {
     public static func check(_ bytes: FileBytes) throws {
         var message = [CChar](repeating: 0, count: Int(ALBUM_JPEG_MESSAGE_LENGTH))
         let outcome = bytes.withBytes { buffer in album_jpeg_check(buffer.baseAddress, buffer.count, &message) }
-        let words = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        switch outcome {
-        case ALBUM_JPEG_SOUND:
-            return
-        case ALBUM_JPEG_NO_MEMORY:
-            // "Insufficient memory (case N)": `VipsError.isMemoryShortage` knows libjpeg's words.
-            throw VipsError(operation: "libjpeg", message: words, file: bytes.path)
-        default:
-            throw DecoderDamage(decoder: "libjpeg", words: words, file: bytes.path)
-        }
+        guard outcome != ALBUM_JPEG_SOUND else { return }
+        throw failure(outcome, words: words(message), file: bytes.path)
+    }
+
+    /// The error for a libjpeg outcome other than sound: "Insufficient memory (case N)" is a `VipsError` whose
+    /// reason is a memory shortage (`VipsError.isMemoryShortage` knows libjpeg's words), the rest `DecoderDamage`.
+    static func failure(_ outcome: Int32, words: String, file: String) -> any Error {
+        outcome == ALBUM_JPEG_NO_MEMORY
+            ? VipsError(operation: "libjpeg", message: words, file: file)
+            : DecoderDamage(decoder: "libjpeg", words: words, file: file)
+    }
+
+    /// libjpeg's message buffer as text.
+    static func words(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether libvips loads `image` with its JPEG loader, the one this check stands beside.
