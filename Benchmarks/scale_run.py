@@ -47,7 +47,11 @@ def fill(database, count):
             for rendition in renditions:
                 copy = {k: v for k, v in rendition.items() if k != "id"}
                 linked = os.path.join(os.path.dirname(rendition["path"]), "f%07d.jpg" % index)
-                os.link(absolute(rendition["path"]), absolute(linked))
+                # A file takes at most 65 000 links (ext4): a copy of the recorded one for each 50 000 copies.
+                source = absolute(rendition["path"]) + ".%d" % (index // 50000)
+                if not os.path.exists(source):
+                    shutil.copyfile(absolute(rendition["path"]), source)
+                os.link(source, absolute(linked))
                 copy.update(photo=row["id"], path=linked, input_hash=digest)
                 db.execute("INSERT INTO renditions (%s) VALUES (%s)" % (", ".join(copy), ", ".join("?" * len(copy))), list(copy.values()))
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

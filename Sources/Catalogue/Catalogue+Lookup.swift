@@ -50,7 +50,7 @@ extension CatalogueReader {
     /// Every photo, newest added first (`allPhotos`' order), with its currency's facts, one at a time; `body`
     /// returns false to stop. `body` may run the other lookups, not this one.
     package func forEachLookedUpPhoto(_ body: (LookedUpPhoto) throws -> Bool) throws {
-        try lookUp(PhotoRecord.newestFirst.replacingOccurrences(of: "added", with: "p.added").replacingOccurrences(of: "rowid", with: "p.rowid"), [], body)
+        try lookUp("ORDER BY p.added DESC, p.rowid DESC", [], body)  // `PhotoRecord.newestFirst`, through `photos_added`
     }
 
     /// The photos recorded at `path`, newest added first.
@@ -74,24 +74,9 @@ extension CatalogueReader {
         return found
     }
 
-    /// The aliases recorded for `photo`, oldest first (`allAliases`' order).
-    package func aliases(ofPhoto photo: String) throws -> [PhotoAlias] {
-        try fetchAll(PhotoAlias.self, "WHERE photo = ? ORDER BY added, rowid", [.text(photo)])
-    }
-
-    /// The aliases recorded at `path`, oldest first (`allAliases`' order).
+    /// The aliases recorded at `path`, oldest first (`allAliases`' order, which `aliases(path:)` does not keep).
     package func aliases(atPath path: String) throws -> [PhotoAlias] {
         try fetchAll(PhotoAlias.self, "WHERE path = ? ORDER BY added, rowid", [.text(paths.stored(path))])
-    }
-
-    /// The second originals recorded for `photo`, oldest first (`allSecondOriginals`' order).
-    package func secondOriginals(ofPhoto photo: String) throws -> [SecondOriginal] {
-        try fetchAll(SecondOriginal.self, "WHERE photo = ? ORDER BY added, rowid", [.text(photo)])
-    }
-
-    /// Every rendition of `photo`, in `renditions(kind: nil)`' order.
-    package func renditions(ofPhoto photo: String) throws -> [Rendition] {
-        try fetchAll(Rendition.self, "WHERE photo = ? ORDER BY id", [.text(photo)])
     }
 
     /// A second connection to this catalogue for a run's or a plan's lookups (`CatalogueSnapshot`), in a read

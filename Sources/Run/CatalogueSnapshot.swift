@@ -114,7 +114,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// The aliases of `photo` when it is current (each export's paths), oldest first.
     package func aliases(ofPhoto photo: String) throws -> [PhotoAlias] {
         try ask([]) { reader in
-            let aliases = try reader.aliases(ofPhoto: photo)
+            let aliases = try reader.aliases(photo: photo)
             guard !aliases.isEmpty, let found = try reader.lookedUpPhoto(id: photo), try reader.isCurrent(found) else { return [] }
             return aliases
         }
@@ -123,7 +123,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// The second originals of `photo` when it is current (import's fast path for a pair).
     package func secondOriginals(ofPhoto photo: String) throws -> [SecondOriginal] {
         try ask([]) { reader in
-            let seconds = try reader.secondOriginals(ofPhoto: photo)
+            let seconds = try reader.secondOriginals(photo: photo)
             guard !seconds.isEmpty, let found = try reader.lookedUpPhoto(id: photo), try reader.isCurrent(found) else { return [] }
             return seconds
         }
@@ -131,7 +131,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
     /// Every rendition recorded for `photo`, oldest first.
     package func renditions(ofPhoto photo: String) throws -> [Rendition] {
-        try ask([]) { reader in try reader.renditions(ofPhoto: photo) }
+        try ask([]) { reader in try reader.renditions(photo: photo) }
     }
 
     /// The photo at `path` superseded only because its path is another photo's second original (a pair regrouped,
