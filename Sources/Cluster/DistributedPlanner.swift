@@ -86,13 +86,14 @@ public struct DistributedPlanner {
         try catalogue.requireNoOpenDistributedRun("album run --distribute")
         let scan = job.importScan()
         let known = try CatalogueSnapshot(reading: catalogue)
+        defer { known.close() }  // its read transaction ends before the writer below closes
         if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
-            try SourceCheck.requireFound(scan, of: job, known: known.currentPhotos)
+            try SourceCheck.requireFound(scan, of: job, counting: known.currentCount(under:))
         }
         let software = Software.current
         let resolved = try job.resolvingSelections(in: catalogue)
         let created = Timestamp.now()
-        let phaseTwo = known.photosAfterImport(scanning: scan.files)
+        let phaseTwo = try known.photosAfterImport(scanning: scan.files)
         let items = scan.files.count + phaseTwo.count + scan.unreadableFolders.count
         let local = engine == .local ? DistributedPlanner.defaultParallel(engine: .local, workers: options.workers, chunks: 0) : nil
         let chunks = self.chunks ?? DistributedPlanner.defaultChunks(items: items, parallel: self.maxParallel ?? local, engine: engine)

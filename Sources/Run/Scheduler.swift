@@ -89,9 +89,12 @@ public final class Scheduler: Sendable {
         seconds.withLock { $0 = scan.seconds }
         state.withLock { $0.summary.passedOver = scan.passedOver }
         let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
+        // Its read transaction ends with the run, before the catalogue's writer closes (and checkpoints).
+        defer { known.close() }
         snapshot.withLock { $0 = known }
         state.withLock { $0.summary.states[.superseded] = known.supersededCount }
-        let expected = scan.unreadableFolders.count + files.count + chunkShare(known.photosAfterImport(scanning: files)).count
+        let share = options.photosAfterImport
+        let expected = try scan.unreadableFolders.count + files.count + known.countAfterImport(scanning: files) { share?.contains($0.id) ?? true }
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)
         let ticker = startProgressTimer(started: started)
@@ -106,9 +109,15 @@ public final class Scheduler: Sendable {
             // A photo whose own file phase 1 found holding another photo's bytes (recorded as that photo's alias) is
             // superseded from now on (`PhotoRecord.supersededIDs`): it joins no stage, and its name's export is the
             // other photo's to take over.
-            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found).union(known.pairedAway(scan.seconds))
+            let displaced: Set<String>, photos: [PhotoRecord]
+            do {
+                displaced = try known.displaced(by: found).union(known.pairedAway(scan.seconds))
+                photos = try chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
+            } catch {
+                _ = owner.finish()  // the catalogue could not be read: the run ends here, its writes so far kept
+                throw error
+            }
             if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
-            let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
             let aliases = job.stages.contains(where: \.writesEachPath) ? found : []
             state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
             finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))

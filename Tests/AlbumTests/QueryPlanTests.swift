@@ -60,6 +60,12 @@ final class QueryPlanTests: XCTestCase {
         XCTAssertFalse(try catalogue.history(photo: photo.id).isEmpty)
         XCTAssertFalse(try catalogue.steps(run: run.id).isEmpty)
         XCTAssertFalse(try catalogue.stepCounts(run: run.id).isEmpty)
+        // A run's and a plan's lookups (`CatalogueSnapshot`), each photo with what its currency needs.
+        let found = try XCTUnwrap(catalogue.lookedUpPhotos(path: photo.path).first)
+        XCTAssertTrue(try catalogue.isCurrent(found))
+        XCTAssertEqual(try catalogue.lookedUpPhoto(id: photo.id)?.photo.hash, photo.hash)
+        XCTAssertEqual(try catalogue.lookedUpPhoto(hash: photo.hash)?.photo.id, photo.id)
+        XCTAssertEqual(try catalogue.aliases(atPath: photo.path).count, 0)
 
         let lookups = Set(catalogue.database.keptStatements).subtracting(wholeTables)
         XCTAssertGreaterThanOrEqual(lookups.count, 15, "each lookup above prepared its statement: \(lookups)")
