@@ -12,14 +12,26 @@ package struct LookedUpPhoto {
     package var aliased: Bool
 }
 
+/// The photos of a catalogue that are not current, as a run or a plan finds them when it begins
+/// (`CatalogueReader.notCurrent()`): what a lookup needs beside a photo's own row to decide whether it is current.
+package struct NotCurrent: Sendable {
+    /// Every photo that is not current (`PhotoRecord.supersededIDs`).
+    package var superseded: Set<String> = []
+    /// Those superseded only because their path is another photo's second original (`PhotoRecord.pairedIDs`, and
+    /// no newer version replaces them): import makes such a photo current again when it finds its bytes there.
+    package var pairedAway: Set<String> = []
+
+    package init() {}
+}
+
 /// The lookups a run and a plan make of the catalogue as it was when they began (`CatalogueSnapshot`), one photo
 /// or one path at a time, each an indexed query prepared once per connection (`Database.query` keeps them): nothing
 /// is loaded whole, so memory does not grow with the catalogue.
 ///
 /// A photo is current when no photo `replaces` it, its path is no other photo's second original, and no other
-/// photo's alias at its path holds its file now (`PhotoRecord.supersededIDs`, the same rule row by row): the first two
-/// are asked in SQL beside the row (`photos_replaces`, `second_originals_path`), the third stats the file only when
-/// such an alias exists (`aliases_path`).
+/// photo's alias at its path holds its file now (`PhotoRecord.supersededIDs`). Only photos that some other row
+/// names that way can be anything but current, so those few are read once as a run begins (`notCurrent()`), with
+/// their files' stat where an alias decides, and every lookup after that is the photo's own row and a set.
 extension CatalogueReader {
     /// The photo columns and the three facts its currency needs, for `LookedUpPhoto`.
     private static let lookedUp = """
@@ -47,36 +59,85 @@ extension CatalogueReader {
         return !PhotoRecord.displacedIDs([found.photo], aliases: there).contains(found.photo.id)
     }
 
-    /// Every photo, newest added first (`allPhotos`' order), with its currency's facts, one at a time; `body`
-    /// returns false to stop. `body` may run the other lookups, not this one.
-    package func forEachLookedUpPhoto(_ body: (LookedUpPhoto) throws -> Bool) throws {
-        try lookUp("ORDER BY p.added DESC, p.rowid DESC", [], body)  // `PhotoRecord.newestFirst`, through `photos_added`
+    /// The photos that are not current now: those a newer version replaces, those at another photo's second
+    /// original's path, and those at another photo's alias's path whose file holds that photo's bytes (stat-ed
+    /// here, once). Its cost follows those rows (`photos_replaces`, and the aliases and second originals tables,
+    /// each joined to `photos_path`), never the number of photos.
+    package func notCurrent() throws -> NotCurrent {
+        var found = NotCurrent()
+        try lookUp("""
+            WHERE p.id IN (SELECT replaces FROM photos WHERE replaces IS NOT NULL
+                           UNION SELECT q.id FROM second_originals s JOIN photos q ON q.path = s.path AND q.id != s.photo
+                           UNION SELECT q.id FROM aliases a JOIN photos q ON q.path = a.path AND q.id != a.photo)
+            """, []) { photo in
+            if try !isCurrent(photo) { found.superseded.insert(photo.photo.id) }
+            if photo.paired, !photo.replaced { found.pairedAway.insert(photo.photo.id) }
+            return true
+        }
+        return found
     }
 
     /// The photos recorded at `path`, newest added first.
+    package func photos(atPath path: String) throws -> [PhotoRecord] {
+        try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC", [.text(paths.stored(path))])
+    }
+
+    /// The photos with these ids, newest added first (a distributed chunk's share, `json_each` over the ids).
+    package func photos(ids: [String], _ body: (PhotoRecord) throws -> Void) throws {
+        guard !ids.isEmpty else { return }
+        let list = "[" + ids.map { "\"" + $0.filter { $0 != "\"" && $0 != "\\" } + "\"" }.joined(separator: ",") + "]"
+        try fetchEach(PhotoRecord.self, "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY added DESC, rowid DESC", [.text(list)]) {
+            try body($0)
+            return true
+        }
+    }
+
+    /// Every photo's id, newest added first (`PhotoRecord.newestFirst`, through `photos_added`): a walk of one
+    /// column, none kept.
+    package func forEachPhotoID(_ body: (String) throws -> Void) throws {
+        try database.forEach("SELECT id FROM photos ORDER BY added DESC, rowid DESC") { row in
+            try body(try row["id"] as String)
+            return true
+        }
+    }
+
+    /// Every photo's id, path and size, in no order: a walk of three columns, none kept.
+    package func forEachPhotoKey(_ body: (_ id: String, _ path: String, _ bytes: Int) throws -> Void) throws {
+        let paths = self.paths
+        try database.forEach("SELECT id, path, bytes FROM photos") { row in
+            try body(try row["id"] as String, paths.resolved(try row["path"] as String), try row["bytes"] as Int)
+            return true
+        }
+    }
+
+    /// Every photo, newest added first, one at a time; `body` returns false to stop.
+    package func forEachPhotoNewestFirst(_ body: (PhotoRecord) throws -> Bool) throws {
+        try fetchEach(PhotoRecord.self, "ORDER BY added DESC, rowid DESC", [], body)
+    }
+
+    /// The photos recorded at `path`, newest added first, with their currency's facts.
     package func lookedUpPhotos(path: String) throws -> [LookedUpPhoto] {
         var found: [LookedUpPhoto] = []
         try lookUp("WHERE p.path = ? ORDER BY p.added DESC, p.rowid DESC", [.text(paths.stored(path))]) { found.append($0); return true }
         return found
     }
 
-    /// The photo with this id, if any.
+    /// The photo with this id, if any, with its currency's facts.
     package func lookedUpPhoto(id: String) throws -> LookedUpPhoto? {
         var found: LookedUpPhoto?
         try lookUp("WHERE p.id = ?", [.text(id)]) { found = $0; return false }
         return found
     }
 
-    /// The photo with this hash, if any.
-    package func lookedUpPhoto(hash: String) throws -> LookedUpPhoto? {
-        var found: LookedUpPhoto?
-        try lookUp("WHERE p.hash = ?", [.text(hash)]) { found = $0; return false }
-        return found
-    }
-
     /// The aliases recorded at `path`, oldest first (`allAliases`' order, which `aliases(path:)` does not keep).
     package func aliases(atPath path: String) throws -> [PhotoAlias] {
         try fetchAll(PhotoAlias.self, "WHERE path = ? ORDER BY added, rowid", [.text(paths.stored(path))])
+    }
+
+    /// Whether this connection is a distributed chunk's view (`Catalogue.forChunk`: its own log, in exclusive
+    /// locking mode), which no second connection may open: its lookups go through the chunk's writer.
+    package var isChunkView: Bool {
+        get throws { try database.query("PRAGMA locking_mode") { $0.text(0) }.first == "exclusive" }
     }
 
     /// A second connection to this catalogue for a run's or a plan's lookups (`CatalogueSnapshot`), in a read
@@ -86,9 +147,9 @@ extension CatalogueReader {
     /// and the run's own writer commits beside it. While it is open a checkpoint copies into the database file only
     /// the frames before that point and never restarts the log: the `-wal` grows by what the run writes until the
     /// run ends (a no-op rerun writes its run rows only; a first import of N photos about what the catalogue grows).
-    /// A database with a rollback journal (a distributed chunk's, `forChunk`) cannot keep a reader's snapshot while
-    /// its writer commits (the writer's lock would wait for the reader): there the lookups read the file as it is,
-    /// each statement on its own.
+    /// A database with a rollback journal cannot keep a reader's snapshot while its writer commits (the writer's
+    /// lock would wait for the reader): there the lookups read the file as it is, each statement on its own.
+    /// A chunk's view (`isChunkView`) is never opened twice: its snapshot reads through the chunk's writer.
     package func lookupConnection() throws -> CatalogueReader {
         let file = self.database.path
         let wal = try self.database.query("PRAGMA journal_mode") { $0.text(0) }.first == "wal"

@@ -85,7 +85,7 @@ public struct Planner {
         plan.states[.superseded] = snapshot.supersededCount
         // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
         var progress = PlanProgress()
-        try snapshot.forEachCurrentPhoto { progress.knownSizes.insert($0.bytes) }
+        try snapshot.forEachCurrentSize { progress.knownSizes.insert($0) }
         if let importStage = job.importStage {
             let scan = job.importScan()
             plan.scan = scan

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import System
 import Catalogue
 import Stages
@@ -19,93 +20,152 @@ import Stages
 /// file import finds is its own photo's, and a stage looks up renditions of its own kind, which no earlier stage of
 /// the same chain writes; two files with the same bytes never both run a chain.)
 package final class CatalogueSnapshot: @unchecked Sendable {
-    /// The lookups' connection, nil without a catalogue (or once closed): used under `lock` only, one caller at a
-    /// time (the workers ask from their threads), which is what makes the class sendable.
-    private var reader: CatalogueReader?
-    private let lock = NSLock()
-    /// How many photos a newer version of their file replaces: kept until `album prune`, never in a run.
-    package let supersededCount: Int
+    /// Runs a lookup on the catalogue's writer instead of a connection of the snapshot's own (a distributed chunk's
+    /// view, which no second connection may open): the run passes its serial owner's `sync`.
+    package typealias Through = @Sendable (_ body: (CatalogueReader) throws -> Void) throws -> Void
 
-    /// The catalogue as `catalogue` sees it now, on a connection of its own; an empty snapshot without a catalogue.
-    package init(reading catalogue: CatalogueReader?) throws {
+    /// The lookups' connections, one per caller at a time (a run's workers ask at once, each on its own), all opened
+    /// together when the snapshot is made; guarded by `pool`, which is what makes the class sendable. Empty without
+    /// a catalogue, or once closed.
+    private var idle: [CatalogueReader] = []
+    private var open: [CatalogueReader] = []
+    private let pool = NSCondition()
+    private let through: Through?
+    /// The photos that are not current, read once as the snapshot is made (`CatalogueReader.notCurrent`): every
+    /// other photo row is current.
+    private let notCurrent: NotCurrent
+    /// The last paths `photo(atPath:)` answered, with their answers: the scheduler asks once when it takes a file
+    /// (`decodeNeed`) and import asks again at once; a few entries, whatever the catalogue's size.
+    private let recentPaths = Mutex<[(path: String, photo: PhotoRecord?)]>([])
+    private static let recentPathCount = 16
+    /// How many photos a newer version of their file replaces: kept until `album prune`, never in a run.
+    package var supersededCount: Int { notCurrent.superseded.count }
+
+    /// The catalogue as `catalogue` sees it now, on `connections` connections of its own (one per thread that asks
+    /// at once); an empty snapshot without a catalogue. A chunk's view is asked `through` its writer instead (then
+    /// this must be called on the writer's queue).
+    package init(reading catalogue: CatalogueReader?, connections: Int = 1, through: Through? = nil) throws {
         guard let catalogue else {
-            reader = nil
-            supersededCount = 0
+            notCurrent = NotCurrent()
+            self.through = nil
             return
         }
-        let reader = try catalogue.lookupConnection()
-        var superseded = 0
+        notCurrent = try catalogue.notCurrent()
+        if let through, try catalogue.isChunkView {
+            self.through = through
+            return
+        }
+        self.through = nil
+        if try catalogue.isChunkView {
+            // Read by one caller on the writer's own connection (none of album's chunk commands plans a view).
+            throw CatalogueError("a chunk's catalogue view is looked up only through its run's writer")
+        }
         do {
-            try reader.forEachLookedUpPhoto { found in
-                if try !reader.isCurrent(found) { superseded += 1 }
-                return true
-            }
+            // Opened one after another with nothing written between (the caller holds the writer), so every one
+            // begins its read at the same point of the log.
+            for _ in 0..<max(1, connections) { open.append(try catalogue.lookupConnection()) }
         } catch {
-            reader.close()
+            for reader in open { reader.close() }
             throw error
         }
-        supersededCount = superseded
-        self.reader = reader
+        idle = open
     }
 
     deinit {
         close()
     }
 
-    /// Ends the read transaction and closes the lookups' connection; later lookups answer as without a catalogue.
+    /// Ends the read transactions and closes the lookups' connections; later lookups answer as without a catalogue.
     /// A run closes it as it ends, before the catalogue's writer closes and checkpoints the log.
     package func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        reader?.close()
-        reader = nil
+        pool.lock()
+        defer { pool.unlock() }
+        // Callers are done by now (the run's workers have stopped); one still asking gets its connection closed
+        // when it gives it back.
+        for reader in idle { reader.close() }
+        idle = []
+        open = []
+        pool.broadcast()
     }
 
-    /// Runs `body` on the lookups' connection, or answers `empty` without a catalogue.
+    /// Runs `body` on a lookups' connection of its own, or answers `empty` without a catalogue.
     private func ask<T>(_ empty: T, _ body: (CatalogueReader) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let reader else { return empty }
+        if let through {
+            var result = empty
+            try through { result = try body($0) }
+            return result
+        }
+        pool.lock()
+        while idle.isEmpty, !open.isEmpty { pool.wait() }
+        guard let reader = idle.popLast() else {
+            pool.unlock()
+            return empty
+        }
+        pool.unlock()
+        defer {
+            pool.lock()
+            if open.contains(where: { $0 === reader }) { idle.append(reader) } else { reader.close() }
+            pool.signal()
+            pool.unlock()
+        }
         return try body(reader)
     }
 
+    private func isCurrent(_ id: String) -> Bool {
+        !notCurrent.superseded.contains(id)
+    }
+
     /// Every current photo, newest added first (the catalogue's `allPhotos` order), one at a time, none kept.
-    /// `body` must not ask this snapshot anything (it holds the lookups' connection).
+    /// `body` must not ask this snapshot anything (it holds a lookups' connection).
     package func forEachCurrentPhoto(_ body: (PhotoRecord) throws -> Void) throws {
         try ask(()) { reader in
-            try reader.forEachLookedUpPhoto { found in
-                if try reader.isCurrent(found) { try body(found.photo) }
+            try reader.forEachPhotoNewestFirst { photo in
+                if isCurrent(photo.id) { try body(photo) }
                 return true
             }
         }
     }
 
+    /// Every current photo's size, in no order (a walk of one column and the id).
+    package func forEachCurrentSize(_ body: (Int) throws -> Void) throws {
+        try ask(()) { reader in
+            try reader.forEachPhotoKey { id, _, bytes in if isCurrent(id) { try body(bytes) } }
+        }
+    }
+
     /// The newest current photo recorded at `path`.
     package func photo(atPath path: String) throws -> PhotoRecord? {
-        try ask(nil) { reader in try reader.lookedUpPhotos(path: path).first { try reader.isCurrent($0) }?.photo }
+        if let known = recentPaths.withLock({ $0.first { $0.path == path } }) { return known.photo }
+        let photo = try ask(nil) { reader in try reader.photos(atPath: path).first { isCurrent($0.id) } }
+        recentPaths.withLock { recent in
+            if recent.count >= CatalogueSnapshot.recentPathCount { recent.removeFirst() }
+            recent.append((path, photo))
+        }
+        return photo
     }
 
     /// The current photo with this id.
     package func photo(id: String) throws -> PhotoRecord? {
-        try ask(nil) { reader in try reader.lookedUpPhoto(id: id).flatMap { try reader.isCurrent($0) ? $0.photo : nil } }
+        guard isCurrent(id) else { return nil }
+        return try ask(nil) { reader in try reader.photo(id: id) }
     }
 
     /// The current photo with these bytes (what import's duplicate check finds, for the plan).
     package func photo(hash: String) throws -> PhotoRecord? {
-        try ask(nil) { reader in try reader.lookedUpPhoto(hash: hash).flatMap { try reader.isCurrent($0) ? $0.photo : nil } }
+        try ask(nil) { reader in try reader.photo(hash: hash).flatMap { isCurrent($0.id) ? $0 : nil } }
     }
 
     /// Whether the photo with this id is in the catalogue and superseded (import may find an earlier version's bytes
     /// under another name, a backup copy made before an edit, and such a photo still never joins the run).
-    package func isSuperseded(id: String) throws -> Bool {
-        try ask(false) { reader in try reader.lookedUpPhoto(id: id).map { try !reader.isCurrent($0) } ?? false }
+    package func isSuperseded(id: String) -> Bool {
+        !isCurrent(id)
     }
 
     /// The first alias recorded at `path` whose photo is current, with that photo (import's fast path for another name).
     package func alias(atPath path: String) throws -> (alias: PhotoAlias, photo: PhotoRecord)? {
         try ask(nil) { reader in
-            for alias in try reader.aliases(atPath: path) {
-                if let found = try reader.lookedUpPhoto(id: alias.photo), try reader.isCurrent(found) { return (alias, found.photo) }
+            for alias in try reader.aliases(atPath: path) where isCurrent(alias.photo) {
+                if let photo = try reader.photo(id: alias.photo) { return (alias, photo) }
             }
             return nil
         }
@@ -113,20 +173,14 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
     /// The aliases of `photo` when it is current (each export's paths), oldest first.
     package func aliases(ofPhoto photo: String) throws -> [PhotoAlias] {
-        try ask([]) { reader in
-            let aliases = try reader.aliases(photo: photo)
-            guard !aliases.isEmpty, let found = try reader.lookedUpPhoto(id: photo), try reader.isCurrent(found) else { return [] }
-            return aliases
-        }
+        guard isCurrent(photo) else { return [] }
+        return try ask([]) { reader in try reader.aliases(photo: photo) }
     }
 
     /// The second originals of `photo` when it is current (import's fast path for a pair).
     package func secondOriginals(ofPhoto photo: String) throws -> [SecondOriginal] {
-        try ask([]) { reader in
-            let seconds = try reader.secondOriginals(photo: photo)
-            guard !seconds.isEmpty, let found = try reader.lookedUpPhoto(id: photo), try reader.isCurrent(found) else { return [] }
-            return seconds
-        }
+        guard isCurrent(photo) else { return [] }
+        return try ask([]) { reader in try reader.secondOriginals(photo: photo) }
     }
 
     /// Every rendition recorded for `photo`, oldest first.
@@ -138,7 +192,8 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// `PhotoRecord.pairedIDs`): import finds such a file's bytes as that photo's again and makes it current
     /// (`pair:` changed back), which the plan counts as the run does.
     package func pairedAway(atPath path: String) throws -> PhotoRecord? {
-        try ask(nil) { reader in try reader.lookedUpPhotos(path: path).first { $0.paired && !$0.replaced }?.photo }
+        guard !notCurrent.pairedAway.isEmpty else { return nil }
+        return try ask(nil) { reader in try reader.photos(atPath: path).first { notCurrent.pairedAway.contains($0.id) } }
     }
 
     /// The current photos at the paths of `aliases` whose file now holds that alias's photo's bytes: superseded
@@ -148,7 +203,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         return try ask([]) { reader in
             var displaced = Set<String>()
             for path in Set(aliases.map(\.path)) {
-                let current = try reader.lookedUpPhotos(path: path).filter { try reader.isCurrent($0) }.map(\.photo)
+                let current = try reader.photos(atPath: path).filter { isCurrent($0.id) }
                 displaced.formUnion(PhotoRecord.displacedIDs(current, aliases: aliases.filter { $0.path == path }))
             }
             return displaced
@@ -158,10 +213,11 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// How many current photos lie under the folder `prefix` ends with (`SourceCheck.requireFound`).
     package func currentCount(under prefix: String) throws -> Int {
         var count = 0
-        try forEachCurrentPhoto { if $0.path.hasPrefix(prefix) { count += 1 } }
+        try ask(()) { reader in
+            try reader.forEachPhotoKey { id, path, _ in if path.hasPrefix(prefix), isCurrent(id) { count += 1 } }
+        }
         return count
     }
-
     /// The paths `photo`'s exports are made for as its chain begins: its own, then each alias the run began with
     /// whose file is still there with its recorded stat, so it still holds the photo's bytes (an alias found during
     /// the run gets its export after the chain: the scheduler's and the plan's alias items). A name whose file
@@ -193,35 +249,70 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     }
 
     /// Phase 2's photos: the current photos that phase 1 did not settle (`PhotoRecord.settled` of every photo
-    /// import handed on), newest added first.
-    package func photosAfterImport(settled: Set<String>) throws -> [PhotoRecord] {
+    /// import handed on), newest added first; of a distributed chunk's share only (`share`), looked up by id.
+    /// The walk reads each photo's id alone; only the photos phase 2 takes are read whole.
+    package func photosAfterImport(settled: Set<String>, share: Set<String>? = nil) throws -> [PhotoRecord] {
         var photos: [PhotoRecord] = []
-        try forEachCurrentPhoto { if !settled.contains($0.id) { photos.append($0) } }
+        try ask(()) { reader in
+            if let share {
+                try reader.photos(ids: Array(share)) { if isCurrent($0.id), !settled.contains($0.id) { photos.append($0) } }
+                return
+            }
+            var ids: [String] = []
+            try reader.forEachPhotoID { id in if isCurrent(id), !settled.contains(id) { ids.append(id) } }
+            for id in ids { if let photo = try reader.photo(id: id) { photos.append(photo) } }
+        }
         return photos
     }
 
     /// What phase 2 will take when import finds `files` and every one is imported: the current photos recorded
-    /// for none of them. The run's first estimate of its size; the plan settles file by file instead.
+    /// for none of them. The distributed planner's chunks; the run counts them instead (`countAfterImport`).
     package func photosAfterImport(scanning files: [String]) throws -> [PhotoRecord] {
         var photos: [PhotoRecord] = []
-        try forEachAfterImport(scanning: files) { photos.append($0) }
+        var unmet = Set(files)
+        try forEachCurrentPhoto { photo in
+            if unmet.remove(photo.path) == nil { photos.append(photo) }
+        }
         return photos
     }
 
-    /// How many photos `photosAfterImport(scanning:)` gives that `isCounted` takes, none kept.
-    package func countAfterImport(scanning files: [String], where isCounted: (PhotoRecord) -> Bool = { _ in true }) throws -> Int {
-        var count = 0
-        try forEachAfterImport(scanning: files) { if isCounted($0) { count += 1 } }
-        return count
-    }
-
-    /// `photosAfterImport(scanning:)` one at a time. A scanned file settles the newest current photo at its path
-    /// (`photo(atPath:)`), the first one the newest-first walk meets there.
-    private func forEachAfterImport(scanning files: [String], _ body: (PhotoRecord) throws -> Void) throws {
-        var unmet = Set(files)
-        try forEachCurrentPhoto { photo in
-            if unmet.remove(photo.path) == nil { try body(photo) }
+    /// How many photos `photosAfterImport(scanning:)` gives (of `share` only, when given): the run's first
+    /// estimate of its size. A scanned file settles the newest current photo at its path, so this is the current
+    /// photos less the scanned paths that have one, counted in one walk of ids and paths with no photo kept.
+    /// `files` is the scan's, sorted by path (else a set of them is made).
+    package func countAfterImport(scanning files: [String], share: Set<String>? = nil) throws -> Int {
+        if let share {
+            var count = 0
+            var unmet = Set(files)
+            try ask(()) { reader in
+                try reader.photos(ids: Array(share)) { photo in
+                    if isCurrent(photo.id), unmet.remove(photo.path) == nil { count += 1 }
+                }
+            }
+            return count
         }
+        let sorted = zip(files, files.dropFirst()).allSatisfy { $0 < $1 }
+        let unsorted = sorted ? [] : Set(files)
+        var met = [Bool](repeating: false, count: sorted ? files.count : 0)
+        var metUnsorted = Set<String>()
+        var current = 0
+        try ask(()) { reader in
+            try reader.forEachPhotoKey { id, path, _ in
+                guard isCurrent(id) else { return }
+                current += 1
+                if sorted {
+                    var low = 0, high = files.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if files[middle] < path { low = middle + 1 } else { high = middle }
+                    }
+                    if low < files.count, files[low] == path { met[low] = true }
+                } else if unsorted.contains(path) {
+                    metUnsorted.insert(path)
+                }
+            }
+        }
+        return current - (sorted ? met.reduce(0) { $0 + ($1 ? 1 : 0) } : metUnsorted.count)
     }
 
     /// The current photos whose own file this run's scan paired as another file's second original
@@ -233,7 +324,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         return try ask([]) { reader in
             var ids = Set<String>()
             for path in Set(seconds.values) {
-                for found in try reader.lookedUpPhotos(path: path) where try reader.isCurrent(found) { ids.insert(found.photo.id) }
+                for photo in try reader.photos(atPath: path) where isCurrent(photo.id) { ids.insert(photo.id) }
             }
             return ids
         }

@@ -25,7 +25,7 @@ extension Scheduler {
             // recorded as its name, and no more. A superseded photo never joins a run, nor gets exports. (Its bytes
             // back at its own path, an edit undone, still go on: docs/catalogue.md, "Aliases", says what is left.)
             do {
-                if imported.photo.path != path, try snapshot.withLock({ $0 })?.isSuperseded(id: imported.photo.id) == true { return }
+                if imported.photo.path != path, snapshot.withLock({ $0 })?.isSuperseded(id: imported.photo.id) == true { return }
                 work = try withExportPaths(imported)
             } catch {
                 record(job.stages.first.map { type(of: $0).stage } ?? .filter, path: path, photo: imported.photo.id,

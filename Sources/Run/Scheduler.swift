@@ -88,13 +88,17 @@ public final class Scheduler: Sendable {
         let files = scan.files
         seconds.withLock { $0 = scan.seconds }
         state.withLock { $0.summary.passedOver = scan.passedOver }
-        let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
+        // A connection of its own for each worker and this thread (a chunk's view: through the writer, `owner`).
+        let owner = self.owner
+        let known = try owner.sync {
+            try CatalogueSnapshot(reading: $0, connections: workers + 1, through: { body in try owner.sync { try body($0) } })
+        }
         // Its read transaction ends with the run, before the catalogue's writer closes (and checkpoints).
         defer { known.close() }
         snapshot.withLock { $0 = known }
         state.withLock { $0.summary.states[.superseded] = known.supersededCount }
         let share = options.photosAfterImport
-        let expected = try scan.unreadableFolders.count + files.count + known.countAfterImport(scanning: files) { share?.contains($0.id) ?? true }
+        let expected = try scan.unreadableFolders.count + files.count + known.countAfterImport(scanning: files, share: share)
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)
         let ticker = startProgressTimer(started: started)
@@ -112,7 +116,8 @@ public final class Scheduler: Sendable {
             let displaced: Set<String>, photos: [PhotoRecord]
             do {
                 displaced = try known.displaced(by: found).union(known.pairedAway(scan.seconds))
-                photos = try chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
+                photos = try known.photosAfterImport(settled: state.withLock { $0.settled }, share: options.photosAfterImport)
+                    .filter { !displaced.contains($0.id) }
             } catch {
                 _ = owner.finish()  // the catalogue could not be read: the run ends here, its writes so far kept
                 throw error
@@ -153,12 +158,6 @@ public final class Scheduler: Sendable {
         } else {
             observer.stopping(reason)
         }
-    }
-
-    /// `photos`, or only those of a distributed chunk's share (`RunOptions.photosAfterImport`).
-    private func chunkShare(_ photos: [PhotoRecord]) -> [PhotoRecord] {
-        guard let share = options.photosAfterImport else { return photos }
-        return photos.filter { share.contains($0.id) }
     }
 
     private var stopRequested: Bool { state.withLock { $0.stop != nil } }
