@@ -57,6 +57,9 @@ public struct Planner {
     package let allowEmpty: Bool
     /// Plan damaged photos as the run would with `--retry-damaged`: through their stages again.
     package let retryDamaged: Bool
+    /// Keep `Plan.entries`, one line per photo and stage (`--verbose`); without them a plan's memory does not grow
+    /// with the library (its counts are kept either way).
+    public var keepsEntries = true
 
     public init(job: Job, force: Bool = false, allowEmpty: Bool = false, retryDamaged: Bool = false) {
         self.job = job
@@ -166,7 +169,7 @@ public struct Planner {
         case .upToDate: plan.counts[stage, default: Counts()].upToDate += 1
         case .leftOut: plan.counts[stage, default: Counts()].leftOut += 1
         }
-        plan.entries.append((path, stage, detail.map { "\(verdict.rawValue) \($0)" } ?? verdict.rawValue))
+        if keepsEntries { plan.entries.append((path, stage, detail.map { "\(verdict.rawValue) \($0)" } ?? verdict.rawValue)) }
     }
 }
 

@@ -15,7 +15,12 @@ import JobFile
 public final class Scheduler: Sendable {
     /// A unit of work: a file to import, a catalogue photo for the stages after import, or the exports of a path
     /// this run found with a photo's bytes (`processAlias`).
-    package enum Item: Sendable { case file(String, sidecar: String? = nil), photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder) }
+    /// The rare kinds are `indirect` (a pointer), so a run's list of items costs a file's path and sidecar each,
+    /// not a whole `PhotoRecord`'s room (an enum is as large as its largest case: about 560 bytes an item before).
+    package enum Item: Sendable {
+        case file(String, sidecar: String? = nil)
+        indirect case photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder)
+    }
 
     package let job: Job
     package let options: RunOptions
@@ -105,7 +110,12 @@ public final class Scheduler: Sendable {
         defer { ticker.cancel() }
 
         // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
-        var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map { Item.file($0, sidecar: scan.sidecars[$0]) })
+        var items: [Item] = []
+        items.reserveCapacity(scan.unreadableFolders.count + files.count)
+        for folder in scan.unreadableFolders { items.append(.unreadableFolder(folder)) }
+        for file in files { items.append(.file(file, sidecar: scan.sidecars[file])) }
+        var finished = perform(items)
+        items = []
         // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
         // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {
