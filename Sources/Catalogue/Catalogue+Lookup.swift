@@ -82,6 +82,16 @@ extension CatalogueReader {
         try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC", [.text(paths.stored(path))])
     }
 
+    /// The stat recorded for each photo at `path`, with its id, newest added first: what a plan's first look at a
+    /// file needs (is it unchanged?) without reading the whole row.
+    package func recordedFiles(atPath path: String) throws -> [(id: String, file: StatRecord)] {
+        try database.query("SELECT id, bytes, mtime_ns, inode FROM photos WHERE path = ? ORDER BY added DESC, rowid DESC",
+                           [.text(paths.stored(path))]) { row in
+            (try row["id"] as String, StatRecord(path: path, bytes: try row["bytes"] as Int,
+                                                 mtimeNanoseconds: try row["mtime_ns"] as Int, inode: try row["inode"] as Int))
+        }
+    }
+
     /// The photos with these ids, newest added first (a distributed chunk's share, `json_each` over the ids).
     package func photos(ids: [String], _ body: (PhotoRecord) throws -> Void) throws {
         guard !ids.isEmpty else { return }
@@ -168,4 +178,12 @@ extension CatalogueReader {
         }
         return CatalogueReader(folder: folder, Opened(database: connection, readOnly: isReadOnly, checkedInFull: checkedInFull))
     }
+}
+
+/// A file's recorded stat alone (`CatalogueReader.recordedFiles(atPath:)`).
+package struct StatRecord: RecordedFile, Sendable {
+    package var path: String
+    package var bytes: Int
+    package var mtimeNanoseconds: Int
+    package var inode: Int
 }

@@ -236,7 +236,8 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
     /// Whether import will read the file at `path` (neither its photo's file nor a known alias, unchanged).
     package func isToImport(_ path: String, _ identity: FileIdentity) throws -> Bool {
-        if let known = try photo(atPath: path), identity.isUnchanged(since: known) { return false }
+        let known = try ask(nil) { reader in try reader.recordedFiles(atPath: path).first { isCurrent($0.id) }?.file }
+        if let known, identity.isUnchanged(since: known) { return false }
         if let (alias, _) = try alias(atPath: path), identity.isUnchanged(since: alias) { return false }
         return true
     }
@@ -251,7 +252,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// Phase 2's photos: the current photos that phase 1 did not settle (`PhotoRecord.settled` of every photo
     /// import handed on), newest added first; of a distributed chunk's share only (`share`), looked up by id.
     /// The walk reads each photo's id alone; only the photos phase 2 takes are read whole.
-    package func photosAfterImport(settled: Set<String>, share: Set<String>? = nil) throws -> [PhotoRecord] {
+    package func photosAfterImport(settled: SettledPhotos, share: Set<String>? = nil) throws -> [PhotoRecord] {
         var photos: [PhotoRecord] = []
         try ask(()) { reader in
             if let share {

@@ -46,7 +46,7 @@ public final class Scheduler: Sendable {
         /// The photos phase 1 has settled (`PhotoRecord.settled`): taken through their chain, or replaced by the
         /// new version of their file it imported. None joins phase 2, and a second file with a settled photo's
         /// bytes goes no further than import.
-        package var settled: Set<String> = []
+        package var settled = SettledPhotos()
         /// The paths phase 1 recorded as other names of a photo (`ImportMatch.newAlias`): their exports are made
         /// after phase 2's photos.
         package var aliasesFound: [PhotoAlias] = []

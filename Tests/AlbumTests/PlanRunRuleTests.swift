@@ -205,4 +205,22 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertEqual(Planner.matches(Selection(taken: try? DateRange(parsing: "2008-04-01..2008-04-30")), toImport, beforeImport: false), false,
                        "in the catalogue, an undated photo never matches a date range")
     }
+    /// The settled set keeps an id in album's UUID form as 16 bytes and any other id as itself, with the answers of a
+    /// set of the strings: no two ids are one.
+    func testTheSettledSetAnswersAsASetOfTheIds() {
+        let uuid = "0a1b2c3d-4e5f-8a6b-8c7d-0123456789ef"
+        var settled: SettledPhotos = ["b"]
+        XCTAssertTrue(settled.contains("b"))
+        XCTAssertFalse(settled.contains(uuid))
+        settled.insert(uuid)
+        XCTAssertTrue(settled.contains(uuid))
+        XCTAssertFalse(settled.contains(uuid.uppercased()), "another string, another id")
+        XCTAssertFalse(settled.contains("0a1b2c3d-4e5f-8a6b-8c7d-0123456789ee"))
+        XCTAssertFalse(settled.contains("0a1b2c3d4e5f-8a6b-8c7d-0123456789ef-"))
+        settled.insert(uuid.uppercased())
+        XCTAssertTrue(settled.contains(uuid.uppercased()))
+        XCTAssertEqual(settled.count, 3)
+        XCTAssertTrue(PhotoRecord.settle(photo(uuid.replacingOccurrences(of: "0a", with: "ff"), replaces: uuid), in: &settled))
+        XCTAssertEqual(settled.count, 4)
+    }
 }

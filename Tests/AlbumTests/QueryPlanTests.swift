@@ -64,6 +64,7 @@ final class QueryPlanTests: XCTestCase {
         // a chunk's share by id (`json_each` over its ids is the argument list, no table), each photo's currency's facts.
         XCTAssertEqual(try catalogue.photos(atPath: photo.path).map(\.id), [photo.id])
         XCTAssertEqual(try catalogue.aliases(atPath: photo.path).count, 0)
+        XCTAssertEqual(try catalogue.recordedFiles(atPath: photo.path).map(\.id), [photo.id])
         var share: [String] = []
         try catalogue.photos(ids: [photo.id, "no such id"]) { share.append($0.id) }
         XCTAssertEqual(share, [photo.id])
