@@ -283,11 +283,16 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// `files` is the scan's, sorted by path (else a set of them is made).
     package func countAfterImport(scanning files: [String], share: Set<String>? = nil) throws -> Int {
         if let share {
+            // A share's photo counts unless a scanned file is at its path and it is the newest current photo there
+            // (the one that file settles, in the share or not).
             var count = 0
-            var unmet = Set(files)
+            let scanned = Set(files)
             try ask(()) { reader in
-                try reader.photos(ids: Array(share)) { photo in
-                    if isCurrent(photo.id), unmet.remove(photo.path) == nil { count += 1 }
+                var counted: [PhotoRecord] = []
+                try reader.photos(ids: Array(share)) { if isCurrent($0.id) { counted.append($0) } }
+                for photo in counted {
+                    if scanned.contains(photo.path), try reader.photos(atPath: photo.path).first(where: { isCurrent($0.id) })?.id == photo.id { continue }
+                    count += 1
                 }
             }
             return count
