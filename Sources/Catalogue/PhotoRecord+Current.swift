@@ -74,3 +74,64 @@ extension PhotoRecord {
         return first
     }
 }
+
+/// The photos a run's (or a plan's) phase 1 has settled (`PhotoRecord.settle`), kept small: an id in the form album
+/// makes (a UUID: 36 lowercase hex digits and dashes) as its 16 bytes, any other id as itself. The same answers as a
+/// `Set<String>` of the ids (the form is read back exactly), in about a seventh of the memory: this set grows with
+/// the photos a run meets (Benchmarks/INVESTIGATION.md, section 25).
+public struct SettledPhotos: Sendable, ExpressibleByArrayLiteral {
+    private struct Packed: Hashable, Sendable {
+        var high: UInt64
+        var low: UInt64
+    }
+
+    private var packed = Set<Packed>()
+    private var others = Set<String>()
+
+    public init() {}
+
+    public init(arrayLiteral ids: String...) {
+        for id in ids { insert(id) }
+    }
+
+    /// `id`'s 16 bytes when it is a lowercase UUID, else nil.
+    private static func packed(_ id: String) -> Packed? {
+        guard id.utf8.count == 36 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
+        for (offset, byte) in id.utf8.enumerated() {
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+        }
+        return Packed(high: high, low: low)
+    }
+
+    public func contains(_ id: String) -> Bool {
+        if let packed = SettledPhotos.packed(id) { return self.packed.contains(packed) }
+        return others.contains(id)
+    }
+
+    public mutating func insert(_ id: String) {
+        if let packed = SettledPhotos.packed(id) { self.packed.insert(packed) } else { others.insert(id) }
+    }
+
+    public var count: Int { packed.count + others.count }
+}
+
+extension PhotoRecord {
+    /// `settle(_:in:)` into the compact set the scheduler and the planner keep.
+    public static func settle(_ photo: PhotoRecord, in settled: inout SettledPhotos) -> Bool {
+        let first = !settled.contains(photo.id)
+        for id in photo.settled { settled.insert(id) }
+        return first
+    }
+}

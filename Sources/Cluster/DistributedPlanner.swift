@@ -87,14 +87,15 @@ public struct DistributedPlanner {
         }
         try catalogue.requireNoOpenDistributedRun("album run --distribute")
         let scan = job.importScan()
-        // Read in a scope of its own: whatever the snapshot holds of the catalogue is let go before planning
-        // checkpoints the catalogue's log (`prepareForReadingInPlace`), which a reader still open would hold up.
+        // Read in a scope of its own: the snapshot's read transaction ends before planning checkpoints the
+        // catalogue's log (`prepareForReadingInPlace`), which a reader still open would hold up.
         let phaseTwo = try {
             let known = try CatalogueSnapshot(reading: catalogue)
+            defer { known.close() }
             if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
-                try SourceCheck.requireFound(scan, of: job, known: known.currentPhotos)
+                try SourceCheck.requireFound(scan, of: job, counting: known.currentCount(under:))
             }
-            return known.photosAfterImport(scanning: scan.files)
+            return try known.photosAfterImport(scanning: scan.files)
         }()
         let software = Software.current
         let resolved = try job.resolvingSelections(in: catalogue)

@@ -42,7 +42,9 @@ struct PlanCommand: Command {
         if rating != nil || !keywords.isEmpty || label != nil {
             job.select = SharedOptions.narrowed(job.select ?? Selection(), rating: rating, keywords: keywords, label: label)
         }
-        let plan = try Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged).plan()
+        var planner = Planner(job: job, force: force, allowEmpty: allowEmpty, retryDamaged: retryDamaged)
+        planner.keepsEntries = verbose
+        let plan = try planner.plan()
         for warning in plan.warnings { Console.err(warning) }
         if rating != nil || !keywords.isEmpty || label != nil, FileSystem.exists(job.catalogue + "/" + Catalogue.databaseName) {
             // The flags' labels and keywords, against the catalogue's: a misspelt one plans nothing, and says so.

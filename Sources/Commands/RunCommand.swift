@@ -114,7 +114,9 @@ struct RunCommand: Command, WaitsForLock {
         var job = try JobLoader.load(path: jobPath, set: variables)
         job.catalogue = try CatalogueLocation.folder(given: catalogue, for: job)
         if dryRun {
-            let plan = try Planner(job: job, force: options.force, allowEmpty: options.allowEmpty, retryDamaged: options.retryDamaged).plan()
+            var planner = Planner(job: job, force: options.force, allowEmpty: options.allowEmpty, retryDamaged: options.retryDamaged)
+            planner.keepsEntries = output.verbose
+            let plan = try planner.plan()
             for warning in plan.warnings { Console.err(warning) }
             // JSON Lines on stdout: the plan is one line, `album plan --json`'s object (docs/json.md).
             if output.logFormat == .json {

@@ -7,7 +7,7 @@ import Stages
 /// the size groups that make a new file worth hashing (`Planner.isCandidate`).
 package struct PlanProgress {
     /// The photos import has handed on (`PhotoRecord.settle`).
-    package var settled = Set<String>()
+    package var settled = SettledPhotos()
     /// Photos still to import whose hash the plan read, by hash: a later file with those bytes is another name of it.
     var newPhotosByHash: [String: PhotoRecord] = [:]
     /// Photos this plan found at a new path (`ImportMatch.moved`), by id, as the run will have recorded them.

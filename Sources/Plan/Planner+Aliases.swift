@@ -16,8 +16,8 @@ extension Planner {
 
     /// The photo the catalogue (or this plan) already has with `hash`, as the run will find it: current, and where
     /// this plan moved it.
-    package static func holder(of hash: String, snapshot: CatalogueSnapshot, _ progress: PlanProgress) -> PhotoRecord? {
-        guard let found = snapshot.photosByHash[hash] ?? progress.newPhotosByHash[hash] else { return nil }
+    package static func holder(of hash: String, snapshot: CatalogueSnapshot, _ progress: PlanProgress) throws -> PhotoRecord? {
+        guard let found = try snapshot.photo(hash: hash) ?? progress.newPhotosByHash[hash] else { return nil }
         return progress.moved[found.id] ?? found
     }
 
@@ -26,7 +26,7 @@ extension Planner {
     /// do; its export is planned after every chain, `planAliasExports`).
     func planKnownBytes(at path: String, identity: FileIdentity, holder: PhotoRecord, job: Job, snapshot: CatalogueSnapshot,
                         progress: inout PlanProgress, in plan: inout Plan, context: StageContext) throws {
-        let aliases = (snapshot.aliasesByPhoto[holder.id] ?? []) + progress.aliasesFound.filter { $0.photo.id == holder.id }.map(\.alias)
+        let aliases = try snapshot.aliases(ofPhoto: holder.id) + progress.aliasesFound.filter { $0.photo.id == holder.id }.map(\.alias)
         var photo = holder
         let match = ImportMatch.of(path: path, photo: holder, aliases: aliases)
         switch match {
@@ -43,7 +43,7 @@ extension Planner {
                                                      added: Timestamp.now()), holder))
         }
         guard PhotoRecord.settle(photo, in: &progress.settled) else { return }
-        let beforeImport = snapshot.photosByID[photo.id] == nil
+        let beforeImport = try snapshot.photo(id: photo.id) == nil
         try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
                           beforeImport: beforeImport, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
     }

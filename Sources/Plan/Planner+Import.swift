@@ -19,10 +19,10 @@ extension Planner {
         case .failed(let reason):
             note(&plan, path: path, stage: .import, .toDo, "(it fails: \(reason))")
         case .file(let identity):
-            // A photo a regrouped pair superseded is found again by its bytes, as the run finds it (`pairedAwayByPath`).
-            let known = snapshot.photosByPath[path] ?? snapshot.pairedAwayByPath[path]
+            // A photo a regrouped pair superseded is found again by its bytes, as the run finds it (`pairedAway(atPath:)`).
+            let known = try snapshot.photo(atPath: path) ?? snapshot.pairedAway(atPath: path)
             if var known, identity.isUnchanged(since: known) {
-                let secondChanged = Planner.secondChanged(plan.scan.seconds[path], of: known, snapshot: snapshot)
+                let secondChanged = try Planner.secondChanged(plan.scan.seconds[path], of: known, snapshot: snapshot)
                 // A sidecar changed, added or removed: the facts are read again (no pixels), and the stages after
                 // import select by them, as the run's will.
                 if !force, !secondChanged, let source = job.importStage, let change = source.sidecarChange(of: known, sidecar: sidecar) {
@@ -36,7 +36,7 @@ extension Planner {
                 guard PhotoRecord.settle(known, in: &progress.settled) else { return }
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe))),
                                   beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
-            } else if let (alias, found) = snapshot.aliasesByPath[path], identity.isUnchanged(since: alias) {
+            } else if let (alias, found) = try snapshot.alias(atPath: path), identity.isUnchanged(since: alias) {
                 note(&plan, path: path, stage: .import, force ? .toDo : .upToDate)
                 var photo = progress.moved[found.id] ?? found
                 if !FileSystem.exists(photo.path) {  // the photo's own file is gone: this name becomes its path
@@ -48,7 +48,7 @@ extension Planner {
                                   beforeImport: false, foundByImport: true, of: job, progress: &progress, in: &plan, context: context)
             } else {
                 let hash = Planner.isCandidate(identity, progress) ? try? FileBytes.sha256(ofFileAt: path) : nil
-                if let hash, let holder = Planner.holder(of: hash, snapshot: snapshot, progress) {
+                if let hash, let holder = try Planner.holder(of: hash, snapshot: snapshot, progress) {
                     try planKnownBytes(at: path, identity: identity, holder: holder, job: job, snapshot: snapshot,
                                        progress: &progress, in: &plan, context: context)
                     return
@@ -72,9 +72,9 @@ extension Planner {
     /// Whether import records a new version of `known`'s second original at `path` (a pair's other file the scan
     /// found, `ImportScan.seconds`), as `ImportStage.importSecond` decides: none recorded there, or one whose file
     /// has another stat and, read only then, other bytes.
-    static func secondChanged(_ path: String?, of known: PhotoRecord, snapshot: CatalogueSnapshot) -> Bool {
+    static func secondChanged(_ path: String?, of known: PhotoRecord, snapshot: CatalogueSnapshot) throws -> Bool {
         guard let path else { return false }
-        guard let recorded = snapshot.secondsByPhoto[known.id]?.first(where: { $0.path == path }) else { return true }
+        guard let recorded = try snapshot.secondOriginals(ofPhoto: known.id).first(where: { $0.path == path }) else { return true }
         guard let status = try? FileStatus(path, followingLinks: true) else { return true }
         if FileIdentity(status).isUnchanged(since: recorded) { return false }
         return status.size != recorded.bytes || (try? FileBytes.sha256(ofFileAt: path)) != recorded.hash

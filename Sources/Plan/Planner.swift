@@ -57,6 +57,9 @@ public struct Planner {
     package let allowEmpty: Bool
     /// Plan damaged photos as the run would with `--retry-damaged`: through their stages again.
     package let retryDamaged: Bool
+    /// Keep `Plan.entries`, one line per photo and stage (`--verbose`); without them a plan's memory does not grow
+    /// with the library (its counts are kept either way).
+    public var keepsEntries = true
 
     public init(job: Job, force: Bool = false, allowEmpty: Bool = false, retryDamaged: Bool = false) {
         self.job = job
@@ -74,6 +77,7 @@ public struct Planner {
         defer { catalogue?.close() }
         let job = try self.job.resolvingSelections(in: catalogue)
         let snapshot = try CatalogueSnapshot(reading: catalogue)
+        defer { snapshot.close() }
         let reader = PlanningReader(catalogue)
         let context = snapshot.answering(StageContext(
             catalogueFolder: job.catalogue, run: 0, software: Software.current,
@@ -84,19 +88,19 @@ public struct Planner {
         plan.states[.superseded] = snapshot.supersededCount
         // Phase 1, as the scheduler runs it: the folders import cannot list, then every entry it finds.
         var progress = PlanProgress()
-        progress.knownSizes = Set(snapshot.currentPhotos.map(\.bytes))
+        try snapshot.forEachCurrentSize { progress.knownSizes.insert($0) }
         if let importStage = job.importStage {
             let scan = job.importScan()
             plan.scan = scan
             if !allowEmpty, SourceCheck.anyRootEmpty(scan) {
-                try SourceCheck.requireFound(scan, of: job, known: snapshot.currentPhotos)
+                try SourceCheck.requireFound(scan, of: job, counting: snapshot.currentCount(under:))
             }
             for folder in scan.unreadableFolders {
                 note(&plan, path: folder.path, stage: .import, .toDo, "(it fails: cannot read this folder)")
             }
             let entries = scan.files.map { importStage.entry(atPath: $0) }
             for (path, entry) in zip(scan.files, entries) {
-                guard case .file(let identity) = entry, snapshot.isToImport(path, identity) else { continue }
+                guard case .file(let identity) = entry, try snapshot.isToImport(path, identity) else { continue }
                 progress.sizesToImport[identity.bytes, default: 0] += 1
             }
             for (path, entry) in zip(scan.files, entries) {
@@ -104,15 +108,19 @@ public struct Planner {
                                in: &plan, context: context)
             }
         }
-        plan.warnings = job.unmatchedPathWarnings(among: plan.scan.files + snapshot.currentPhotos.map(\.path))
+        if job.selectsByPath {
+            var paths = plan.scan.files
+            try snapshot.forEachCurrentPhoto { paths.append($0.path) }
+            plan.warnings = job.unmatchedPathWarnings(among: paths)
+        }
         // Phase 2: the current photos phase 1 did not settle; then the exports of the names found for known bytes.
         if !job.stages.isEmpty {
             // As the run: a photo whose own file phase 1 found holding another photo's bytes is superseded now.
             // And a photo whose own file the scan paired as another's second original (`CatalogueSnapshot.pairedAway`).
-            let displaced = PhotoRecord.displacedIDs(snapshot.currentPhotos, aliases: progress.aliasesFound.map(\.alias))
+            let displaced = try snapshot.displaced(by: progress.aliasesFound.map(\.alias))
                 .union(snapshot.pairedAway(plan.scan.seconds))
             if !displaced.isEmpty { plan.states[.superseded, default: 0] += displaced.count }
-            for photo in snapshot.photosAfterImport(settled: progress.settled) where !displaced.contains(photo.id) {
+            for photo in try snapshot.photosAfterImport(settled: progress.settled) where !displaced.contains(photo.id) {
                 try followKeeping(snapshot.withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe))),
                                   beforeImport: false, foundByImport: false, of: job, progress: &progress, in: &plan, context: context)
             }
@@ -161,7 +169,7 @@ public struct Planner {
         case .upToDate: plan.counts[stage, default: Counts()].upToDate += 1
         case .leftOut: plan.counts[stage, default: Counts()].leftOut += 1
         }
-        plan.entries.append((path, stage, detail.map { "\(verdict.rawValue) \($0)" } ?? verdict.rawValue))
+        if keepsEntries { plan.entries.append((path, stage, detail.map { "\(verdict.rawValue) \($0)" } ?? verdict.rawValue)) }
     }
 }
 

@@ -20,14 +20,15 @@ public enum SourceCheck {
         throw SourceError(named + "; nothing was imported and no catalogue was created or changed", exitCode: .usage)
     }
 
-    /// Throws when a folder root of `scan` gave nothing to import while `known` (the catalogue's current photos)
-    /// holds photos from under it: "no photos found in ROOT, where the catalogue knows N; is it mounted?".
-    public static func requireFound(_ scan: ImportScan, of job: Job, known: [PhotoRecord]) throws(SourceError) {
+    /// Throws when a folder root of `scan` gave nothing to import while the catalogue's current photos include some
+    /// from under it, as `count` counts them for a folder's path ending in `/` (`CatalogueSnapshot.currentCount(under:)`,
+    /// a walk of the catalogue that keeps nothing): "no photos found in ROOT, where the catalogue knows N; is it mounted?".
+    public static func requireFound(_ scan: ImportScan, of job: Job, counting count: (String) throws -> Int) throws {
         var messages: [String] = []
         for root in job.importStage?.from ?? [] where scan.foundPerRoot[root] == 0 {
             guard FileStatus.of(root)?.isDirectory == true else { continue }
             let prefix = root.hasSuffix("/") ? root : root + "/"
-            let count = known.filter { $0.path.hasPrefix(prefix) }.count
+            let count = try count(prefix)
             if count > 0 { messages.append("no photos found in \(root.shown), where the catalogue knows \(count); is it mounted?") }
         }
         guard !messages.isEmpty else { return }

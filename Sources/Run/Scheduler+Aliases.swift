@@ -6,8 +6,8 @@ import Stages
 
 extension Scheduler {
     /// `work` with the paths its exports are made for as its chain begins (`CatalogueSnapshot.exportPaths(of:)`).
-    package func withExportPaths(_ work: PhotoWork) -> PhotoWork {
-        snapshot.withLock { $0 }?.withExportPaths(work) ?? work
+    package func withExportPaths(_ work: PhotoWork) throws -> PhotoWork {
+        try snapshot.withLock { $0 }?.withExportPaths(work) ?? work
     }
 
     /// The exports of a path phase 1 found with a photo's bytes (docs/catalogue.md, "Aliases"), made once the

@@ -24,7 +24,15 @@ extension Scheduler {
             // An earlier version's bytes found under another name (a copy made before the original was edited):
             // recorded as its name, and no more. A superseded photo never joins a run, nor gets exports. (Its bytes
             // back at its own path, an edit undone, still go on: docs/catalogue.md, "Aliases", says what is left.)
-            if imported.photo.path != path, snapshot.withLock({ $0 })?.supersededIDs.contains(imported.photo.id) == true { return }
+            do {
+                if imported.photo.path != path, snapshot.withLock({ $0 })?.isSuperseded(id: imported.photo.id) == true { return }
+                work = try withExportPaths(imported)
+            } catch {
+                record(job.stages.first.map { type(of: $0).stage } ?? .filter, path: path, photo: imported.photo.id,
+                       parameters: JSONValue.null.text, result: .failed("\(error)"), since: .now())
+                failed = true
+                return
+            }
             // Two files with the same bytes are one photo: only the first goes on through the chain. The version
             // this import replaces is settled too: a superseded photo never joins the run (phase 2).
             // A path found with a known photo's bytes gets its export after every chain (`processAlias`).
@@ -34,7 +42,6 @@ extension Scheduler {
                 return PhotoRecord.settle(imported.photo, in: &state.settled)
             }
             guard first else { return }
-            work = withExportPaths(imported)
         case .alias(let alias):
             failed = processAlias(alias)
             return
@@ -45,7 +52,7 @@ extension Scheduler {
             return
         case .photo(let photo):
             do {
-                work = withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)))
+                work = try withExportPaths(PhotoWork(photo: photo, recipe: try Recipe(canonicalJSON: photo.filterRecipe)))
             } catch {
                 let stage = job.stages.first.map { type(of: $0).stage } ?? .filter
                 record(stage, path: photo.path, photo: photo.id, parameters: JSONValue.null.text,

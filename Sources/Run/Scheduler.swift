@@ -15,7 +15,12 @@ import JobFile
 public final class Scheduler: Sendable {
     /// A unit of work: a file to import, a catalogue photo for the stages after import, or the exports of a path
     /// this run found with a photo's bytes (`processAlias`).
-    package enum Item: Sendable { case file(String, sidecar: String? = nil), photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder) }
+    /// The rare kinds are `indirect` (a pointer), so a run's list of items costs a file's path and sidecar each,
+    /// not a whole `PhotoRecord`'s room (an enum is as large as its largest case: about 560 bytes an item before).
+    package enum Item: Sendable {
+        case file(String, sidecar: String? = nil)
+        indirect case photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder)
+    }
 
     package let job: Job
     package let options: RunOptions
@@ -41,7 +46,7 @@ public final class Scheduler: Sendable {
         /// The photos phase 1 has settled (`PhotoRecord.settled`): taken through their chain, or replaced by the
         /// new version of their file it imported. None joins phase 2, and a second file with a settled photo's
         /// bytes goes no further than import.
-        package var settled: Set<String> = []
+        package var settled = SettledPhotos()
         /// The paths phase 1 recorded as other names of a photo (`ImportMatch.newAlias`): their exports are made
         /// after phase 2's photos.
         package var aliasesFound: [PhotoAlias] = []
@@ -88,17 +93,29 @@ public final class Scheduler: Sendable {
         let files = scan.files
         seconds.withLock { $0 = scan.seconds }
         state.withLock { $0.summary.passedOver = scan.passedOver }
-        let known = try owner.sync { try CatalogueSnapshot(reading: $0) }
+        // A connection of its own for each worker and this thread (a chunk's view: through the writer, `owner`).
+        let owner = self.owner
+        let known = try owner.sync {
+            try CatalogueSnapshot(reading: $0, connections: workers + 1, through: { body in try owner.sync { try body($0) } })
+        }
+        // Its read transaction ends with the run, before the catalogue's writer closes (and checkpoints).
+        defer { known.close() }
         snapshot.withLock { $0 = known }
         state.withLock { $0.summary.states[.superseded] = known.supersededCount }
-        let expected = scan.unreadableFolders.count + files.count + chunkShare(known.photosAfterImport(scanning: files)).count
+        let share = options.photosAfterImport
+        let expected = try scan.unreadableFolders.count + files.count + known.countAfterImport(scanning: files, share: share)
         state.withLock { $0.total = expected }
         observer.runStarted(run: run, job: job.name, photos: expected)
         let ticker = startProgressTimer(started: started)
         defer { ticker.cancel() }
 
         // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
-        var finished = perform(scan.unreadableFolders.map(Item.unreadableFolder) + files.map { Item.file($0, sidecar: scan.sidecars[$0]) })
+        var items: [Item] = []
+        items.reserveCapacity(scan.unreadableFolders.count + files.count)
+        for folder in scan.unreadableFolders { items.append(.unreadableFolder(folder)) }
+        for file in files { items.append(.file(file, sidecar: scan.sidecars[file])) }
+        var finished = perform(items)
+        items = []
         // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
         // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {
@@ -106,9 +123,16 @@ public final class Scheduler: Sendable {
             // A photo whose own file phase 1 found holding another photo's bytes (recorded as that photo's alias) is
             // superseded from now on (`PhotoRecord.supersededIDs`): it joins no stage, and its name's export is the
             // other photo's to take over.
-            let displaced = PhotoRecord.displacedIDs(known.currentPhotos, aliases: found).union(known.pairedAway(scan.seconds))
+            let displaced: Set<String>, photos: [PhotoRecord]
+            do {
+                displaced = try known.displaced(by: found).union(known.pairedAway(scan.seconds))
+                photos = try known.photosAfterImport(settled: state.withLock { $0.settled }, share: options.photosAfterImport)
+                    .filter { !displaced.contains($0.id) }
+            } catch {
+                _ = owner.finish()  // the catalogue could not be read: the run ends here, its writes so far kept
+                throw error
+            }
             if !displaced.isEmpty { state.withLock { $0.summary.states[.superseded, default: 0] += displaced.count } }
-            let photos = chunkShare(known.photosAfterImport(settled: state.withLock { $0.settled })).filter { !displaced.contains($0.id) }
             let aliases = job.stages.contains(where: \.writesEachPath) ? found : []
             state.withLock { $0.total = $0.photosDone + photos.count + aliases.count }
             finished = perform(photos.map(Item.photo) + aliases.map(Item.alias))
@@ -144,12 +168,6 @@ public final class Scheduler: Sendable {
         } else {
             observer.stopping(reason)
         }
-    }
-
-    /// `photos`, or only those of a distributed chunk's share (`RunOptions.photosAfterImport`).
-    private func chunkShare(_ photos: [PhotoRecord]) -> [PhotoRecord] {
-        guard let share = options.photosAfterImport else { return photos }
-        return photos.filter { share.contains($0.id) }
     }
 
     private var stopRequested: Bool { state.withLock { $0.stop != nil } }

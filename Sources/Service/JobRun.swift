@@ -67,7 +67,9 @@ public struct JobRun {
         if chunk == nil { try catalogue.requireNoOpenDistributedRun("album run") }
         let scan = chunk?.scan ?? self.scan ?? job.importScan()
         if chunk == nil, !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
-            try SourceCheck.requireFound(scan, of: job, known: CatalogueSnapshot(reading: catalogue).currentPhotos)
+            let known = try CatalogueSnapshot(reading: catalogue)
+            defer { known.close() }
+            try SourceCheck.requireFound(scan, of: job, counting: known.currentCount(under:))
         }
         var options = try affordable()
         if let chunk { options.photosAfterImport = chunk.photos }

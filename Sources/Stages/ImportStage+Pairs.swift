@@ -9,11 +9,17 @@ extension ImportStage {
     /// original's path. `files` keep their order.
     public static func paired(_ files: [String], pair: Pair) -> (files: [String], seconds: [String: String]) {
         guard pair != .separate else { return (files, [:]) }
+        // The RAWs' names first, then only the pictures that share one: a library without RAWs keeps no entry per
+        // photo (Benchmarks/INVESTIGATION.md, section 25).
         var raws: [String: [String]] = [:], pictures: [String: [String]] = [:]
         for file in files {
-            guard let (key, ext) = pairKey(of: file) else { continue }
-            if ImageFormat.rawExtensions.contains(ext) { raws[key, default: []].append(file) }
-            if ImageFormat.pairedPictureExtensions.contains(ext) { pictures[key, default: []].append(file) }
+            guard let (key, ext) = pairKey(of: file), ImageFormat.rawExtensions.contains(ext) else { continue }
+            raws[key, default: []].append(file)
+        }
+        guard !raws.isEmpty else { return (files, [:]) }
+        for file in files {
+            guard let (key, ext) = pairKey(of: file), raws[key] != nil, ImageFormat.pairedPictureExtensions.contains(ext) else { continue }
+            pictures[key, default: []].append(file)
         }
         var seconds: [String: String] = [:], taken = Set<String>()
         for (key, raw) in raws {
@@ -22,7 +28,7 @@ extension ImportStage {
             seconds[rendered] = second
             taken.insert(second)
         }
-        return (files.filter { !taken.contains($0) }, seconds)
+        return (taken.isEmpty ? files : files.filter { !taken.contains($0) }, seconds)
     }
 
     /// A file's folder and its name without the extension, the name lowercased (what the two files of a pair
@@ -38,6 +44,7 @@ extension ImportStage {
     /// darktable `IMG_1.CR2.xmp` beside a pair that renders IMG_1.JPG). The scan found them in its listings.
     static func sidecars(_ found: [String: String], of kept: Set<String>, seconds: [String: String]) -> [String: String] {
         var sidecars: [String: String] = [:]
+        guard !found.isEmpty else { return sidecars }
         for file in kept {
             if let sidecar = found[file] ?? seconds[file].flatMap({ found[$0] }) { sidecars[file] = sidecar }
         }

@@ -108,7 +108,7 @@ public struct ImportStage: DeclaredOptions {
         let paired = Set(seconds.values)
         for movie in movies where !paired.contains(movie) { passedOver.ignored[ImportStage.fileExtension(of: movie), default: 0] += 1 }
         if let limit, found.count > limit { found.removeLast(found.count - limit) }
-        let kept = Set(found)
+        let kept = scanner.sidecars.isEmpty ? [] : Set(found)  // a set of every file only where sidecars were found
         return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: passedOver,
                           foundPerRoot: scanner.foundPerRoot, seconds: seconds,
                           sidecars: ImportStage.sidecars(scanner.sidecars, of: kept, seconds: seconds))

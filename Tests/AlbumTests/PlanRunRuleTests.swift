@@ -105,18 +105,38 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertTrue(PhotoRecord.settle(photo("x", path: "/p/b.jpg"), in: &settled))
     }
 
-    func testTheSnapshotKnowsOnlyCurrentPhotosByPathAndPhaseTwoTakesTheUnsettledOnes() {
+    /// A catalogue in a folder of its own under `folder` holding `photos` (inserted in this order: the newest-first
+    /// order breaks ties of `added` by the later insert) and `aliases`, and the snapshot a run would take of it.
+    func snapshot(in folder: String, _ photos: [PhotoRecord], aliases: [PhotoAlias] = []) throws -> CatalogueSnapshot {
+        let catalogue = try Catalogue(folder: folder + "/catalogue-\(UUID().uuidString)", create: true, writing: true)
+        defer { catalogue.close() }
+        for photo in photos { try catalogue.insert(photo) }
+        for alias in aliases { try catalogue.insert(alias) }
+        return try CatalogueSnapshot(reading: catalogue)
+    }
+
+    func testTheSnapshotKnowsOnlyCurrentPhotosByPathAndPhaseTwoTakesTheUnsettledOnes() throws {
         let old = photo("old", added: "2026-01-01T00:00:00Z")
         let new = photo("new", added: "2026-01-02T00:00:00Z", replaces: "old")
         let elsewhere = photo("b", path: "/p/b.jpg")
         let gone = photo("c", path: "/gone/c.jpg")
-        let snapshot = CatalogueSnapshot(photos: [new, elsewhere, gone, old], renditions: [])
-        XCTAssertEqual(snapshot.currentPhotos.map(\.id), ["new", "b", "c"])
-        XCTAssertEqual(snapshot.photosByPath["/p/a.jpg"]?.id, "new", "import's fast path compares with the current version")
-        XCTAssertEqual(snapshot.photosAfterImport(scanning: ["/p/a.jpg", "/p/b.jpg"]).map(\.id), ["c"])
-        XCTAssertEqual(snapshot.photosAfterImport(settled: ["newer", "new", "b"]).map(\.id), ["c"],
+        let snapshot = try self.snapshot(in: try TestSupport.temporaryFolder(self), [old, gone, elsewhere, new])
+        defer { snapshot.close() }
+        var current: [String] = []
+        try snapshot.forEachCurrentPhoto { current.append($0.id) }
+        XCTAssertEqual(current, ["new", "b", "c"])
+        XCTAssertEqual(snapshot.supersededCount, 1)
+        XCTAssertEqual(try snapshot.photo(atPath: "/p/a.jpg")?.id, "new", "import's fast path compares with the current version")
+        XCTAssertTrue(try snapshot.isSuperseded(id: "old"))
+        XCTAssertFalse(try snapshot.isSuperseded(id: "new"))
+        XCTAssertNil(try snapshot.photo(id: "old"), "a superseded photo is not current")
+        XCTAssertEqual(try snapshot.photo(hash: "hash-b")?.id, "b")
+        XCTAssertEqual(try snapshot.photosAfterImport(scanning: ["/p/a.jpg", "/p/b.jpg"]).map(\.id), ["c"])
+        XCTAssertEqual(try snapshot.countAfterImport(scanning: ["/p/a.jpg"]), 2)
+        XCTAssertEqual(try snapshot.photosAfterImport(settled: ["newer", "new", "b"]).map(\.id), ["c"],
                        "an import of a.jpg's next version settles both; the superseded one was never a candidate")
-        XCTAssertEqual(snapshot.photosAfterImport(settled: []).map(\.id), ["new", "b", "c"])
+        XCTAssertEqual(try snapshot.photosAfterImport(settled: []).map(\.id), ["new", "b", "c"])
+        XCTAssertEqual(try snapshot.currentCount(under: "/p/"), 2)
     }
 
     // MARK: - Aliases
@@ -130,25 +150,28 @@ final class PlanRunRuleTests: XCTestCase {
         func alias(_ photo: String, _ path: String) -> PhotoAlias {
             PhotoAlias(photo: photo, path: path, bytes: 100, mtimeNanoseconds: 1_700_000_000_123_456_789, inode: 7, added: "2026-01-03T00:00:00Z")
         }
-        let snapshot = CatalogueSnapshot(photos: [current, other, old], renditions: [],
-                                         aliases: [alias("new", copy), alias("old", folder + "/old-copy.jpg"), alias("b", folder + "/gone.jpg")])
-        XCTAssertEqual(snapshot.aliasesByPath[copy]?.photo.id, "new")
-        XCTAssertNil(snapshot.aliasesByPath[folder + "/old-copy.jpg"], "a superseded photo's alias is not known")
+        let snapshot = try self.snapshot(in: folder, [old, other, current],
+                                    aliases: [alias("new", copy), alias("old", folder + "/old-copy.jpg"), alias("b", folder + "/gone.jpg")])
+        defer { snapshot.close() }
+        XCTAssertEqual(try snapshot.alias(atPath: copy)?.photo.id, "new")
+        XCTAssertNil(try snapshot.alias(atPath: folder + "/old-copy.jpg"), "a superseded photo's alias is not known")
+        XCTAssertEqual(try snapshot.aliases(ofPhoto: "old"), [], "nor is it among a photo's aliases")
         let same = FileIdentity(bytes: 100, inode: 7, mtimeNanoseconds: 1_700_000_000_123_456_789)
         XCTAssertTrue(same.isUnchanged(since: alias("new", copy)))
         var touched = same
         touched.mtimeNanoseconds += 1
         XCTAssertFalse(touched.isUnchanged(since: alias("new", copy)), "one nanosecond later")
-        XCTAssertFalse(snapshot.isToImport(copy, same))
-        XCTAssertTrue(snapshot.isToImport(copy, touched))
-        XCTAssertEqual(snapshot.exportPaths(of: current), [here], "an alias whose file changed since it was recorded gets no export")
-        XCTAssertEqual(snapshot.exportPaths(of: other), [folder + "/b.jpg"], "an alias whose file is gone gets no export")
+        XCTAssertFalse(try snapshot.isToImport(copy, same))
+        XCTAssertTrue(try snapshot.isToImport(copy, touched))
+        XCTAssertEqual(try snapshot.exportPaths(of: current), [here], "an alias whose file changed since it was recorded gets no export")
+        XCTAssertEqual(try snapshot.exportPaths(of: other), [folder + "/b.jpg"], "an alias whose file is gone gets no export")
         // Recorded with the file's own stat, the alias is exported.
         let status = FileIdentity(try FileStatus(copy, followingLinks: true))
         let recorded = PhotoAlias(photo: "new", path: copy, bytes: status.bytes, mtimeNanoseconds: status.mtimeNanoseconds,
                                   inode: status.inode, added: "2026-01-03T00:00:00Z")
-        let unchanged = CatalogueSnapshot(photos: [current, other, old], renditions: [], aliases: [recorded])
-        XCTAssertEqual(unchanged.exportPaths(of: current), [here, copy], "its path, then each alias whose file holds its recorded stat")
+        let unchanged = try self.snapshot(in: folder, [old, other, current], aliases: [recorded])
+        defer { unchanged.close() }
+        XCTAssertEqual(try unchanged.exportPaths(of: current), [here, copy], "its path, then each alias whose file holds its recorded stat")
     }
 
     func testWhatImportMakesOfKnownBytes() throws {
@@ -181,5 +204,23 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertEqual(Planner.matches(missing, toImport, beforeImport: true), true, "a photo still to import is missing everything")
         XCTAssertEqual(Planner.matches(Selection(taken: try? DateRange(parsing: "2008-04-01..2008-04-30")), toImport, beforeImport: false), false,
                        "in the catalogue, an undated photo never matches a date range")
+    }
+    /// The settled set keeps an id in album's UUID form as 16 bytes and any other id as itself, with the answers of a
+    /// set of the strings: no two ids are one.
+    func testTheSettledSetAnswersAsASetOfTheIds() {
+        let uuid = "0a1b2c3d-4e5f-8a6b-8c7d-0123456789ef"
+        var settled: SettledPhotos = ["b"]
+        XCTAssertTrue(settled.contains("b"))
+        XCTAssertFalse(settled.contains(uuid))
+        settled.insert(uuid)
+        XCTAssertTrue(settled.contains(uuid))
+        XCTAssertFalse(settled.contains(uuid.uppercased()), "another string, another id")
+        XCTAssertFalse(settled.contains("0a1b2c3d-4e5f-8a6b-8c7d-0123456789ee"))
+        XCTAssertFalse(settled.contains("0a1b2c3d4e5f-8a6b-8c7d-0123456789ef-"))
+        settled.insert(uuid.uppercased())
+        XCTAssertTrue(settled.contains(uuid.uppercased()))
+        XCTAssertEqual(settled.count, 3)
+        XCTAssertTrue(PhotoRecord.settle(photo(uuid.replacingOccurrences(of: "0a", with: "ff"), replaces: uuid), in: &settled))
+        XCTAssertEqual(settled.count, 4)
     }
 }

@@ -18,7 +18,7 @@ public struct Row {
     /// Column `name`, converted to `T`; throws when the query has no such column or its value is not a `T`.
     public subscript<T: ColumnValue>(_ name: String) -> T {
         get throws {
-            guard let index = statement.columnIndex[name] else {
+            guard let index = statement.index(ofColumn: name) else {
                 throw statement.mismatch("the query returns no column named \(name)")
             }
             return try T(row: self, index: index, name: name)
