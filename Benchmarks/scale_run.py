@@ -28,7 +28,7 @@ photos (issue 34)" of Benchmarks/RESULTS.md (or --results), in place: `make benc
 The libraries are deleted when their size is done unless --keep is given (at 10^6: about 4 GB of catalogue and
 inodes).
 """
-import argparse, datetime, json, os, shutil, sqlite3, statistics, subprocess, sys, time
+import argparse, datetime, errno, json, os, shutil, sqlite3, statistics, subprocess, sys, time
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -61,18 +61,36 @@ def make_library(album, root, count):
     scale_listing.make_library(album, root, count, linked_thumbnail, with_steps=True)
 
 
+def fill_only(album, base, count):
+    """Makes the library of `count` photos where bench_size looks for it, and records how long that took."""
+    seed = os.path.join(base, str(count), "seed")
+    started = time.monotonic()
+    make_library(album, seed, count)
+    with open(os.path.join(seed, "fill-seconds"), "w") as f:
+        f.write("%.1f\n" % (time.monotonic() - started))
+
+
 def clone(seed, dest):
     """The seed library again for one binary: every file a hard link, except the catalogue's database files, which
-    are copied (the binary writes them; album writes a rendition or an original only by a new file renamed over)."""
+    are copied (the binary writes them; album writes a rendition or an original only by a new file renamed over).
+    A file that has as many links as it takes (the thumbnails' few files) is copied once, and the copy linked on."""
+    linked_to = {}
     for folder, dirs, names in os.walk(seed):
         target = os.path.join(dest, os.path.relpath(folder, seed))
         os.makedirs(target, exist_ok=True)
         for name in names:
-            source = os.path.join(folder, name)
+            source, made = os.path.join(folder, name), os.path.join(target, name)
             if name.startswith("catalogue.db") or os.path.islink(source):
-                shutil.copy2(source, os.path.join(target, name), follow_symlinks=False)
-            else:
-                os.link(source, os.path.join(target, name))
+                shutil.copy2(source, made, follow_symlinks=False)
+                continue
+            inode = os.stat(source).st_ino
+            try:
+                os.link(linked_to.get(inode, source), made)
+            except OSError as error:
+                if error.errno != errno.EMLINK:
+                    raise
+                shutil.copy2(source, made)
+                linked_to[inode] = made
 
 
 def measure(command, cwd, check=True):
@@ -112,10 +130,12 @@ def parse_album(text):
     label, _, path = text.rpartition("=") if "=" in text else ("", "", text)
     path = os.path.abspath(path)
     if not label:
-        # /work/wt-NAME/.build/release/album -> wt-NAME at its commit, when it is a git checkout.
+        # /work/wt-NAME/.build/release/album -> wt-NAME at the last commit that changed its sources, when it is a git
+        # checkout (a commit of benchmarks or docs builds the same binary).
         tree = os.path.dirname(os.path.dirname(os.path.dirname(path))) if "/.build/" in path else os.path.dirname(path)
         label = os.path.basename(tree)
-        commit = subprocess.run(["git", "-C", tree, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        commit = subprocess.run(["git", "-C", tree, "log", "-1", "--format=%h", "--", "Sources", "Package.swift"],
+                                capture_output=True, text=True)
         if commit.returncode == 0:
             label += "@" + commit.stdout.strip()
     return label, path
@@ -140,18 +160,30 @@ def bench_size(albums, base, count, rounds, deep_sample, keep):
     seed = os.path.join(base, str(count), "seed")
     first = next(iter(albums.values()))
     started = time.monotonic()
-    if not os.path.exists(os.path.join(seed, "album")):
+    filled = not os.path.exists(os.path.join(seed, "album"))
+    if filled:
         shutil.rmtree(seed, ignore_errors=True)
         print("filling %d photos" % count, file=sys.stderr, flush=True)
         make_library(first, seed, count)
-    fill_seconds = time.monotonic() - started
+    record = os.path.join(seed, "fill-seconds")
+    if filled:
+        with open(record, "w") as f:
+            f.write("%.1f\n" % (time.monotonic() - started))
+    fill_seconds = float(open(record).read()) if os.path.exists(record) else None
     size, tables = catalogue_size(seed, count + 1)
-    roots = {}
-    for label in albums:
+    roots = {label: seed for label in albums}
+    for label in albums if len(albums) > 1 else []:
         roots[label] = os.path.join(base, str(count), label.replace("/", "_"))
         if not os.path.exists(os.path.join(roots[label], "album")):
             shutil.rmtree(roots[label], ignore_errors=True)
             clone(seed, roots[label])
+    for label, album in albums.items():
+        # The fill wrote the database behind album's back, so the first writer checks it whole (`quick_check`) and
+        # records its stamp: done here, untimed, by importing an empty folder, so that no measurement pays it.
+        empty = os.path.join(roots[label], "empty")
+        os.makedirs(empty, exist_ok=True)
+        settled = measure([album, "import", empty, "--catalogue", "album"], roots[label])
+        print("%d photos: %s settled the catalogue in %.1f s" % (count, label, settled[0]), file=sys.stderr, flush=True)
     sampled = count >= LARGE
     deep = ["verify", "--sample", str(deep_sample), "--seed", "1"] if sampled else ["verify"]
     commands = {"no-op run": ["run", "job.yml", "--quiet"], "ls --json": ["ls", "--json"], "plan": ["plan", "job.yml"],
@@ -177,7 +209,7 @@ def bench_size(albums, base, count, rounds, deep_sample, keep):
     for label, album in albums.items():
         row = {"photos": count + 1, "binary": label, "path": album, "rounds": rounds,
                "measured": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"),
-               "load": os.getloadavg()[0], "fill_seconds": round(fill_seconds, 1), "catalogue_bytes": size,
+               "load": os.getloadavg()[0], "fill_seconds": fill_seconds and round(fill_seconds, 1), "catalogue_bytes": size,
                "bytes_per_photo": round(size / (count + 1)), "tables": tables, "stat_walk": floor,
                "deep_sample": deep_sample if sampled else None}
         for name in commands:
@@ -242,9 +274,9 @@ def section(rows, command):
             continue
         seen.add(r["photos"])
         top = sorted(r["tables"].items(), key=lambda kv: -kv[1])
-        lines.append("- %s photos, bytes a photo by table and index (dbstat): %s; filled in %s." % (
+        lines.append("- %s photos, bytes a photo by table and index (dbstat): %s; %s." % (
             format(r["photos"], ",").replace(",", " "), ", ".join("`%s` %d" % kv for kv in top if kv[1] > 0),
-            seconds(r["fill_seconds"])))
+            "filled in " + seconds(r["fill_seconds"]) if r["fill_seconds"] else "a kept library"))
     lines.append("")
     binaries = {}
     for r in rows:
@@ -302,8 +334,15 @@ def main(argv=None):
     parser.add_argument("--keep", action="store_true", help="keep the libraries (a second invocation reuses them)")
     parser.add_argument("--results", default=os.path.join(BENCH, "RESULTS.md"))
     parser.add_argument("--no-results", action="store_true", help="print only; write no results file")
+    parser.add_argument("--fill-only", action="store_true",
+                        help="only make the libraries (kept for a later invocation, which reuses them): a large one "
+                             "can be filled while a smaller one is measured")
     args = parser.parse_args(argv)
     albums = dict(parse_album(a) for a in (args.album or [os.path.join(ROOT, ".build", "release", "album")]))
+    if args.fill_only:
+        for count in args.counts:
+            fill_only(next(iter(albums.values())), os.path.abspath(args.work), count)
+        return
     os.makedirs(args.work, exist_ok=True)
     store = os.path.join(args.work, "results.json")
     stored = json.load(open(store)) if os.path.exists(store) else []
