@@ -117,6 +117,16 @@ def change_one_percent(root, count, round_index):
         os.replace(path + ".new", path)
 
 
+def next_change(root):
+    """The number of the next 1 % change of this library (1, 2, …; kept in the library), so that a kept library's
+    next invocation changes other files, and every binary's copy the same ones."""
+    record = os.path.join(root, "changes-made")
+    made = int(open(record).read()) if os.path.exists(record) else 0
+    with open(record, "w") as f:
+        f.write("%d\n" % (made + 1))
+    return made + 1
+
+
 def catalogue_size(root, photos):
     """The catalogue's file after a checkpoint, and its bytes a photo by table and index (dbstat)."""
     database = os.path.join(root, "album", "catalogue.db")
@@ -183,7 +193,8 @@ def bench_size(albums, base, count, rounds, deep_sample, keep):
         empty = os.path.join(roots[label], "empty")
         os.makedirs(empty, exist_ok=True)
         settled = measure([album, "import", empty, "--catalogue", "album"], roots[label])
-        print("%d photos: %s settled the catalogue in %.1f s" % (count, label, settled[0]), file=sys.stderr, flush=True)
+        print("%d photos: %s settled the catalogue in %.1f s, peak RSS %.0f MB" % (count, label, settled[0], settled[1] / 1024),
+              file=sys.stderr, flush=True)
     sampled = count >= LARGE
     deep = ["verify", "--sample", str(deep_sample), "--seed", "1"] if sampled else ["verify"]
     commands = {"no-op run": ["run", "job.yml", "--quiet"], "ls --json": ["ls", "--json"], "plan": ["plan", "job.yml"],
@@ -201,7 +212,7 @@ def bench_size(albums, base, count, rounds, deep_sample, keep):
         results.setdefault(("floor", "stat walk"), []).append(
             measure([sys.executable, "-c", WALK, os.path.join(floor_root, "photos")], floor_root))
         for label, album in order:
-            change_one_percent(roots[label], count, 1 + round_index)
+            change_one_percent(roots[label], count, next_change(roots[label]))
             print("%d photos, round %d: %s 1 %% changed run" % (count, round_index + 1, label), file=sys.stderr, flush=True)
             results.setdefault((label, "1 % changed run"), []).append(measure([album, "run", "job.yml", "--quiet"], roots[label]))
     floor = median_row(results[("floor", "stat walk")])
