@@ -3,7 +3,7 @@
 photos, beside a stat walk of the same files, and what the catalogue weighs.
 
     Benchmarks/scale_run.py [N ...] [--album [LABEL=]BINARY ...] [--rounds R] [--large-rounds R] [--deep-sample S]
-                            [--work DIR] [--keep] [--results FILE | --no-results]
+                            [--work DIR] [--keep] [--fill-only] [--results FILE | --no-results]
 
 N defaults to 1000 10000 100000 1000000; --album to .build/release/album, and may be given several times: the
 binaries are measured side by side, alternating their order every round, each on its own copy of the same library
@@ -25,8 +25,11 @@ Prints one JSON line per measurement (medians), keeps every row in WORK/results.
 measured in separate invocations add up), and writes the table from it as the section "## Libraries of 10³ to 10⁶
 photos (issue 34)" of Benchmarks/RESULTS.md (or --results), in place: `make bench` and
 `run.py --refresh-investigation` keep that section. Also `Benchmarks/run.py --only scale` (its --album, --rounds).
-The libraries are deleted when their size is done unless --keep is given (at 10^6: about 4 GB of catalogue and
-inodes).
+The libraries are deleted when their size is done unless --keep is given (at 10^6: about 2.3 GB of catalogue and
+three million inodes); a kept library is reused (its next 1 % change takes other files). --fill-only makes the
+libraries and stops: a 10^6 one (about 15 min on this machine) can be filled while a smaller size is measured,
+though that slows the measurement. Before any measurement each binary imports an empty folder, untimed: the fill
+wrote the database behind album's back, so the first writer checks it whole (quick_check) and records its stamp.
 """
 import argparse, datetime, errno, json, os, shutil, sqlite3, statistics, subprocess, sys, time
 
@@ -259,6 +262,7 @@ def section(rows, command):
              "| photos | album | no-op rerun | its peak RSS | `ls --json` | its RSS | `plan` | its RSS | 1 % changed | its RSS "
              "| `verify --quick` | its RSS | deep verify | its RSS | stat walk (floor) | no-op ÷ floor | catalogue | bytes a photo | rounds |",
              "|" + "---|" * 19]
+    notes_of = {}
     for r in rows:
         def cell(name):
             m = r[name]
@@ -266,27 +270,31 @@ def section(rows, command):
             return seconds(m["seconds"]) + flag, mb(m["peak_rss_mb"])
         deep = r["deep verify"]
         if r.get("deep_sample"):
-            per_photo = deep["seconds"] / r["deep_sample"]
-            deep_text = "%s for %d (%.2f ms a photo: %s for all)%s" % (
-                seconds(deep["seconds"]), r["deep_sample"], per_photo * 1000, seconds(per_photo * r["photos"]),
+            # Not per photo: the database-wide checks, which run in full whatever the sample, are in it.
+            deep_text = "%s for a sample of %s%s" % (
+                seconds(deep["seconds"]), format(r["deep_sample"], ",").replace(",", " "),
                 "" if deep["status"] == [0] else " (exit %s)" % "/".join(str(s) for s in deep["status"]))
         else:
             deep_text = cell("deep verify")[0]
         noop, ls, plan, changed, quick = (cell(n) for n in ("no-op run", "ls --json", "plan", "1 % changed run", "verify --quick"))
+        notes = notes_of.setdefault(r.get("note"), len(notes_of) + 1) if r.get("note") else None
         lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.1f× | %s | %s | %d |" % (
-            format(r["photos"], ",").replace(",", " "), r["binary"], noop[0], noop[1], ls[0], ls[1], plan[0], plan[1],
+            format(r["photos"], ",").replace(",", " "), r["binary"] + (" (note %d)" % notes if notes else ""), noop[0], noop[1], ls[0], ls[1], plan[0], plan[1],
             changed[0], changed[1], quick[0], quick[1], deep_text, mb(deep["peak_rss_mb"]), seconds(r["stat_walk"]["seconds"]),
             r["no-op run"]["seconds"] / r["stat_walk"]["seconds"], mb(r["catalogue_bytes"] / 2 ** 20),
             format(r["bytes_per_photo"], ",").replace(",", " "), r["rounds"]))
     lines.append("")
+    for note, number in notes_of.items():
+        lines.append("Note %d: %s" % (number, note))
+        lines.append("")
     seen = set()
-    for r in rows:
+    for r in sorted(rows, key=lambda r: (r["photos"], r["catalogue_bytes"])):
         if r["photos"] in seen:
             continue
         seen.add(r["photos"])
         top = sorted(r["tables"].items(), key=lambda kv: -kv[1])
         lines.append("- %s photos, bytes a photo by table and index (dbstat): %s; %s." % (
-            format(r["photos"], ",").replace(",", " "), ", ".join("`%s` %d" % kv for kv in top if kv[1] > 0),
+            format(r["photos"], ",").replace(",", " "), ", ".join("`%s` %d" % kv for kv in top if kv[1] >= 5),
             "filled in " + seconds(r["fill_seconds"]) if r["fill_seconds"] else "a kept library"))
     lines.append("")
     binaries = {}
@@ -345,6 +353,7 @@ def main(argv=None):
     parser.add_argument("--keep", action="store_true", help="keep the libraries (a second invocation reuses them)")
     parser.add_argument("--results", default=os.path.join(BENCH, "RESULTS.md"))
     parser.add_argument("--no-results", action="store_true", help="print only; write no results file")
+    parser.add_argument("--note", help="a note on this invocation's rows, printed under the table")
     parser.add_argument("--fill-only", action="store_true",
                         help="only make the libraries (kept for a later invocation, which reuses them): a large one "
                              "can be filled while a smaller one is measured")
@@ -361,6 +370,8 @@ def main(argv=None):
     for count in args.counts:
         rounds = args.large_rounds if count >= LARGE else args.rounds
         rows = bench_size(albums, os.path.abspath(args.work), count, rounds, args.deep_sample, args.keep)
+        for row in rows:
+            row["note"] = args.note
         stored = [r for r in stored if (r["photos"], r["binary"]) not in {(x["photos"], x["binary"]) for x in rows}] + rows
         with open(store, "w") as f:
             json.dump(stored, f, indent=1)
