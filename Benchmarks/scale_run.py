@@ -331,7 +331,7 @@ def kept_section(results):
         return ""
     start = text.index(HEADING)
     end = text.find("\n## ", start + len(HEADING))
-    return text[start:end + 1] if end >= 0 else text[start:]
+    return text[start:end] if end >= 0 else text[start:]
 
 
 def write_results(results, rows, command):
