@@ -22,22 +22,33 @@ def listed_rendition(catalogue, rendition, index, digest):
     return copy
 
 
-def fill(database, count, rendition_row=listed_rendition):
+def fill(database, count, rendition_row=listed_rendition, with_steps=False):
     """Copies the one recorded photo's rows for `count` tiny distinct files, each rendition by `rendition_row`
-    (catalogue folder, the recorded rendition, the copy's index, its SHA-256) -> the copy's row without `photo`."""
+    (catalogue folder, the recorded rendition, the copy's index, its SHA-256) -> the copy's row without `photo`;
+    with `with_steps`, also the recorded photo's step rows of its first run (its path and input hash the copy's), as
+    a library after one run holds them."""
     catalogue = os.path.dirname(database)
     photos = os.path.join(os.path.dirname(catalogue), "photos")
     db = sqlite3.connect(database)
+    # The copies' ids and hashes land all over the indexes: a page cache that holds them all (2.4 KB a photo) keeps
+    # 10^6 inserts from spilling pages to the log over and over.
+    db.execute("PRAGMA cache_size = %d" % -max(2000, count * 3))
     columns = [row[1] for row in db.execute("PRAGMA table_info(photos)")]
     template = dict(zip(columns, db.execute("SELECT * FROM photos").fetchone()))
     kinds = [row[1] for row in db.execute("PRAGMA table_info(renditions)")]
     renditions = [dict(zip(kinds, row)) for row in db.execute("SELECT * FROM renditions WHERE photo = ?", (template["id"],))]
     folder = os.path.dirname(template["path"])
+    steps = []
+    if with_steps:
+        names = [row[1] for row in db.execute("PRAGMA table_info(steps)")]
+        steps = [{k: v for k, v in zip(names, row) if k != "id"}
+                 for row in db.execute("SELECT * FROM steps WHERE photo = ?", (template["id"],))]
     with db:
         for index in range(count):
             name = "g%03d/f%07d.jpg" % (index // 1000, index)
             path = os.path.join(photos, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if index % 1000 == 0:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
             content = b"scale photo %d\n" % index
             with open(path, "wb") as out:
                 out.write(content)
@@ -50,18 +61,21 @@ def fill(database, count, rendition_row=listed_rendition):
             for rendition in renditions:
                 copy = dict(rendition_row(catalogue, rendition, index, digest), photo=row["id"])
                 db.execute("INSERT INTO renditions (%s) VALUES (%s)" % (", ".join(copy), ", ".join("?" * len(copy))), list(copy.values()))
+            for step in steps:
+                copy = dict(step, photo=row["id"], path=row["path"], input_hash=digest)
+                db.execute("INSERT INTO steps (%s) VALUES (%s)" % (", ".join(copy), ", ".join("?" * len(copy))), list(copy.values()))
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
 
 
-def make_library(album, root, count, rendition_row=listed_rendition):
+def make_library(album, root, count, rendition_row=listed_rendition, with_steps=False):
     os.makedirs(os.path.join(root, "photos"))
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=orange:s=64x48", "-frames:v", "1",
                     os.path.join(root, "photos", "a.jpg")], check=True)
     with open(os.path.join(root, "job.yml"), "w") as job:
         job.write("version: 1\nname: scale\ncatalogue: album\nstages:\n  - import: {from: photos}\n  - thumbnail: {size: 32x32}\n")
     subprocess.run([album, "run", "job.yml"], cwd=root, check=True, capture_output=True)
-    fill(os.path.join(root, "album", "catalogue.db"), count, rendition_row)
+    fill(os.path.join(root, "album", "catalogue.db"), count, rendition_row, with_steps)
 
 
 PEAK = ("import resource, subprocess, sys, time\n"
