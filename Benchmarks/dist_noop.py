@@ -55,7 +55,7 @@ def chunk_rss(album):
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as file:
                 arguments = file.read().split(b"\0")
-            if not arguments[0].decode().endswith("album") or b"chunk" not in arguments[1:3]:
+            if not os.path.basename(arguments[0].decode()).startswith("album") or b"chunk" not in arguments[1:3]:
                 continue
             with open(f"/proc/{pid}/status") as file:
                 for line in file:
