@@ -11,7 +11,7 @@ final class LiveMovieMemoryTests: XCTestCase {
 
     /// `album ARGUMENTS` in `folder`: its stdout and its peak RSS in KB.
     private func measured(_ arguments: [String], in folder: String) throws -> (stdout: String, kilobytes: Int) {
-        let result = try TestSupport.album(arguments, in: folder, through: ["/usr/bin/env", "python3", "-c", ScaleMemoryTests.peak])
+        let result = try TestSupport.album(arguments, in: folder, through: ["/usr/bin/env", "python3", "-c", ScaleLibrary.peak])
         XCTAssertEqual(result.status, 0, "album \(arguments): \(result.stdout)\(result.stderr)")
         let last = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
         let kilobytes = try XCTUnwrap(last.hasPrefix("peak-kb ") ? Int(last.dropFirst(8)) : nil, result.stderr)
