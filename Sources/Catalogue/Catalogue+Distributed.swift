@@ -118,29 +118,6 @@ extension Catalogue {
     }
 }
 
-/// `catalogue.db` as a distributed run's chunks read it in place (docs/distributed.md): what a stat says of it once
-/// the planner checkpointed it whole. Any write to the file changes its size or modification time, and a file put
-/// in its place its inode; a hard link (each chunk's view) changes none of them, unlike the ctime.
-public struct CatalogueFileState: Sendable, Equatable {
-    public var bytes: Int
-    public var inode: Int
-    public var mtimeNanoseconds: Int
-
-    public init(bytes: Int, inode: Int, mtimeNanoseconds: Int) {
-        self.bytes = bytes
-        self.inode = inode
-        self.mtimeNanoseconds = mtimeNanoseconds
-    }
-
-    /// The state of `file` now, nil when it cannot be read.
-    public init?(file: String) {
-        guard let status = FileStatus.of(file) else { return nil }
-        self.init(bytes: status.size, inode: status.inode, mtimeNanoseconds: status.modifiedNanoseconds)
-    }
-
-    public var description: String { "\(bytes) bytes, inode \(inode), modified \(mtimeNanoseconds) ns" }
-}
-
 extension Catalogue {
     /// The file in the catalogue folder that says a distributed run's chunks read `catalogue.db` in place: while it
     /// names an open run, no writer opens the catalogue but the run's own merge and abandon (`openForWriting`).
@@ -151,11 +128,13 @@ extension Catalogue {
     /// that keeps every other writer off it written. Returns the file's state for the chunks to check, or nil when a
     /// reader holding an older view of the catalogue kept the checkpoint from finishing (the run then keeps a
     /// snapshot instead). Call it last, after the run's rows are written: nothing may write the file after it.
-    package func prepareForReadingInPlace(run: Int64, runFolder: String) throws -> CatalogueFileState? {
+    /// The state is the file's `FileIdentity`: any write changes its size or modification time, and a file put in its
+    /// place its inode; a hard link (each chunk's view) changes none of them, unlike the ctime.
+    package func prepareForReadingInPlace(run: Int64, runFolder: String) throws -> FileIdentity? {
         let file = folder + "/" + Catalogue.databaseName
         let result = try database.query("PRAGMA wal_checkpoint(TRUNCATE)") { row in (row.int(0) ?? 1, row.int(1) ?? -1) }
         guard let (busy, log) = result.first, busy == 0, log == 0 else { return nil }
-        guard let state = CatalogueFileState(file: file) else { throw CatalogueError("cannot read the state of \(file) after its checkpoint") }
+        guard let state = FileIdentity(file: file) else { throw CatalogueError("cannot read the state of \(file) after its checkpoint") }
         do {
             try AtomicFile.write(Array("\(runFolder)\n".utf8), to: folder + "/" + Catalogue.inPlaceReadersName)
         } catch {

@@ -23,6 +23,14 @@ public struct FileIdentity: Sendable, Equatable {
         self.init(bytes: status.size, inode: status.inode, mtimeNanoseconds: status.modifiedNanoseconds)
     }
 
+    /// The identity of the file at `path` now (its link followed), nil when it cannot be stat-ed.
+    public init?(file path: String) {
+        guard let status = FileStatus.of(path) else { return nil }
+        self.init(status)
+    }
+
+    public var description: String { "\(bytes) bytes, inode \(inode), modified \(mtimeNanoseconds) ns" }
+
     /// Whether a file with this identity is still the file `recorded` was imported from or last found at (a photo's
     /// original, another name of its bytes, a pair's second original): the same size, inode and modification time.
     /// Its bytes are not read.

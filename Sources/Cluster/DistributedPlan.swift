@@ -33,7 +33,7 @@ public struct DistributedPlan: Sendable, Equatable {
     public var workers: Int? = nil
     /// `catalogue.db` as the planner left it, when the chunks read it in place (its state, which they check before
     /// and after their run); nil when they read the run's snapshot (`snapshot.db`) instead.
-    public var readsCatalogue: CatalogueFileState? = nil
+    public var readsCatalogue: FileIdentity? = nil
 
     package var json: JSONValue {
         .object([
@@ -91,7 +91,7 @@ public struct DistributedPlan: Sendable, Equatable {
         workers = json["workers"]?.intValue
         if let state = json["reads_catalogue"], let bytes = state["bytes"]?.intValue, let inode = state["inode"]?.intValue,
            let modified = state["mtime_ns"]?.intValue {
-            readsCatalogue = CatalogueFileState(bytes: bytes, inode: inode, mtimeNanoseconds: modified)
+            readsCatalogue = FileIdentity(bytes: bytes, inode: inode, mtimeNanoseconds: modified)
         }
     }
 
@@ -140,7 +140,7 @@ public struct DistributedPlan: Sendable, Equatable {
     package func requireCatalogueUnchanged(_ doing: String, folder: RunFolder) throws {
         guard let planned = readsCatalogue else { return }
         let file = catalogue + "/" + Catalogue.databaseName
-        let now = CatalogueFileState(file: file)
+        let now = FileIdentity(file: file)
         guard now != planned else { return }
         throw DistributedError("""
             \(doing): \(file) was written since distributed run \(run) was planned (planned: \(planned.description); now: \(now?.description ?? "missing")), \
