@@ -91,8 +91,9 @@ demo: deps
 	@echo "Try: $(ALBUM) ls --catalogue demo/album --json, or run 'make demo' again: everything is up to date."
 
 # The benchmark's peers and tools: vips/vipsthumbnail, ImageMagick, djpeg, Debian's Pillow, GNU time; ffmpeg and heif-enc make
-# the video and HEIC rows' fixtures.
-BENCH_PACKAGES := libvips-tools imagemagick libjpeg-turbo-progs python3-pil time ffmpeg libheif-examples
+# the video and HEIC rows' fixtures; gcc builds Benchmarks/turbojpeg/ceiling.c (libvips' own pipeline, issue 35's row)
+# and Benchmarks/quality/ssim.c against libvips-dev (PACKAGES, with pkg-config).
+BENCH_PACKAGES := libvips-tools imagemagick libjpeg-turbo-progs python3-pil time ffmpeg libheif-examples gcc
 
 bench: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)

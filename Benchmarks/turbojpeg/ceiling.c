@@ -1,14 +1,19 @@
 /* The TurboJPEG ceiling: album's JPEG thumbnail pipeline with libvips' jpegload against the same pipeline fed by
- * tjDecompress2 at the same DCT scale. One process, one thread, files read into memory first, nothing written.
+ * tjDecompress2 at the same DCT scale. One process, one thread, files read into memory first, nothing written
+ * (unless CEILING_OUT names a folder: see below).
  *
- * Not part of `make bench`; used for Benchmarks/INVESTIGATION.md section 12. Build (needs libturbojpeg0-dev):
+ * Used for Benchmarks/INVESTIGATION.md section 12, and by `make bench` (Benchmarks/run.py, issue 35) in its `vips`
+ * mode, built with -DCEILING_NO_TJ: "libvips' own pipeline in one process", the row album's whole job is judged
+ * against, and (with CEILING_OUT) the reference thumbnails of the bench's quality check. Build (needs libturbojpeg0-dev):
  *   gcc -O2 -g -o /tmp/ceiling Benchmarks/turbojpeg/ceiling.c $(pkg-config --cflags --libs vips libturbojpeg)
  *   (without libturbojpeg0-dev: gcc -O2 -g -DCEILING_NO_TJ -o /tmp/ceiling Benchmarks/turbojpeg/ceiling.c $(pkg-config --cflags --libs vips))
- *   ceiling MODE ROUNDS FILE...
+ *   ceiling MODE ROUNDS FILE...       (a FILE written @LIST: the names in LIST, NUL-separated, as `xargs -0` reads)
  * MODE: vips | tj | vipsdecode | tjdecode | crop | cropcubic | all (every mode, order reversed every other round);
  *       compare: crop-first against album's thumbnail, pixel differences per photo (ROUNDS ignored).
  * One untimed round runs first (CEILING_NO_WARMUP=1 skips it, for callgrind). album's allocator settings (1 malloc
  * arena, a fixed 128 KiB mmap threshold) are applied unless CEILING_GLIBC_MALLOC is set. CPU seconds on stderr.
+ * CEILING_OUT=DIR: the vips and tj modes also write each thumbnail to DIR/NAME (NAME: the file's own base name), for
+ * a pixel comparison; a run that writes is no measurement of the pipeline alone.
  *
  * vips:       jpegload_buffer(shrink=s, fail_on=truncated, sequential) -> thumbnail_image(240, crop centre)
  *             -> icc_transform to sRGB when a profile is embedded -> jpegsave_buffer(Q=70, strip)   (album's path)
@@ -35,7 +40,7 @@ typedef void *tjhandle;
 #include <turbojpeg.h>
 #endif
 
-typedef struct { unsigned char *data; size_t size; } File;
+typedef struct { unsigned char *data; size_t size; const char *name; } File;
 
 static double cpu(void) {
     struct timespec t;
@@ -53,8 +58,19 @@ static void die(const char *what) {
     exit(1);
 }
 
+/* Writes one thumbnail to CEILING_OUT/NAME when CEILING_OUT is set. */
+static void save(const File *f, const void *data, size_t len) {
+    const char *folder = getenv("CEILING_OUT");
+    if (!folder) return;
+    const char *slash = strrchr(f->name, '/');
+    gchar *path = g_build_filename(folder, slash ? slash + 1 : f->name, NULL);
+    GError *error = NULL;
+    if (!g_file_set_contents(path, data, len, &error)) { fprintf(stderr, "write %s: %s\n", path, error->message); exit(1); }
+    g_free(path);
+}
+
 /* The rest of album's pipeline after the decode: thumbnail_image, colour, encode. */
-static size_t finish(VipsImage *decoded) {
+static size_t finish(VipsImage *decoded, const File *f) {
     VipsImage *thumb, *srgb;
     if (vips_thumbnail_image(decoded, &thumb, 240, "height", 240, "crop", VIPS_INTERESTING_CENTRE, NULL))
         die("thumbnail_image");
@@ -68,6 +84,7 @@ static size_t finish(VipsImage *decoded) {
     size_t len;
     if (vips_jpegsave_buffer(srgb, &out, &len, "Q", 70, "strip", TRUE, NULL))
         die("jpegsave");
+    save(f, out, len);
     g_free(out);
     g_object_unref(srgb);
     return len;
@@ -180,11 +197,11 @@ static double run(const char *mode, tjhandle tj, File *files, int n) {
             if (mode[4] == 'd') {
                 if (vips_image_wio_input(image)) die("wio");
             } else
-                bytes += finish(image);
+                bytes += finish(image, &files[i]);
             g_object_unref(image);
         } else {
             VipsImage *image = tj_decode(tj, &files[i], &pixels);
-            if (mode[2] != 'd') bytes += finish(image);
+            if (mode[2] != 'd') bytes += finish(image, &files[i]);
             g_object_unref(image);
             free(pixels);
         }
@@ -200,15 +217,29 @@ int main(int argc, char **argv) {
     if (VIPS_INIT(argv[0])) die("init");
     vips_concurrency_set(1);
     vips_cache_set_max(0);
+    if (argc < 4) { fprintf(stderr, "usage: %s MODE ROUNDS FILE... (or @LIST)\n", argv[0]); return 2; }
     const char *mode = argv[1];
-    int rounds = atoi(argv[2]), n = argc - 3;
+    int rounds = atoi(argv[2]);
+    GPtrArray *names = g_ptr_array_new();
+    for (int i = 3; i < argc; i++) {
+        if (argv[i][0] != '@') { g_ptr_array_add(names, argv[i]); continue; }
+        gchar *list;
+        gsize length;
+        GError *error = NULL;
+        if (!g_file_get_contents(argv[i] + 1, &list, &length, &error)) { fprintf(stderr, "read %s: %s\n", argv[i] + 1, error->message); return 1; }
+        for (gsize at = 0; at < length; at += strlen(list + at) + 1)
+            if (list[at]) g_ptr_array_add(names, list + at);
+    }
+    int n = names->len;
     File *files = calloc(n, sizeof(File));
     for (int i = 0; i < n; i++) {
         gchar *data;
         gsize size;
-        if (!g_file_get_contents(argv[i + 3], &data, &size, NULL)) { fprintf(stderr, "read %s\n", argv[i + 3]); return 1; }
+        const char *name = g_ptr_array_index(names, i);
+        if (!g_file_get_contents(name, &data, &size, NULL)) { fprintf(stderr, "read %s\n", name); return 1; }
         files[i].data = (unsigned char *) data;
         files[i].size = size;
+        files[i].name = name;
     }
     tjhandle tj = tjInitDecompress();
     if (!strcmp(mode, "compare")) { compare(files, n); return 0; }
