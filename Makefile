@@ -101,7 +101,8 @@ bench: deps
 	Benchmarks/corpus.sh
 	/usr/bin/python3 Benchmarks/run.py $(if $(QUICK),--quick)
 
-# The confirming run: the thumbnail comparison and the memory floor again, on a second corpus built the same way.
+# The confirming run: the thumbnail comparison (with issue 35's libvips pipeline row and quality check) and the memory
+# floor again, on a second corpus built the same way.
 bench-confirm: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
 	$(SWIFT) build -c release $(BUILD_FLAGS)

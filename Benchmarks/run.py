@@ -251,7 +251,8 @@ def build_tools():
         built = subprocess.run(argv, capture_output=True, text=True)
         if built.returncode != 0:
             sys.exit(f"{short(shlex.join(argv))} failed:\n{built.stderr}")
-        COMMANDS.setdefault("build: " + os.path.basename(binary), short(shlex.join(argv)))
+        shown = ["gcc", "-O2"] + extra + ["-o", binary, source]
+        COMMANDS.setdefault("build: " + os.path.basename(binary), short(shlex.join(shown)) + " $(pkg-config --cflags --libs vips)")
 
 
 def pipeline_reference(folder, listfile):
@@ -569,6 +570,7 @@ def filter_rows(count):
                 target, result = "no full-size file written", verdict(full_size == 0) + f" ({full_size} in filtered/)"
             elif limit is not None:
                 target, result = against(a, s, limit)
+                target += " (issue 35)" if label == "filter: pillow sepia" else " (issue 17)"
             else:
                 target, result = f"(informative: album ÷ this {a / s:.2f}×)", ""
             rows.append((f"filter on a date range ({count} photos): {label[8:]}", workers, f"{s:.2f}",
@@ -1210,9 +1212,16 @@ photo's decode while it is in flight, whatever the other worker does.
   inserted into a copy of its catalogue.db with album's PRAGMAs (WAL, synchronous=NORMAL, foreign_keys=ON) and
   album's INSERT, prepared once per row (Python's statement cache off), 500 rows per transaction like
   `CatalogueOwner`; measures SQLite's own cost of album's writes, not album's Swift around it.""" if full else "")
-    scope = "" if full else (f"\n**A confirming run** (`--only {args.only}`): the thumbnail comparison and the memory "
-                             f"floor only, on a second corpus built the same way; Benchmarks/RESULTS.md holds the full run "
-                             f"and the investigation.\n")
+    pipeline_text = (f"""- **{PIPELINE_LABEL}**, what it is: ceiling.c's `vips` mode is album's JPEG thumbnail path in libvips alone
+  (jpegload_buffer with shrink-on-load, thumbnail_image 240 crop centre, icc_transform to sRGB when a profile is
+  embedded, jpegsave Q70 strip), one process, one thread, no warm-up round. It reads every file into memory first and
+  writes nothing; album reads, hashes, reads EXIF, writes each thumbnail and the catalogue. Its row compares CPU
+  seconds (user + system) of the two whole processes in the same round: album's own per-photo cost on top of the
+  pipeline (issue 35: ≤ 1.05×). The quality reference is the same binary writing its thumbnails (`CEILING_OUT`), untimed,
+  after the rounds; each is compared decoded with album's last-round thumbnail of the same photo.""")
+    scope = "" if full else (f"\n**A confirming run** (`--only {args.only}`): the thumbnail comparison (with the libvips "
+                             f"pipeline row and the quality check) and the memory floor only, on a second corpus built "
+                             f"the same way; Benchmarks/RESULTS.md holds the full run and the investigation.\n")
     quick = " QUICK=1" if args.quick else ""
     target = "bench" if full else "bench-confirm"
     variant = f" ({args.variant_note})" if args.variant_note else ""
@@ -1263,6 +1272,7 @@ N is the workers column. Paths are relative to the repository root; Benchmarks/w
 corpus files (album's import skips symbolic links), and .list files are the same names NUL-separated.
 
 {commands}
+{pipeline_text}
 {ceiling_text}
 
 {investigation}
