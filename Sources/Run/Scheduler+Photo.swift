@@ -129,16 +129,19 @@ extension Scheduler {
                               status: result.status, error: result.message.map(Scheduler.oneLine), state: result.state)
         state.withLock { state in
             // Busy time is the work a stage did (done and failed steps); checking that a step is up to date is not.
-            if result.status != .skipped { state.summary.stageSeconds[stage, default: 0] += ms / 1000 }
+            // A skipped step changed nothing, so it is no row: it is counted here, the run row's counts keep it
+            // when the run ends (`runs.counts`, the one record of skipped steps), and it is announced at once. A
+            // no-op rerun writes nothing per photo (docs/catalogue.md, "Skipped steps").
+            if result.status == .skipped {
+                state.summary.counts[stage, default: [:]][.skipped, default: 0] += 1
+                return
+            }
+            state.summary.stageSeconds[stage, default: 0] += ms / 1000
             if result.status == .failed {
                 state.summary.failures.append(.init(path: path, stage: stage, reason: step.error ?? "unknown"))
             }
         }
-        // A skipped step changed nothing, so it is no row: it is counted here, the run row's counts keep it when the
-        // run ends (`runs.counts`, the one record of skipped steps), and it is announced at once. A no-op rerun
-        // writes nothing per photo (docs/catalogue.md, "Skipped steps").
         guard result.status != .skipped else {
-            state.withLock { $0.summary.counts[stage, default: [:]][.skipped, default: 0] += 1 }
             observer.step(step)
             return
         }
