@@ -143,9 +143,12 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
     /// The newest current photo recorded at `path`.
     package func photo(atPath path: String) throws -> PhotoRecord? {
-        if let known = recentPaths.withLock({ $0.answer(path) }) { return known }
+        // Each answer is held in a box of its own, so that the lock is held to compare paths and to retain or swap
+        // a box, never to copy or free a record (the workers ask at once, twice a photo).
+        if let known = recentPaths.withLock({ $0.answer(path) }) { return known.photo }
         let photo = try ask(nil) { reader in try reader.photos(atPath: path).first { isCurrent($0.id) } }
-        recentPaths.withLock { $0.add(path, photo) }
+        let answer = RecentPaths.Answer(path: path, photo: photo)
+        _ = recentPaths.withLock { $0.add(answer) }  // the oldest answer, released after the lock
         return photo
     }
 
@@ -354,23 +357,34 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
 /// The last paths `CatalogueSnapshot.photo(atPath:)` answered, with their answers, in a ring of a few entries.
 private struct RecentPaths {
-    private static let count = 16
-    private var entries: [(path: String, photo: PhotoRecord?)] = []
-    private var next = 0
+    final class Answer: Sendable {
+        let path: String
+        let photo: PhotoRecord?
 
-    /// The answer kept for `path`: `.some(nil)` when it was that no photo is there; nil when none is kept.
-    func answer(_ path: String) -> PhotoRecord?? {
-        for entry in entries where entry.path == path { return .some(entry.photo) }
-        return nil
+        init(path: String, photo: PhotoRecord?) {
+            self.path = path
+            self.photo = photo
+        }
     }
 
-    /// Keeps an answer in place of the oldest (entries are overwritten in place, never shifted).
-    mutating func add(_ path: String, _ photo: PhotoRecord?) {
-        if entries.count < RecentPaths.count {
-            entries.append((path, photo))
-        } else {
-            entries[next] = (path, photo)
-            next = (next + 1) % RecentPaths.count
+    private static let count = 16
+    private var entries: [Answer] = []
+    private var next = 0
+
+    /// The answer kept for `path`, if any.
+    func answer(_ path: String) -> Answer? {
+        entries.first { $0.path == path }
+    }
+
+    /// Keeps `answer` in place of the oldest, which it returns (entries are overwritten in place, never shifted).
+    mutating func add(_ answer: Answer) -> Answer? {
+        guard entries.count == RecentPaths.count else {
+            entries.append(answer)
+            return nil
         }
+        let oldest = entries[next]
+        entries[next] = answer
+        next = (next + 1) % RecentPaths.count
+        return oldest
     }
 }
