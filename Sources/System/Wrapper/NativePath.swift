@@ -9,6 +9,8 @@ public enum NativePath {
 
     /// The string for a file name's raw bytes.
     public static func string(_ bytes: [UInt8]) -> String {
+        // An ASCII name, most of them, is its own string (a scan makes one per file it lists).
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         var out = String.UnicodeScalarView()
         var index = 0
         while index < bytes.count {
