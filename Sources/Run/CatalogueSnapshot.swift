@@ -179,7 +179,8 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         }
     }
 
-    /// The aliases of `photo` when it is current (each export's paths), oldest first.
+    /// The aliases of `photo` when it is current (each export's paths), oldest first; asked of the catalogue only
+    /// when it held an alias as the snapshot began (`hasAliases`).
     package func aliases(ofPhoto photo: String) throws -> [PhotoAlias] {
         guard isCurrent(photo), hasAliases != false else { return [] }
         return try ask([]) { reader in try reader.aliases(photo: photo) }
