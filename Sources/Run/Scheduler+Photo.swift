@@ -10,7 +10,9 @@ import Stages
 extension Scheduler {
     /// One photo's whole chain: import (for a file), then every stage that selects it, stopping at a failure.
     package func process(_ item: Item) {
-        let context = self.context
+        // One context for the whole chain, each stage's prepared parameters set in place (a copy per stage retained
+        // and released every closure it holds).
+        var context = self.context
         var work: PhotoWork
         var failed = false
         defer { photoFinished(failed: failed) }
@@ -74,11 +76,10 @@ extension Scheduler {
         for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             let clock = DispatchTime.now()
-            var stageContext = context
-            stageContext.prepared = prepared
+            context.prepared = prepared
             var result: StepResult
             do {
-                result = try stage.run(&work, context: stageContext)
+                result = try stage.run(&work, context: context)
             } catch let damage as DamagedImage {
                 // The photo's pixels cannot be decoded: recorded on the photo, so later runs leave it alone.
                 result = .failed(damage.reason)
