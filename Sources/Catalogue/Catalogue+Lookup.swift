@@ -144,6 +144,17 @@ extension CatalogueReader {
         try fetchAll(PhotoAlias.self, "WHERE path = ? ORDER BY added, rowid", [.text(paths.stored(path))])
     }
 
+    /// Whether any alias is recorded (one indexed step, whatever the table's size).
+    package func hasAliases() throws -> Bool {
+        try database.query("SELECT EXISTS (SELECT 1 FROM aliases)") { $0.int(0) }.first == 1
+    }
+
+    /// Whether this connection reads through a write-ahead log: a lookup connection's reads are then one snapshot
+    /// (`lookupConnection`).
+    package var isWAL: Bool {
+        get throws { try database.query("PRAGMA journal_mode") { $0.text(0) }.first == "wal" }
+    }
+
     /// Whether this connection is a distributed chunk's view (`Catalogue.forChunk`: its own log, in exclusive
     /// locking mode), which no second connection may open: its lookups go through the chunk's writer.
     package var isChunkView: Bool {

@@ -21,9 +21,6 @@ extension CatalogueReader {
             return try body(record)
         }
     }
-
-    /// Where this catalogue's stored paths are resolved from: its folder as it is now.
-    package var paths: CataloguePaths { CataloguePaths(folder: folder) }
 }
 
 extension Catalogue {

@@ -11,26 +11,39 @@
 /// Records carry absolute paths; `Catalogue` stores and resolves them at its edge (`fetchAll`, `insertRow`, and each
 /// query that binds a path), so `ls`, `show`, `--json`, the events and templates only ever see absolute paths.
 package struct CataloguePaths: Sendable, Equatable {
+    package static func == (a: CataloguePaths, b: CataloguePaths) -> Bool { a.folder == b.folder }
+
     /// The catalogue folder, absolute and normalised (`Paths.absolute`).
     package let folder: String
-
     /// The folder's parent, or nil when that is `/` (then only paths inside the folder are stored relative).
-    package var parent: String? {
-        guard let slash = folder.lastIndex(of: "/"), slash != folder.startIndex else { return nil }
-        return String(folder[..<slash])
+    package let parent: String?
+    /// `folder` and `parent` with a slash after each, made once: every lookup by path stores one and resolves
+    /// what it reads.
+    private let folderSlash: String
+    private let parentSlash: String?
+
+    package init(folder: String) {
+        self.folder = folder
+        if let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
+            parent = String(folder[..<slash])
+        } else {
+            parent = nil
+        }
+        folderSlash = folder + "/"
+        parentSlash = parent.map { $0 + "/" }
     }
 
     /// What the catalogue stores for the absolute `path`.
     package func stored(_ path: String) -> String {
-        if path.hasPrefix(folder + "/") { return String(path.dropFirst(folder.count + 1)) }
-        if let parent, path.hasPrefix(parent + "/") { return "../" + path.dropFirst(parent.count + 1) }
+        if path.hasPrefix(folderSlash) { return String(path.dropFirst(folder.count + 1)) }
+        if let parent, let parentSlash, path.hasPrefix(parentSlash) { return "../" + path.dropFirst(parent.count + 1) }
         return path
     }
 
     /// The absolute path a stored one names, from where the folder is now.
     package func resolved(_ stored: String) -> String {
         if stored.hasPrefix("/") { return stored }
-        if stored.hasPrefix("../") { return (parent ?? "") + "/" + stored.dropFirst(3) }
-        return folder + "/" + stored
+        if stored.hasPrefix("../") { return (parentSlash ?? "/") + stored.dropFirst(3) }
+        return folderSlash + stored
     }
 }

@@ -11,6 +11,8 @@ import Core
 public class CatalogueReader {
     /// The catalogue folder, absolute.
     public let folder: String
+    /// Where this catalogue's stored paths are resolved from: its folder as it is now.
+    package let paths: CataloguePaths
     /// The connection: only the Catalogue module speaks SQL to it (a writer lends it to a service above the store
     /// through `Catalogue.connection`); other layers read through the store's methods.
     let database: Database
@@ -33,6 +35,7 @@ public class CatalogueReader {
 
     init(folder: String, _ opened: Opened) {
         self.folder = folder
+        paths = CataloguePaths(folder: folder)
         database = opened.database
         isReadOnly = opened.readOnly
         damage = opened.damage

@@ -97,22 +97,28 @@ public struct SettledPhotos: Sendable, ExpressibleByArrayLiteral {
     /// `id`'s 16 bytes when it is a lowercase UUID, else nil.
     private static func packed(_ id: String) -> Packed? {
         guard id.utf8.count == 36 else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
-        for (offset, byte) in id.utf8.enumerated() {
-            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
+        // Read from the string's contiguous UTF-8 (a copy of the string shares its storage): walking the UTF-8
+        // view with `enumerated()` was most of this, asked under the run's state lock and for every id of phase 2.
+        var id = id
+        return id.withUTF8 { bytes -> Packed? in
+            var high: UInt64 = 0, low: UInt64 = 0, digits = 0
+            for offset in 0..<36 {
+                let byte = bytes[offset]
+                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                let value: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+                digits += 1
             }
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
-            digits += 1
+            return Packed(high: high, low: low)
         }
-        return Packed(high: high, low: low)
     }
 
     public func contains(_ id: String) -> Bool {
@@ -120,8 +126,11 @@ public struct SettledPhotos: Sendable, ExpressibleByArrayLiteral {
         return others.contains(id)
     }
 
-    public mutating func insert(_ id: String) {
-        if let packed = SettledPhotos.packed(id) { self.packed.insert(packed) } else { others.insert(id) }
+    /// Adds `id`; says whether it was not there yet.
+    @discardableResult
+    public mutating func insert(_ id: String) -> Bool {
+        if let packed = SettledPhotos.packed(id) { return self.packed.insert(packed).inserted }
+        return others.insert(id).inserted
     }
 
     public var count: Int { packed.count + others.count }
@@ -130,8 +139,9 @@ public struct SettledPhotos: Sendable, ExpressibleByArrayLiteral {
 extension PhotoRecord {
     /// `settle(_:in:)` into the compact set the scheduler and the planner keep.
     public static func settle(_ photo: PhotoRecord, in settled: inout SettledPhotos) -> Bool {
-        let first = !settled.contains(photo.id)
-        for id in photo.settled { settled.insert(id) }
+        // `photo.settled`, its id first, without making the array (this runs under the run's state lock).
+        let first = settled.insert(photo.id)
+        if let replaces = photo.replaces { settled.insert(replaces) }
         return first
     }
 }

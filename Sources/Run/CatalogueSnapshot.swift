@@ -36,8 +36,10 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     private let notCurrent: NotCurrent
     /// The last paths `photo(atPath:)` answered, with their answers: the scheduler asks once when it takes a file
     /// (`decodeNeed`) and import asks again at once; a few entries, whatever the catalogue's size.
-    private let recentPaths = Mutex<[(path: String, photo: PhotoRecord?)]>([])
-    private static let recentPathCount = 16
+    private let recentPaths = Mutex(RecentPaths())
+    /// Whether the catalogue held any alias when the snapshot began: without one, no photo's exports have a path
+    /// besides its own, and `aliases(ofPhoto:)` answers without a query (nil: not known, asked each time).
+    private let hasAliases: Bool?
     /// How many photos a newer version of their file replaces: kept until `album prune`, never in a run.
     package var supersededCount: Int { notCurrent.superseded.count }
 
@@ -48,11 +50,14 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         guard let catalogue else {
             notCurrent = NotCurrent()
             self.through = nil
+            hasAliases = false
             return
         }
         notCurrent = try catalogue.notCurrent()
         if let through, try catalogue.isChunkView {
+            // A chunk's view is read as it is now, not as it was when the run began: asked each time.
             self.through = through
+            hasAliases = nil
             return
         }
         self.through = nil
@@ -64,6 +69,9 @@ package final class CatalogueSnapshot: @unchecked Sendable {
             // Opened one after another with nothing written between (the caller holds the writer), so every one
             // begins its read at the same point of the log.
             for _ in 0..<max(1, connections) { open.append(try catalogue.lookupConnection()) }
+            // Asked in the first connection's read transaction, the snapshot every lookup sees (WAL); a catalogue
+            // with a rollback journal is read as it is, and asked each time.
+            hasAliases = try open[0].isWAL ? open[0].hasAliases() : nil
         } catch {
             for reader in open { reader.close() }
             throw error
@@ -135,12 +143,12 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
     /// The newest current photo recorded at `path`.
     package func photo(atPath path: String) throws -> PhotoRecord? {
-        if let known = recentPaths.withLock({ $0.first { $0.path == path } }) { return known.photo }
+        // Each answer is held in a box of its own, so that the lock is held to compare paths and to retain or swap
+        // a box, never to copy or free a record (the workers ask at once, twice a photo).
+        if let known = recentPaths.withLock({ $0.answer(path) }) { return known.photo }
         let photo = try ask(nil) { reader in try reader.photos(atPath: path).first { isCurrent($0.id) } }
-        recentPaths.withLock { recent in
-            if recent.count >= CatalogueSnapshot.recentPathCount { recent.removeFirst() }
-            recent.append((path, photo))
-        }
+        let answer = RecentPaths.Answer(path: path, photo: photo)
+        _ = recentPaths.withLock { $0.add(answer) }  // the oldest answer, released after the lock
         return photo
     }
 
@@ -171,9 +179,10 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         }
     }
 
-    /// The aliases of `photo` when it is current (each export's paths), oldest first.
+    /// The aliases of `photo` when it is current (each export's paths), oldest first; asked of the catalogue only
+    /// when it held an alias as the snapshot began (`hasAliases`).
     package func aliases(ofPhoto photo: String) throws -> [PhotoAlias] {
-        guard isCurrent(photo) else { return [] }
+        guard isCurrent(photo), hasAliases != false else { return [] }
         return try ask([]) { reader in try reader.aliases(photo: photo) }
     }
 
@@ -344,5 +353,39 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         context.knownAlias = { [self] path in try alias(atPath: path) }
         context.knownSecondOriginals = { [self] photo in try secondOriginals(ofPhoto: photo) }
         return context
+    }
+}
+
+/// The last paths `CatalogueSnapshot.photo(atPath:)` answered, with their answers, in a ring of a few entries.
+private struct RecentPaths {
+    final class Answer: Sendable {
+        let path: String
+        let photo: PhotoRecord?
+
+        init(path: String, photo: PhotoRecord?) {
+            self.path = path
+            self.photo = photo
+        }
+    }
+
+    private static let count = 16
+    private var entries: [Answer] = []
+    private var next = 0
+
+    /// The answer kept for `path`, if any.
+    func answer(_ path: String) -> Answer? {
+        entries.first { $0.path == path }
+    }
+
+    /// Keeps `answer` in place of the oldest, which it returns (entries are overwritten in place, never shifted).
+    mutating func add(_ answer: Answer) -> Answer? {
+        guard entries.count == RecentPaths.count else {
+            entries.append(answer)
+            return nil
+        }
+        let oldest = entries[next]
+        entries[next] = answer
+        next = (next + 1) % RecentPaths.count
+        return oldest
     }
 }

@@ -10,7 +10,9 @@ import Stages
 extension Scheduler {
     /// One photo's whole chain: import (for a file), then every stage that selects it, stopping at a failure.
     package func process(_ item: Item) {
-        let context = self.context
+        // One context for the whole chain, each stage's prepared parameters set in place (a copy per stage retained
+        // and released every closure it holds).
+        var context = self.context
         var work: PhotoWork
         var failed = false
         defer { photoFinished(failed: failed) }
@@ -74,11 +76,10 @@ extension Scheduler {
         for (stage, prepared) in zip(job.stages, preparedStages) {
             if let select = stage.select, !select.matches(work.photo) { continue }
             let clock = DispatchTime.now()
-            var stageContext = context
-            stageContext.prepared = prepared
+            context.prepared = prepared
             var result: StepResult
             do {
-                result = try stage.run(&work, context: stageContext)
+                result = try stage.run(&work, context: context)
             } catch let damage as DamagedImage {
                 // The photo's pixels cannot be decoded: recorded on the photo, so later runs leave it alone.
                 result = .failed(damage.reason)
@@ -129,16 +130,19 @@ extension Scheduler {
                               status: result.status, error: result.message.map(Scheduler.oneLine), state: result.state)
         state.withLock { state in
             // Busy time is the work a stage did (done and failed steps); checking that a step is up to date is not.
-            if result.status != .skipped { state.summary.stageSeconds[stage, default: 0] += ms / 1000 }
+            // A skipped step changed nothing, so it is no row: it is counted here, the run row's counts keep it
+            // when the run ends (`runs.counts`, the one record of skipped steps), and it is announced at once. A
+            // no-op rerun writes nothing per photo (docs/catalogue.md, "Skipped steps").
+            if result.status == .skipped {
+                state.summary.counts[stage, default: [:]][.skipped, default: 0] += 1
+                return
+            }
+            state.summary.stageSeconds[stage, default: 0] += ms / 1000
             if result.status == .failed {
                 state.summary.failures.append(.init(path: path, stage: stage, reason: step.error ?? "unknown"))
             }
         }
-        // A skipped step changed nothing, so it is no row: it is counted here, the run row's counts keep it when the
-        // run ends (`runs.counts`, the one record of skipped steps), and it is announced at once. A no-op rerun
-        // writes nothing per photo (docs/catalogue.md, "Skipped steps").
         guard result.status != .skipped else {
-            state.withLock { $0.summary.counts[stage, default: [:]][.skipped, default: 0] += 1 }
             observer.step(step)
             return
         }

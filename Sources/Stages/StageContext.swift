@@ -102,10 +102,11 @@ public struct StageContext: Sendable {
     /// runs); `parametersHash` answers from it rather than serialising the same parameters again for every photo.
     public var prepared: StageParameters? = nil
 
-    /// The hash that identifies a stage's parameters together with the software that applies them.
-    public func parametersHash(stage: StageName, parameters: JSONValue) -> String {
+    /// The hash that identifies a stage's parameters together with the software that applies them. `parameters`
+    /// is made only when the run prepared none for this stage (an up-to-date check per photo makes none).
+    public func parametersHash(stage: StageName, parameters: @autoclosure () -> JSONValue) -> String {
         if let prepared, prepared.stage == stage { return prepared.hash }
-        return StageParameters(stage: stage, parameters: parameters, software: software).hash
+        return StageParameters(stage: stage, parameters: parameters(), software: software).hash
     }
 
     public init(catalogueFolder: String, run: Int64, software: Software,

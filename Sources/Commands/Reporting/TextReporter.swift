@@ -33,12 +33,28 @@ final class TextReporter: RunObserver {
 
     func step(_ step: StepRecord) {
         // A failure, and a warning on a step that went on (a sidecar that could not be read), are always said.
-        guard settings.verbose || step.status == .failed || step.error?.contains("warning: ") == true else { return }
+        guard settings.verbose || step.status == .failed || step.error.map(TextReporter.warns) == true else { return }
         let detail = step.error.map { ": \($0)" } ?? ""
         // One line, whatever the path and the error hold (`shown`): a line feed in a name starts no line of its own.
         var text = "album: \(step.stage.rawValue) \(step.status.rawValue): \(step.path)\(detail)".shown
         if step.status == .failed && settings.colour { text = "\u{1B}[31m\(text)\u{1B}[0m" }
         line(text)
+    }
+
+    /// Whether a step's message holds a warning (`warning: `). Searched as bytes by hand: Foundation's search was
+    /// 1.5 % of a quiet no-op rerun's CPU (one search per skipped step), the standard library's generic one 15 %.
+    static func warns(_ message: String) -> Bool {
+        var message = message
+        return message.withUTF8 { bytes in
+            let needle: StaticString = "warning: "
+            let count = needle.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            return needle.withUTF8Buffer { needle in
+                (0...(bytes.count - count)).contains { start in
+                    bytes[start] == needle[0] && (1..<count).allSatisfy { bytes[start + $0] == needle[$0] }
+                }
+            }
+        }
     }
 
     func progress(_ progress: RunProgress) {

@@ -24,9 +24,17 @@ extension Recipe {
     package static let primitives: [String: any FilterPrimitive.Type] =
         Dictionary(registered.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
+    /// The canonical JSON of `original`.
+    static let originalText = Recipe.original.canonical.text
+
     /// Rebuilds a recipe from its canonical JSON, as stored on a photo (`[{"sepia":{"amount":0.85}}]`).
     /// - Throws: `StageError` when the JSON names a primitive this album does not know (a newer album wrote it).
     public init(canonicalJSON text: String) throws {
+        // The original look, most photos' own, is known without parsing JSON (a no-op rerun asks it per photo).
+        if text == Recipe.originalText {
+            self = .original
+            return
+        }
         guard let steps = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
             throw StageError("the stored filter recipe \(text) is not valid")
         }

@@ -51,8 +51,9 @@ extension Bool: ColumnValue {
 }
 
 extension Optional: ColumnValue where Wrapped: ColumnValue {
+    @inlinable
     public init(row: Row, index: Int32, name: String) throws {
-        self = row.type(index) == SQLITE_NULL ? nil : try Wrapped(row: row, index: index, name: name)
+        self = row.isNull(index) ? nil : try Wrapped(row: row, index: index, name: name)
     }
 }
 

@@ -12,10 +12,14 @@ internal import CSQLite
 /// `SQLiteError` (SQLITE_MISMATCH) naming the column and the SQL. `text(_:)` and `int(_:)` read by position and
 /// do not check: for a `PRAGMA`'s rows, and for `verify`, which reads what a damaged file still holds.
 public struct Row {
-    let handle: OpaquePointer
-    let statement: Statement
+    @usableFromInline let handle: OpaquePointer
+    @usableFromInline let statement: Statement
 
     /// Column `name`, converted to `T`; throws when the query has no such column or its value is not a `T`.
+    /// Inlinable, so that a record's reads are specialised for their types where they are declared: generic, each
+    /// read of an optional column asked the runtime for `Optional<T>`'s metadata (a no-op rerun reads two rows a
+    /// photo).
+    @inlinable
     public subscript<T: ColumnValue>(_ name: String) -> T {
         get throws {
             guard let index = statement.index(ofColumn: name) else {
@@ -24,6 +28,10 @@ public struct Row {
             return try T(row: self, index: index, name: name)
         }
     }
+
+    /// Whether column `index` is NULL.
+    @usableFromInline
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
     /// The storage class of column `index` (SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB, SQLITE_NULL).
     func type(_ index: Int32) -> Int32 { sqlite3_column_type(handle, index) }

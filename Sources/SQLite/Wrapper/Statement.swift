@@ -39,6 +39,7 @@ public final class Statement {
     }
 
     /// The index of result column `name`: the first with that name, as `columnIndex` has it.
+    @usableFromInline
     func index(ofColumn name: String) -> Int32? {
         let next = nextColumn
         let index: Int32
@@ -83,6 +84,7 @@ public final class Statement {
     }
 
     /// The error for a column read that found the wrong type or no such column: SQLITE_MISMATCH, with this SQL.
+    @usableFromInline
     func mismatch(_ message: String) -> SQLiteError {
         SQLiteError(code: SQLITE_MISMATCH, message: message, sql: sql)
     }

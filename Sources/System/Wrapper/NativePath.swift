@@ -9,6 +9,8 @@ public enum NativePath {
 
     /// The string for a file name's raw bytes.
     public static func string(_ bytes: [UInt8]) -> String {
+        // An ASCII name, most of them, is its own string (a scan makes one per file it lists).
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         var out = String.UnicodeScalarView()
         var index = 0
         while index < bytes.count {
@@ -40,6 +42,10 @@ public enum NativePath {
 
     /// Calls `body` with the NUL-terminated raw path, for open, stat and friends.
     public static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+        // Most paths carry no mapped byte (U+F780…U+F7FF is EF 9E xx or EF 9F xx in UTF-8): their UTF-8 is their
+        // bytes, handed over as they are, with no array made (a no-op rerun stats each photo's files this way).
+        var path = path
+        if !path.withUTF8({ $0.contains(0xEF) }) { return try path.withCString(body) }
         var raw = bytes(path).map { CChar(bitPattern: $0) }
         raw.append(0)
         return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
