@@ -1,6 +1,7 @@
 import Foundation
 import System
 import Media
+import Catalogue
 
 /// Walks import's folders by raw directory entries (so names that are not UTF-8 survive, see `NativePath`),
 /// never opening a file, never following a link unless asked, and never visiting a folder twice. Derived files
@@ -9,6 +10,8 @@ struct FolderScanner {
     package let stage: ImportStage
     package let derived: DerivedFiles
     package private(set) var found: [String] = []
+    /// Each of `found`'s identity from the walk's stat, in the same order (`ImportScan.identities`).
+    package private(set) var identities: [FileIdentity?] = []
     package private(set) var passedOver = PassedOver()
     package private(set) var foundPerRoot: [String: Int] = [:]
     /// Each found file's XMP sidecar (`Sidecar.of`), from the listing of its folder the walk already has.
@@ -37,6 +40,7 @@ struct FolderScanner {
             passedOver.derived += 1
         } else {
             found.append(root)
+            identities.append(nil)  // import says what a root that is not a folder is
             if let sidecar = Sidecar.beside(file: root) { sidecars[root] = sidecar }
         }
         foundPerRoot[root, default: 0] += found.count - before
@@ -70,6 +74,9 @@ struct FolderScanner {
                     passedOver.derived += 1
                 } else {
                     found.append(path)
+                    // The stat import's entry makes (`ImportStage.entry(atPath:)`): lstat, then stat through a
+                    // followed link. Anything but a regular file is left to import to explain.
+                    identities.append(info.isRegular ? FileIdentity(info) : nil)
                     if let sidecar = Sidecar.of(name, among: sidecarsHere) {
                         sidecars[path] = folder == "/" ? "/" + sidecar : folder + "/" + sidecar
                     }
