@@ -1,4 +1,6 @@
 import Foundation
+import Dispatch
+import Synchronization
 import System
 import Media
 import Catalogue
@@ -22,12 +24,18 @@ struct FolderScanner {
     /// Folders that could not be listed (permissions, too many open files, I/O errors): nothing in them is imported,
     /// and the run says so instead of finishing as if they were empty.
     package private(set) var unreadable: [UnreadableFolder] = []
-    /// Folders visited, by device and inode, so that followed links cannot loop.
-    private var visited: Set<[UInt64]> = []
+    /// Folders visited, by device and inode, so that followed links cannot loop: one set for every scanner of the
+    /// walk, the subfolders' included (`walk`).
+    private let visited: VisitedFolders
 
     package init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {
+        self.init(stage: stage, derived: derived, visited: VisitedFolders())
+    }
+
+    private init(stage: ImportStage, derived: DerivedFiles, visited: VisitedFolders) {
         self.stage = stage
         self.derived = derived
+        self.visited = visited
     }
 
     /// A root of `from`: a folder is walked; anything else is one entry (`importFile` says what it is), unless it
@@ -47,7 +55,7 @@ struct FolderScanner {
     }
 
     private mutating func walk(_ folder: String, identity: [UInt64], depth: Int) {
-        guard visited.insert(identity).inserted, depth < 256 else { return }  // a loop through followed links
+        guard visited.insert(identity), depth < 256 else { return }  // a loop through followed links
         if derived.contains(folder: identity, isRoot: depth == 0) {
             countDerived(in: folder, depth: depth)
             return
@@ -57,6 +65,9 @@ struct FolderScanner {
         // file found here has it.
         let sidecarsHere = Sidecar.byStem(names)
         var claimed: Set<String> = [], sidecarFiles: Set<String> = []
+        // A root's subfolders are walked after its own files, on every processor at once (`walk(_:)`); deeper ones
+        // in place.
+        var subfolders: [(path: String, identity: [UInt64])] = []
         for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
             guard var info = try? FileStatus(path, followingLinks: false) else { continue }
@@ -65,7 +76,11 @@ struct FolderScanner {
             }
             if info.isDirectory {
                 if stage.recursive && !name.hasPrefix(".") {
-                    walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
+                    if depth == 0 {
+                        subfolders.append((path, [info.device, UInt64(info.inode)]))
+                    } else {
+                        walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
+                    }
                 }
             } else if Sidecar.isSidecar(name: name) {
                 sidecarFiles.insert(name)  // read with its photo, or counted below when no photo has it
@@ -93,6 +108,35 @@ struct FolderScanner {
         for sidecar in sidecarFiles.intersection(sidecarsHere.values).subtracting(claimed) where stage.accepts(name: sidecar) || !stage.included(name: sidecar) {
             passedOver.ignored[ImportStage.fileExtension(of: sidecar), default: 0] += 1
         }
+        walk(subfolders)
+    }
+
+    /// Walks a root's subfolders, several at a time: the scan of a large library is stats of its files, which two
+    /// processors make in about half the time of one. Each is walked by a scanner of its own, sharing `visited`,
+    /// and what each found is taken in the folders' order, so the result is the one walk's in that order (which of
+    /// two names of one folder, a link followed or a bind mount, is walked is then the first to reach it).
+    private mutating func walk(_ subfolders: [(path: String, identity: [UInt64])]) {
+        guard subfolders.count > 1 else {
+            for folder in subfolders { walk(folder.path, identity: folder.identity, depth: 1) }
+            return
+        }
+        let template = FolderScanner(stage: stage, derived: derived, visited: visited)
+        let walked = Mutex<[Int: FolderScanner]>([:])
+        DispatchQueue.concurrentPerform(iterations: subfolders.count) { index in
+            var scanner = template
+            scanner.walk(subfolders[index].path, identity: subfolders[index].identity, depth: 1)
+            walked.withLock { $0[index] = scanner }
+        }
+        for index in subfolders.indices {
+            guard let scanner = walked.withLock({ $0.removeValue(forKey: index) }) else { continue }
+            found += scanner.found
+            identities += scanner.identities
+            passedOver.derived += scanner.passedOver.derived
+            passedOver.ignored.merge(scanner.passedOver.ignored, uniquingKeysWith: +)
+            sidecars.merge(scanner.sidecars, uniquingKeysWith: { first, _ in first })
+            movies += scanner.movies
+            unreadable += scanner.unreadable
+        }
     }
 
     /// Counts the files import would have considered under a derived folder, taking none of them.
@@ -115,6 +159,16 @@ struct FolderScanner {
         let listing = Directory.entries(of: folder)
         if let failure = listing.failure { unreadable.append(UnreadableFolder(path: folder, reason: failure.reason)) }
         return listing.names
+    }
+}
+
+/// The folders a scan visited, by device and inode, shared by the scanners of its subfolders.
+private final class VisitedFolders: Sendable {
+    private let folders = Mutex<Set<[UInt64]>>([])
+
+    /// Whether `identity` was not visited yet; it is from now on.
+    func insert(_ identity: [UInt64]) -> Bool {
+        folders.withLock { $0.insert(identity).inserted }
     }
 }
 
