@@ -65,9 +65,10 @@ struct FolderScanner {
         // file found here has it.
         let sidecarsHere = Sidecar.byStem(names)
         var claimed: Set<String> = [], sidecarFiles: Set<String> = []
-        // A root's subfolders are walked after its own files, on every processor at once (`walk(_:)`); deeper ones
-        // in place.
-        var subfolders: [(path: String, identity: [UInt64])] = []
+        // A root's subfolders are walked after its own files, on every processor at once (`walk(_:)`), and what
+        // they find is put where the one walk would have found it (at `found`'s and `movies`' counts as each is met);
+        // deeper ones are walked in place.
+        var subfolders: [Subfolder] = []
         for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
             guard var info = try? FileStatus(path, followingLinks: false) else { continue }
@@ -77,7 +78,8 @@ struct FolderScanner {
             if info.isDirectory {
                 if stage.recursive && !name.hasPrefix(".") {
                     if depth == 0 {
-                        subfolders.append((path, [info.device, UInt64(info.inode)]))
+                        subfolders.append(Subfolder(path: path, identity: [info.device, UInt64(info.inode)],
+                                                    foundBefore: found.count, moviesBefore: movies.count))
                     } else {
                         walk(path, identity: [info.device, UInt64(info.inode)], depth: depth + 1)
                     }
@@ -111,32 +113,55 @@ struct FolderScanner {
         walk(subfolders)
     }
 
+    /// A root's subfolder, and how many files and movies the walk had found when it met it.
+    private struct Subfolder {
+        var path: String
+        var identity: [UInt64]
+        var foundBefore: Int
+        var moviesBefore: Int
+    }
+
     /// Walks a root's subfolders, several at a time: the scan of a large library is stats of its files, which two
     /// processors make in about half the time of one. Each is walked by a scanner of its own, sharing `visited`,
-    /// and what each found is taken in the folders' order, so the result is the one walk's in that order (which of
-    /// two names of one folder, a link followed or a bind mount, is walked is then the first to reach it).
-    private mutating func walk(_ subfolders: [(path: String, identity: [UInt64])]) {
-        guard subfolders.count > 1 else {
-            for folder in subfolders { walk(folder.path, identity: folder.identity, depth: 1) }
-            return
-        }
+    /// and what each found is put where the one walk would have found it, so the result is that walk's. With links
+    /// followed they are walked one after another, so a folder two of them lead to is the first name's, as in one
+    /// walk; without, only a bind mount shows a folder twice, and then it is walked under the first to reach it.
+    private mutating func walk(_ subfolders: [Subfolder]) {
+        guard !subfolders.isEmpty else { return }
         let template = FolderScanner(stage: stage, derived: derived, visited: visited)
         let walked = Mutex<[Int: FolderScanner]>([:])
-        DispatchQueue.concurrentPerform(iterations: subfolders.count) { index in
+        let walk = { @Sendable (index: Int) in
             var scanner = template
             scanner.walk(subfolders[index].path, identity: subfolders[index].identity, depth: 1)
             walked.withLock { $0[index] = scanner }
         }
-        for index in subfolders.indices {
+        if subfolders.count == 1 || stage.followSymlinks {
+            // Links followed, two subfolders may lead to one folder: walked in order, it is the first name's.
+            for index in subfolders.indices { walk(index) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: subfolders.count, execute: walk)
+        }
+        var (ownFound, ownIdentities, ownMovies) = (found, identities, movies)
+        (found, identities, movies) = ([], [], [])
+        var (nextFound, nextMovie) = (0, 0)
+        for (index, folder) in subfolders.enumerated() {
+            found += ownFound[nextFound..<folder.foundBefore]
+            identities += ownIdentities[nextFound..<folder.foundBefore]
+            movies += ownMovies[nextMovie..<folder.moviesBefore]
+            (nextFound, nextMovie) = (folder.foundBefore, folder.moviesBefore)
             guard let scanner = walked.withLock({ $0.removeValue(forKey: index) }) else { continue }
             found += scanner.found
             identities += scanner.identities
+            movies += scanner.movies
             passedOver.derived += scanner.passedOver.derived
             passedOver.ignored.merge(scanner.passedOver.ignored, uniquingKeysWith: +)
             sidecars.merge(scanner.sidecars, uniquingKeysWith: { first, _ in first })
-            movies += scanner.movies
             unreadable += scanner.unreadable
         }
+        found += ownFound[nextFound...]
+        identities += ownIdentities[nextFound...]
+        movies += ownMovies[nextMovie...]
+        (ownFound, ownIdentities, ownMovies) = ([], [], [])
     }
 
     /// Counts the files import would have considered under a derived folder, taking none of them.
