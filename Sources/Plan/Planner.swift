@@ -98,7 +98,8 @@ public struct Planner {
             for folder in scan.unreadableFolders {
                 note(&plan, path: folder.path, stage: .import, .toDo, "(it fails: cannot read this folder)")
             }
-            let entries = scan.files.map { importStage.entry(atPath: $0) }
+            // The scan's stat where it made one, as the run's import takes it (`ImportScan.identities`).
+            let entries = scan.files.indices.map { scan.identity(at: $0).map(ImportEntry.file) ?? importStage.entry(atPath: scan.files[$0]) }
             for (path, entry) in zip(scan.files, entries) {
                 guard case .file(let identity) = entry, try snapshot.isToImport(path, identity) else { continue }
                 progress.sizesToImport[identity.bytes, default: 0] += 1

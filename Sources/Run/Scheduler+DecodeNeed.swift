@@ -14,7 +14,7 @@ extension Scheduler {
     /// its first bytes would cost a no-op rerun a read per photo. A file unreadable here needs 0, and its import
     /// says why.
     func decodeNeed(_ item: Item) -> Int {
-        guard case .file(let path, _) = item, (try? snapshot.withLock({ $0 })?.photo(atPath: path)) == nil,
+        guard case .file(let path, _, _) = item, (try? snapshot.withLock({ $0 })?.photo(atPath: path)) == nil,
               let start = try? FileBytes(path: path, firstBytes: Scheduler.frameHeaderSearchBytes),
               let bytes = Image.decoderBufferBytes(fromStartOf: start) else { return 0 }
         return LookRenderer.reservation(decoderBytes: bytes)

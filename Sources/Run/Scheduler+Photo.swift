@@ -17,9 +17,9 @@ extension Scheduler {
         var failed = false
         defer { photoFinished(failed: failed) }
         switch item {
-        case .file(let path, let sidecar):
+        case .file(let path, let sidecar, let identity):
             let clock = DispatchTime.now()
-            let (imported, result) = job.importStage!.importFile(path, sidecar: sidecar, context: context)
+            let (imported, result) = job.importStage!.importFile(path, sidecar: sidecar, identity: identity, context: context)
             record(.import, path: path, photo: imported?.photo.id, parameters: preparedImport!.text,
                    result: result, since: clock)
             guard let imported else { failed = result.status == .failed; return }

@@ -15,10 +15,11 @@ import JobFile
 public final class Scheduler: Sendable {
     /// A unit of work: a file to import, a catalogue photo for the stages after import, or the exports of a path
     /// this run found with a photo's bytes (`processAlias`).
-    /// The rare kinds are `indirect` (a pointer), so a run's list of items costs a file's path and sidecar each,
-    /// not a whole `PhotoRecord`'s room (an enum is as large as its largest case: about 560 bytes an item before).
+    /// The rare kinds are `indirect` (a pointer), so a run's list of items costs a file's path, sidecar and identity
+    /// each, not a whole `PhotoRecord`'s room (an enum is as large as its largest case: about 560 bytes an item before).
+    /// A file's identity is the scan's stat of it (`ImportScan.identities`), so import does not stat it again.
     package enum Item: Sendable {
-        case file(String, sidecar: String? = nil)
+        case file(String, sidecar: String? = nil, identity: FileIdentity? = nil)
         indirect case photo(PhotoRecord), alias(PhotoAlias), unreadableFolder(UnreadableFolder)
     }
 
@@ -109,13 +110,14 @@ public final class Scheduler: Sendable {
         let ticker = startProgressTimer(started: started)
         defer { ticker.cancel() }
 
-        // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once.
-        var items: [Item] = []
-        items.reserveCapacity(scan.unreadableFolders.count + files.count)
-        for folder in scan.unreadableFolders { items.append(.unreadableFolder(folder)) }
-        for file in files { items.append(.file(file, sidecar: scan.sidecars[file])) }
-        var finished = perform(items)
-        items = []
+        // Phase 1: every file import finds, each through its whole chain, so the first exports appear at once. Its
+        // items are made as they are taken: the unreadable folders first, then the files, with the scan's stat of each.
+        let folders = scan.unreadableFolders
+        var finished = perform(count: folders.count + files.count) { index in
+            guard index >= folders.count else { return .unreadableFolder(folders[index]) }
+            let file = files[index - folders.count]
+            return .file(file, sidecar: scan.sidecars[file], identity: scan.identity(at: index - folders.count))
+        }
         // Phase 2: the catalogue's other current photos, for the stages after import; then the exports of the
         // paths phase 1 found with a photo's bytes, each after its photo's chain.
         if finished, !job.stages.isEmpty {
@@ -176,11 +178,16 @@ public final class Scheduler: Sendable {
     /// whose decode does not fit the memory budget beside those in their chains is put aside until it does).
     /// - Returns: false when a stop left photos in flight past the grace period (they were abandoned).
     private func perform(_ items: [Item]) -> Bool {
-        guard !items.isEmpty, !stopRequested else { return true }
-        let work = WorkQueue(items, capacity: budget.capacity)
+        perform(count: items.count) { items[$0] }
+    }
+
+    /// Runs the `count` items `item` makes, one index at a time, in order (`perform`).
+    private func perform(count: Int, item: @escaping @Sendable (Int) -> Item) -> Bool {
+        guard count > 0, !stopRequested else { return true }
+        let work = WorkQueue(count: count, item: item, capacity: budget.capacity)
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "album.workers", attributes: .concurrent)
-        for _ in 0..<min(workers, items.count) {
+        for _ in 0..<min(workers, count) {
             queue.async(group: group) { [self] in
                 while let taken = work.take(need: decodeNeed, stopped: { stopRequested || owner.firstError != nil }) {
                     process(taken.item)

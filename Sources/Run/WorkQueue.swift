@@ -26,15 +26,23 @@ final class WorkQueue<Item: Sendable>: Sendable {
     /// What a worker does next: return an item, ask an item's need, wait for a chain to end, or stop.
     private enum Step { case taken(Taken), ask(Item), wait, done }
 
-    private let items: [Item]
+    /// The items, made one at a time as they are taken (a phase of 10^5 files keeps no list of them).
+    private let count: Int
+    private let item: @Sendable (Int) -> Item
     private let capacity: Int
     private let state = Mutex(State())
     private let changed = DispatchSemaphore(value: 0)
     private let waiters = Mutex(0)
 
     /// - Parameter capacity: the memory budget, in the unit of the needs (`PixelBudget.capacity`).
-    package init(_ items: [Item], capacity: Int) {
-        self.items = items
+    package convenience init(_ items: [Item], capacity: Int) {
+        self.init(count: items.count, item: { items[$0] }, capacity: capacity)
+    }
+
+    /// - Parameter item: the item at an index below `count`, asked once per index, in order, under the queue's lock.
+    package init(count: Int, item: @escaping @Sendable (Int) -> Item, capacity: Int) {
+        self.count = count
+        self.item = item
         self.capacity = capacity
     }
 
@@ -48,9 +56,9 @@ final class WorkQueue<Item: Sendable>: Sendable {
                     state.inChains += first.need
                     return .taken(first)
                 }
-                if state.next < items.count {
+                if state.next < count {
                     defer { state.next += 1 }
-                    return .ask(items[state.next])
+                    return .ask(item(state.next))
                 }
                 return state.putAside.isEmpty ? .done : .wait
             }

@@ -1,7 +1,17 @@
+import Catalogue
+
 /// What import's scan found: the entries to import, and what it passed over and why.
 public struct ImportScan: Sendable, Equatable {
-    /// The entries to import, sorted by path.
-    public var files: [String] = []
+    /// The entries to import, sorted by path. Setting them forgets `identities` (import then stats each file).
+    public var files: [String] = [] {
+        didSet { identities = [] }
+    }
+    /// Each of `files`' identity from the scan's own stat, in the same order: what `ImportStage.entry(atPath:)`
+    /// would find for a regular file (through its link, when links are followed), so import does not stat it a
+    /// second time. nil where import makes its own stat and says what the entry is (a link not followed, a dangling
+    /// one, anything but a regular file, a root named in `from`); empty when the scan was not made here (a chunk's
+    /// manifest) or `files` was changed since.
+    public private(set) var identities: [FileIdentity?] = []
     /// Folders that could not be listed: each is a failed import step, so a run never passes over them silently.
     public var unreadableFolders: [UnreadableFolder] = []
     /// The files it never took: album's own, and those no include pattern matches.
@@ -15,12 +25,19 @@ public struct ImportScan: Sendable, Equatable {
     public var sidecars: [String: String] = [:]
 
     public init(files: [String] = [], unreadableFolders: [UnreadableFolder] = [], passedOver: PassedOver = PassedOver(),
-                foundPerRoot: [String: Int] = [:], seconds: [String: String] = [:], sidecars: [String: String] = [:]) {
+                foundPerRoot: [String: Int] = [:], seconds: [String: String] = [:], sidecars: [String: String] = [:],
+                identities: [FileIdentity?] = []) {
         self.seconds = seconds
         self.files = files
+        self.identities = identities.count == files.count ? identities : []
         self.sidecars = sidecars
         self.unreadableFolders = unreadableFolders
         self.passedOver = passedOver
         self.foundPerRoot = foundPerRoot
+    }
+
+    /// The scan's identity of `files[index]`, nil when import must stat it itself.
+    public func identity(at index: Int) -> FileIdentity? {
+        index < identities.count ? identities[index] : nil
     }
 }

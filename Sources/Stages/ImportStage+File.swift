@@ -9,10 +9,13 @@ import XMP
 extension ImportStage {
     /// Imports one file: reads it once, hashes it, sniffs its format, reads its header and its XMP sidecar (when the
     /// scan found one), records the photo.
+    /// - Parameter scanned: the file's identity from the scan's stat (`ImportScan.identities`), so it is not stat-ed
+    ///   again; nil to stat it here (`entry(atPath:)`, which also says what an entry that is no regular file is).
     /// - Returns: the photo's work state for the stages after import (nil when it failed), and the step's result.
-    public func importFile(_ path: String, sidecar: String?, context: StageContext) -> (PhotoWork?, StepResult) {
+    public func importFile(_ path: String, sidecar: String?, identity scanned: FileIdentity? = nil,
+                           context: StageContext) -> (PhotoWork?, StepResult) {
         let identity: FileIdentity
-        switch entry(atPath: path) {
+        switch scanned.map(ImportEntry.file) ?? entry(atPath: path) {
         case .failed(let reason): return (nil, .failed(reason))
         case .skipped(let reason): return (nil, .skipped(reason, input: nil, output: nil))
         case .file(let found): identity = found

@@ -17,7 +17,7 @@ extension ImportStage {
         var stills: [String: [String]] = [:], clips: [String: [String]] = [:]
         for list in [files, movies] {
             for file in list {
-                guard let (key, ext) = pairKey(of: file), ImageFormat.liveMovieExtensions.contains(ext) else { continue }
+                guard hasPairExtension(file, in: ImageFormat.liveMovieExtensions), let (key, _) = pairKey(of: file) else { continue }
                 clips[key, default: []].append(file)
             }
         }

@@ -13,7 +13,7 @@ extension ImportStage {
         // photo (Benchmarks/INVESTIGATION.md, section 25).
         var raws: [String: [String]] = [:], pictures: [String: [String]] = [:]
         for file in files {
-            guard let (key, ext) = pairKey(of: file), ImageFormat.rawExtensions.contains(ext) else { continue }
+            guard hasPairExtension(file, in: ImageFormat.rawExtensions), let (key, _) = pairKey(of: file) else { continue }
             raws[key, default: []].append(file)
         }
         guard !raws.isEmpty else { return (files, [:]) }
@@ -38,6 +38,15 @@ extension ImportStage {
         let name = path[slash...]
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return (String(path[..<slash]) + name[..<dot].lowercased(), String(name[name.index(after: dot)...]).lowercased())
+    }
+
+    /// Whether `path`'s extension, lowercased, is one of `extensions`: `pairKey`'s extension without its key, so a
+    /// library with no file of a pair's kind makes no key per file.
+    static func hasPairExtension(_ path: String, in extensions: Set<String>) -> Bool {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[slash...]
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return extensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// Each file to import's XMP sidecar: its own, else, for a pair's rendered file, its second original's (a

@@ -2,6 +2,7 @@ import Foundation
 import System
 import Vips
 import Media
+import Catalogue
 
 /// `import`: finds photos in folders and records them in the catalogue, identified by the SHA-256 of their bytes.
 ///
@@ -101,16 +102,35 @@ public struct ImportStage: DeclaredOptions {
     public func scan(skipping derived: DerivedFiles = DerivedFiles()) -> ImportScan {
         var scanner = FolderScanner(stage: self, derived: derived)
         for root in from { scanner.visit(root: root) }
-        var (found, seconds) = ImportStage.paired(scanner.found.sorted(), pair: pair)
+        let order = scanner.found.indices.sorted { scanner.found[$0] < scanner.found[$1] }
+        let sorted = order.map { scanner.found[$0] }
+        var (found, seconds) = ImportStage.paired(sorted, pair: pair)
         let movies = scanner.movies.sorted()
         (found, seconds) = ImportStage.livePhotos(found, movies: movies, seconds: seconds, pair: pair)
+        var identities = ImportStage.identities(of: found, among: sorted, order.map { scanner.identities[$0] })
         var passedOver = scanner.passedOver
         let paired = Set(seconds.values)
         for movie in movies where !paired.contains(movie) { passedOver.ignored[ImportStage.fileExtension(of: movie), default: 0] += 1 }
-        if let limit, found.count > limit { found.removeLast(found.count - limit) }
+        if let limit, found.count > limit {
+            found.removeLast(found.count - limit)
+            identities.removeLast(identities.count - limit)
+        }
         let kept = scanner.sidecars.isEmpty ? [] : Set(found)  // a set of every file only where sidecars were found
         return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: passedOver,
                           foundPerRoot: scanner.foundPerRoot, seconds: seconds,
-                          sidecars: ImportStage.sidecars(scanner.sidecars, of: kept, seconds: seconds))
+                          sidecars: ImportStage.sidecars(scanner.sidecars, of: kept, seconds: seconds), identities: identities)
+    }
+
+    /// The identities of `kept`, a subsequence of `all` (the second originals of pairs left out), from `all`'s.
+    private static func identities(of kept: [String], among all: [String], _ identities: [FileIdentity?]) -> [FileIdentity?] {
+        guard kept.count != all.count else { return identities }
+        var result: [FileIdentity?] = [], index = 0
+        result.reserveCapacity(kept.count)
+        for file in kept {
+            while all[index] != file { index += 1 }
+            result.append(identities[index])
+            index += 1
+        }
+        return result
     }
 }

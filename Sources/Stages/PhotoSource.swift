@@ -29,7 +29,8 @@ public protocol PhotoSource: JobStage {
     func sidecarFacts(_ sidecar: String?, onto photo: PhotoRecord) -> PhotoRecord
     /// The known photo with its facts read again from its header and the sidecar now (reads, writes nothing).
     func refreshedFacts(of known: PhotoRecord, sidecar: String?, catalogueFolder: String) throws -> (PhotoRecord, FileBytes)
-    /// Takes one file, with its XMP sidecar when the scan found one (`ImportScan.sidecars`): the photo's work for
-    /// the stages after it (nil when it failed or was passed over), and the step.
-    func importFile(_ path: String, sidecar: String?, context: StageContext) -> (PhotoWork?, StepResult)
+    /// Takes one file, with its XMP sidecar when the scan found one (`ImportScan.sidecars`) and the identity the
+    /// scan's stat gave it (`ImportScan.identities`; nil: import stats it): the photo's work for the stages after it
+    /// (nil when it failed or was passed over), and the step.
+    func importFile(_ path: String, sidecar: String?, identity: FileIdentity?, context: StageContext) -> (PhotoWork?, StepResult)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import System
+import Catalogue
 @testable import Stages
 
 /// `FolderScanner`: what import's walk finds (docs/job-files.md, "import"). It lists entries by name only, never
@@ -119,5 +120,34 @@ final class FolderScannerTests: XCTestCase {
         stage.from = [folder + "/photos", folder + "/more"]
         stage.limit = 3
         XCTAssertEqual(stage.scan().files.map { String($0.dropFirst(folder.count + 1)) }, ["more/0.jpg", "photos/a.jpg", "photos/b/1.jpg"])
+    }
+
+    /// The scan's stat of each file travels to import (`ImportScan.identities`), which then makes none: it must be
+    /// the entry import's own stat gives, for a regular file, a followed link, and what import explains itself.
+    func testTheScansIdentityOfEachFileIsImportsEntry() throws {
+        for path in ["photos/a.jpg", "photos/sub/b.jpg", "photos/sub/deeper/c.jpg", "photos/other/d.jpg"] { try touch(path) }
+        try link("photos/to-file.jpg", to: folder + "/photos/a.jpg")
+        try link("photos/sub/dangling.jpg", to: folder + "/nowhere.jpg")
+        XCTAssertEqual(mkfifo(folder + "/photos/other/fifo.jpg", 0o644), 0)
+        for follow in [false, true] {
+            var stage = ImportStage(from: [folder + "/photos"])
+            stage.followSymlinks = follow
+            let scan = stage.scan()
+            XCTAssertEqual(scan.files.count, 7)
+            XCTAssertEqual(scan.identities.count, scan.files.count)
+            var stated = 0
+            for (index, file) in scan.files.enumerated() {
+                if let identity = scan.identity(at: index) {
+                    XCTAssertEqual(stage.entry(atPath: file), .file(identity), file)
+                    stated += 1
+                } else if case .file = stage.entry(atPath: file) {
+                    XCTFail("\(file): a regular file left for import to stat again")
+                }
+            }
+            XCTAssertEqual(stated, follow ? 5 : 4, "the link to a file is its target's file only when links are followed")
+            var narrowed = scan
+            narrowed.files = Array(scan.files.dropFirst())
+            XCTAssertTrue(narrowed.identities.isEmpty, "other files, other stats: import makes its own")
+        }
     }
 }
