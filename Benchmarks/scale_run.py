@@ -74,8 +74,8 @@ def fill_only(album, base, count):
 
 
 def clone(seed, dest):
-    """The seed library again for one binary: every file a hard link, except the catalogue's database files, which
-    are copied (the binary writes them; album writes a rendition or an original only by a new file renamed over).
+    """The seed library again for one binary: every file a hard link, except the catalogue's own files (its database,
+    its lock, its checked stamp: each copy must lock alone), which are copied (the binary writes them; album writes a rendition or an original only by a new file renamed over).
     A file that has as many links as it takes (the thumbnails' few files) is copied once, and the copy linked on."""
     linked_to = {}
     for folder, dirs, names in os.walk(seed):
@@ -83,7 +83,7 @@ def clone(seed, dest):
         os.makedirs(target, exist_ok=True)
         for name in names:
             source, made = os.path.join(folder, name), os.path.join(target, name)
-            if name.startswith("catalogue.db") or os.path.islink(source):
+            if name.startswith("catalogue.") or os.path.islink(source):
                 shutil.copy2(source, made, follow_symlinks=False)
                 continue
             inode = os.stat(source).st_ino

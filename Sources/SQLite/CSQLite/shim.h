@@ -15,4 +15,10 @@ static inline int album_sqlite3_no_checkpoint_on_close(sqlite3 *db) {
     int set = 0;
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &set);
 }
+/* sqlite3_config is varargs. SQLITE_CONFIG_MEMSTATUS 0: no global allocation statistics, whose one mutex every
+ * sqlite3_malloc of every connection takes (sqlite.org/c3ref/c_config_covering_index_scan.html). Only before
+ * sqlite3_initialize; SQLITE_MISUSE after it. */
+static inline int album_sqlite3_memstatus_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
 #endif

@@ -31,7 +31,15 @@ public final class Database {
         case ownLog(writing: Bool)
     }
 
+    /// SQLite's process-wide set-up, done once before the first connection opens: no allocation statistics, so
+    /// that connections on different threads (a run's lookups, one per worker) share no mutex on every allocation.
+    /// album reads none of those statistics. (Refused, harmlessly, if SQLite was initialised before.)
+    private static let configured: Void = {
+        _ = album_sqlite3_memstatus_off()
+    }()
+
     public init(path: String, mode: Mode = .readWriteCreate) throws {
+        Database.configured
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         var name = path
