@@ -128,7 +128,8 @@ def main():
             print(f"{args.photos} photos, first run {first:.1f} s; {os.cpu_count()} cores")
         works = {}
         for album in albums:
-            works[album] = base if len(albums) == 1 else os.path.join(folder, f"work-{albums.index(album)}")
+            # A copy beside the catalogue it copies: its recorded paths are relative to its folder (../photos/…).
+            works[album] = base if len(albums) == 1 else os.path.join(os.path.dirname(base), f"work-{albums.index(album)}")
             if len(albums) > 1:
                 shutil.copytree(base, works[album])
         size = os.path.getsize(os.path.join(base, "catalogue.db"))

@@ -86,7 +86,7 @@ public struct DistributedPlanner {
             }
         }
         try catalogue.requireNoOpenDistributedRun("album run --distribute")
-        let scan = job.importScan()
+        let scan = job.importScanInParallel()
         // Read in a scope of its own: the snapshot's read transaction ends before planning checkpoints the
         // catalogue's log (`prepareForReadingInPlace`), which a reader still open would hold up.
         let phaseTwo = try {

@@ -8,8 +8,9 @@ extension Job {
         DerivedFiles(catalogue: catalogue, exportRoots: stages.compactMap(\.outputRoot))
     }
 
-    /// Import's scan for this job, derived files left out: the one scan both `Scheduler.runAll` and `Planner` use.
-    public func importScan() -> ImportScan {
-        importStage?.scan(skipping: derivedFiles) ?? ImportScan()
+    /// Import's scan for this job, derived files left out: the one scan both `Scheduler.runAll` and `Planner` use
+    /// (through `Run`'s `importScanInParallel`, which walks subfolders on the scheduler's threads).
+    public func importScan(parallel: ParallelIndices? = nil) -> ImportScan {
+        importStage?.scan(skipping: derivedFiles, parallel: parallel) ?? ImportScan()
     }
 }

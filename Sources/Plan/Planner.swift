@@ -90,7 +90,7 @@ public struct Planner {
         var progress = PlanProgress()
         try snapshot.forEachCurrentSize { progress.knownSizes.insert($0) }
         if let importStage = job.importStage {
-            let scan = job.importScan()
+            let scan = job.importScanInParallel()
             plan.scan = scan
             if !allowEmpty, SourceCheck.anyRootEmpty(scan) {
                 try SourceCheck.requireFound(scan, of: job, counting: snapshot.currentCount(under:))

@@ -1,5 +1,8 @@
 import Dispatch
+import Foundation
 import Synchronization
+import Stages
+import JobFile
 
 /// A bounded parallel map: `transform` over every item on at most `workers` threads at once, the results in the
 /// items' order. For work outside a run that is a batch of independent renderings (the report's previews), so that
@@ -30,5 +33,32 @@ package enum ParallelMap {
         // `concurrentPerform` returns when every iteration has, and they end only when the counter is past the last
         // item, so every slot is filled.
         return results.withLock { $0.map { $0! } }
+    }
+
+    /// `body` for every index below `count`, on at most `workers` threads at once; returns when each has run.
+    package static func forEach(count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
+        let threads = min(max(1, workers), count)
+        guard threads > 1 else { return (0..<count).forEach(body) }
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                body(index)
+            }
+        }
+    }
+
+    /// `forEach` on one thread per processor, as the scan takes it (`ParallelIndices`).
+    package static let indices: ParallelIndices = { count, body in
+        forEach(count: count, workers: ProcessInfo.processInfo.activeProcessorCount, body)
+    }
+}
+
+extension Job {
+    /// Import's scan (`importScan`), a root's subfolders walked on one thread per processor: what a run, a plan and
+    /// a distributed plan scan with.
+    package func importScanInParallel() -> ImportScan {
+        importScan(parallel: ParallelMap.indices)
     }
 }

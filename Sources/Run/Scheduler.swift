@@ -90,7 +90,7 @@ public final class Scheduler: Sendable {
         let started = DispatchTime.now()
         let signals = try SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
         defer { signals.cancel() }
-        let scan = given ?? job.importScan()
+        let scan = given ?? job.importScanInParallel()
         let files = scan.files
         seconds.withLock { $0 = scan.seconds }
         state.withLock { $0.summary.passedOver = scan.passedOver }

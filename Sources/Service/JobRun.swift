@@ -65,7 +65,7 @@ public struct JobRun {
         defer { catalogue.close() }
         // A chunk's view is the catalogue as planned, which records its own distributed run as open.
         if chunk == nil { try catalogue.requireNoOpenDistributedRun("album run") }
-        let scan = chunk?.scan ?? self.scan ?? job.importScan()
+        let scan = chunk?.scan ?? self.scan ?? job.importScanInParallel()
         if chunk == nil, !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
             let known = try CatalogueSnapshot(reading: catalogue)
             defer { known.close() }

@@ -82,7 +82,7 @@ public struct JobWatch {
             let batch = pending.ready(at: now)
             signals.pause()  // the run's own SignalWatch takes the signals now
             if let number = signals.received { return stopped(by: number) }
-            var scan = job.importScan()
+            var scan = job.importScanInParallel()
             // A pair goes with the batch when either of its files is in it (a camera writes the RAW after the JPEG), and
             // a photo whose sidecar is in the batch goes too: its facts are updated (its pixels only if they changed).
             let seconds = scan.seconds, sidecars = scan.sidecars

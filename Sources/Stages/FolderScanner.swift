@@ -1,5 +1,4 @@
 import Foundation
-import Dispatch
 import Synchronization
 import System
 import Media
@@ -27,15 +26,18 @@ struct FolderScanner {
     /// Folders visited, by device and inode, so that followed links cannot loop: one set for every scanner of the
     /// walk, the subfolders' included (`walk`).
     private let visited: VisitedFolders
+    /// How a root's subfolders may be walked at once (`ParallelIndices`); nil: one after another.
+    private let parallel: ParallelIndices?
 
-    package init(stage: ImportStage, derived: DerivedFiles = DerivedFiles()) {
-        self.init(stage: stage, derived: derived, visited: VisitedFolders())
+    package init(stage: ImportStage, derived: DerivedFiles = DerivedFiles(), parallel: ParallelIndices? = nil) {
+        self.init(stage: stage, derived: derived, visited: VisitedFolders(), parallel: parallel)
     }
 
-    private init(stage: ImportStage, derived: DerivedFiles, visited: VisitedFolders) {
+    private init(stage: ImportStage, derived: DerivedFiles, visited: VisitedFolders, parallel: ParallelIndices?) {
         self.stage = stage
         self.derived = derived
         self.visited = visited
+        self.parallel = parallel
     }
 
     /// A root of `from`: a folder is walked; anything else is one entry (`importFile` says what it is), unless it
@@ -121,25 +123,25 @@ struct FolderScanner {
         var moviesBefore: Int
     }
 
-    /// Walks a root's subfolders, several at a time: the scan of a large library is stats of its files, which two
-    /// processors make in about half the time of one. Each is walked by a scanner of its own, sharing `visited`,
+    /// Walks a root's subfolders, several at a time when the caller gives a way to (`parallel`): the scan of a large
+    /// library is stats of its files, which two processors make in about half the time of one. Each is walked by a scanner of its own, sharing `visited`,
     /// and what each found is put where the one walk would have found it, so the result is that walk's. With links
     /// followed they are walked one after another, so a folder two of them lead to is the first name's, as in one
     /// walk; without, only a bind mount shows a folder twice, and then it is walked under the first to reach it.
     private mutating func walk(_ subfolders: [Subfolder]) {
         guard !subfolders.isEmpty else { return }
-        let template = FolderScanner(stage: stage, derived: derived, visited: visited)
+        let template = FolderScanner(stage: stage, derived: derived, visited: visited, parallel: nil)
         let walked = Mutex<[Int: FolderScanner]>([:])
         let walk = { @Sendable (index: Int) in
             var scanner = template
             scanner.walk(subfolders[index].path, identity: subfolders[index].identity, depth: 1)
             walked.withLock { $0[index] = scanner }
         }
-        if subfolders.count == 1 || stage.followSymlinks {
+        if let parallel, subfolders.count > 1, !stage.followSymlinks {
+            parallel(subfolders.count, walk)
+        } else {
             // Links followed, two subfolders may lead to one folder: walked in order, it is the first name's.
             for index in subfolders.indices { walk(index) }
-        } else {
-            DispatchQueue.concurrentPerform(iterations: subfolders.count, execute: walk)
         }
         var (ownFound, ownIdentities, ownMovies) = (found, identities, movies)
         (found, identities, movies) = ([], [], [])

@@ -99,8 +99,10 @@ public struct ImportStage: DeclaredOptions {
     /// and the folders that could not be listed. Derived files (`DerivedFiles`: the catalogue folder, the job's
     /// export roots, files carrying album's export tag) are left out and counted, and so are the files that match
     /// no `include` pattern, by extension.
-    public func scan(skipping derived: DerivedFiles = DerivedFiles()) -> ImportScan {
-        var scanner = FolderScanner(stage: self, derived: derived)
+    /// - Parameter parallel: how a root's subfolders may be walked at once (the scheduler's threads); nil walks them
+    ///   one after another. The result is the same either way.
+    public func scan(skipping derived: DerivedFiles = DerivedFiles(), parallel: ParallelIndices? = nil) -> ImportScan {
+        var scanner = FolderScanner(stage: self, derived: derived, parallel: parallel)
         for root in from { scanner.visit(root: root) }
         let order = scanner.found.indices.sorted { scanner.found[$0] < scanner.found[$1] }
         let sorted = order.map { scanner.found[$0] }
@@ -127,7 +129,9 @@ public struct ImportStage: DeclaredOptions {
         var result: [FileIdentity?] = [], index = 0
         result.reserveCapacity(kept.count)
         for file in kept {
-            while all[index] != file { index += 1 }
+            while index < all.count, all[index] != file { index += 1 }
+            // Never past the end: a file found out of order would be stat-ed by its import instead (nil).
+            guard index < all.count else { result.append(nil); continue }
             result.append(identities[index])
             index += 1
         }

@@ -17,8 +17,8 @@ public protocol PhotoSource: JobStage {
     var failOn: FailOn { get }
     /// Whether a file name is one it takes.
     func accepts(name: String) -> Bool
-    /// The entries to take, derived files left out.
-    func scan(skipping derived: DerivedFiles) -> ImportScan
+    /// The entries to take, derived files left out; with `parallel`, a root's subfolders walked at once.
+    func scan(skipping derived: DerivedFiles, parallel: ParallelIndices?) -> ImportScan
     /// What it does with an entry before reading it.
     func entry(atPath path: String) -> ImportEntry
     /// What became of a known photo's XMP sidecar since its facts were read ("sidecar changed", "sidecar added",
@@ -34,3 +34,8 @@ public protocol PhotoSource: JobStage {
     /// (nil when it failed or was passed over), and the step.
     func importFile(_ path: String, sidecar: String?, identity: FileIdentity?, context: StageContext) -> (PhotoWork?, StepResult)
 }
+
+/// Runs `body` for every index below `count` and returns when each has, on several threads at once. Stages make no
+/// threads (`Run` is the one home of threads and queues, ARCHITECTURE.md): the scheduler's layer passes its own
+/// (`ParallelMap.indices`) to a scan, which walks a root's subfolders with it.
+public typealias ParallelIndices = @Sendable (_ count: Int, _ body: @Sendable (Int) -> Void) -> Void

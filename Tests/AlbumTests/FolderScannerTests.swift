@@ -3,6 +3,7 @@ import XCTest
 import System
 import Catalogue
 @testable import Stages
+@testable import Run
 
 /// `FolderScanner`: what import's walk finds (docs/job-files.md, "import"). It lists entries by name only, never
 /// opening a file: links, FIFOs and folders named like photos are for `importFile` to explain.
@@ -22,13 +23,23 @@ final class FolderScannerTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: folder + "/" + relative, withDestinationPath: destination)
     }
 
-    /// What a scan of `roots` (relative to the test's folder) with `stage`'s options finds, relative again.
-    func scan(_ roots: [String] = ["photos"], _ configure: (inout ImportStage) -> Void = { _ in }) -> (found: [String], unreadable: [UnreadableFolder]) {
+    /// What a scan of `roots` (relative to the test's folder) with `stage`'s options finds, relative again. Every
+    /// test's scan is made twice, with a root's subfolders walked one after another and on the run's threads at once
+    /// (`ParallelMap.indices`, as a run scans), and the two must find the same, in the same order.
+    func scan(_ roots: [String] = ["photos"], _ configure: (inout ImportStage) -> Void = { _ in },
+              file: StaticString = #filePath, line: UInt = #line) -> (found: [String], unreadable: [UnreadableFolder]) {
         var stage = ImportStage()
         configure(&stage)
-        var scanner = FolderScanner(stage: stage)
-        for root in roots { scanner.visit(root: folder + "/" + root) }
-        return (scanner.found.map { String($0.dropFirst(folder.count + 1)) }, scanner.unreadable)
+        var results: [(found: [String], unreadable: [UnreadableFolder], identities: [FileIdentity?])] = []
+        for parallel in [nil, ParallelMap.indices] as [ParallelIndices?] {
+            var scanner = FolderScanner(stage: stage, parallel: parallel)
+            for root in roots { scanner.visit(root: folder + "/" + root) }
+            results.append((scanner.found.map { String($0.dropFirst(folder.count + 1)) }, scanner.unreadable, scanner.identities))
+        }
+        XCTAssertEqual(results[1].found, results[0].found, "the parallel scan finds what the serial one does, in its order", file: file, line: line)
+        XCTAssertEqual(results[1].unreadable, results[0].unreadable, file: file, line: line)
+        XCTAssertEqual(results[1].identities, results[0].identities, file: file, line: line)
+        return (results[0].found, results[0].unreadable)
     }
 
     func testRecursiveWalksEverySubfolderAndNotRecursiveOnlyTheRoot() throws {
@@ -132,7 +143,7 @@ final class FolderScannerTests: XCTestCase {
         for follow in [false, true] {
             var stage = ImportStage(from: [folder + "/photos"])
             stage.followSymlinks = follow
-            let scan = stage.scan()
+            let scan = stage.scan(parallel: ParallelMap.indices)
             XCTAssertEqual(scan.files.count, 7)
             XCTAssertEqual(scan.identities.count, scan.files.count)
             var stated = 0
