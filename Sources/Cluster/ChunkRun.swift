@@ -94,7 +94,9 @@ public struct ChunkRun {
         options.workers = workers ?? plan.workers ?? ChunkWorkers.allocated()
         let database = folder.database(chunk), view = folder.view(chunk), catalogue = plan.catalogue
         var jobRun = JobRun(job: job, options: options, observer: observer(job), mainStreams: mainStreams, verbose: verbose, announcesReport: false)
-        jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, view: view, seed: seed) },
+        // Read in place and unchanged (just checked), the catalogue is the file the planner's writer checked whole.
+        let checked = plan.readsCatalogue != nil
+        jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, view: view, seed: seed, checked: checked) },
                                   scan: ImportScan(files: manifest.files, unreadableFolders: manifest.unreadableFolders,
                                                    seconds: manifest.seconds, sidecars: manifest.sidecars),
                                   photos: Set(manifest.photos), parent: plan.run, chunk: chunk)
