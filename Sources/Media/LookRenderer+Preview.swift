@@ -69,6 +69,23 @@ extension LookRenderer {
         }
     }
 
+    /// The size a rendition's file is shown at in `box` when a page may inline its bytes as they are, instead of a
+    /// preview shrunk and encoded again: a JPEG already in sRGB (no profile, an RGB or grey colour space) that
+    /// carries no metadata (no EXIF, XMP, IPTC or ICC: nothing the re-encoded preview would not carry), at most
+    /// `limit` times its shown size on each side (a 240-pixel thumbnail in the 200-pixel box).
+    /// The size is the preview's: the file's, scaled to fit the box, never enlarged. nil when any of that does not
+    /// hold, or the header does not read. Reads the header only; the caller has checked that the bytes are the
+    /// recorded file's.
+    package static func shownAsIs(_ bytes: FileBytes, box: ThumbnailGeometry, limit: Double) -> (width: Int, height: Int)? {
+        guard let header = try? Attribution.attributed({ try Image.open(bytes, sequential: true, failOn: .truncated) }).0,
+              header.loader?.hasPrefix("jpegload") == true, !header.needsColourTransform,
+              !header.fieldNames.contains(where: Image.isMetadata) else { return nil }
+        let (w, h) = (Double(max(1, header.width)), Double(max(1, header.height)))
+        let scale = min(1, Double(box.width) / w, Double(box.height) / h)
+        guard scale * limit >= 1 else { return nil }
+        return (max(1, Int((w * scale).rounded())), max(1, Int((h * scale).rounded())))
+    }
+
     /// Previews of several looks of one original from one decode: the original look is rendered into `geometry`
     /// exactly as `thumbnail(of:recipe:geometry:failOn:)` renders it, held in memory, and each recipe is applied
     /// to that small image, which is what `thumbnail` does after its shrink (so the pixels are the same as one

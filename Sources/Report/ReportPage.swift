@@ -11,7 +11,7 @@ package struct ReportPage {
     package let catalogueFolder: String
     package let software: Software
     /// The grid's previews, by photo id (`ReportImages.cards`): made once, before the page is written.
-    let cards: [String: Result<CardPreviews<String>, any Error>]
+    let cards: [String: Result<CardPreviews<PageImage>, any Error>]
 
     package init(report: RunReport, catalogueFolder: String, software: Software) {
         self.report = report
@@ -176,9 +176,11 @@ package struct ReportPage {
         return title + (parts.isEmpty ? "" : "<p class=\"meta xmp\">\(parts.joined(separator: " · "))</p>")
     }
 
-    /// An image's `src` and where its pixels came from (`data-from`: a rendition's kind, or `original`).
-    private func img(_ preview: Preview<String>) -> String {
-        "data-from=\"\(preview.source)\" src=\"\(preview.value)\""
+    /// An image's `src` and where its pixels came from (`data-from`: a rendition's kind, or `original`), and the
+    /// size it is shown at when a rendition's file is inlined as it is.
+    private func img(_ preview: Preview<PageImage>) -> String {
+        "data-from=\"\(preview.source)\" src=\"\(preview.value.src)\""
+            + (preview.value.shownSize.map { " width=\"\($0.width)\" height=\"\($0.height)\"" } ?? "")
     }
 
     private func slowestSection() -> String {

@@ -25,19 +25,31 @@ enum ReportPreviews {
     /// `finish` (encoded, or kept as pixels) on the thread that rendered it; a card that cannot be made at all is
     /// its error. `crops`: whether a card may show a cropped thumbnail (the page's cards; not the contact sheet's
     /// cells, which keep the whole photo).
+    /// `asIs`: what a rendition whose file a page may show as it is becomes, with the size it is shown at
+    /// (`AsIs`); nil: every preview is finished from its pixels.
     static func cards<Value: Sendable>(for photos: [RunReport.Photo], geometry: ThumbnailGeometry, catalogueFolder: String,
-                                       crops: Bool = true, finish: @escaping @Sendable (LookRenderer.PreviewImage) throws -> Value)
+                                       crops: Bool = true, asIs: AsIs<Value>? = nil,
+                                       finish: @escaping @Sendable (LookRenderer.PreviewImage) throws -> Value)
         -> [Result<CardPreviews<Value>, any Error>] {
         ParallelMap.map(photos, workers: workers) { photo in
-            Result { try card(for: photo, geometry: geometry, catalogueFolder: catalogueFolder, crops: crops, finish: finish) }
+            Result { try card(for: photo, geometry: geometry, catalogueFolder: catalogueFolder, crops: crops, asIs: asIs, finish: finish) }
         }
+    }
+
+    /// A rendition's file shown as it is, scaled by the page into the preview's size, instead of shrunk and encoded
+    /// again (`LookRenderer.shownAsIs`): `limit`, how much larger than that size the file may be; `make`, the value
+    /// from the file's bytes and the size it is shown at.
+    struct AsIs<Value>: Sendable {
+        var limit: Double
+        var make: @Sendable (_ bytes: FileBytes, _ width: Int, _ height: Int) -> Value
     }
 
     /// One card: the current look from its smallest intact fitting rendition (the whole photo, else, with `crops`,
     /// a cover thumbnail), the original look in the same frame, and the looks no rendition gives from one decode
     /// of the original in that frame.
     static func card<Value: Sendable>(for photo: RunReport.Photo, geometry: ThumbnailGeometry, catalogueFolder: String,
-                                      crops: Bool = true, finish: (LookRenderer.PreviewImage) throws -> Value) throws -> CardPreviews<Value> {
+                                      crops: Bool = true, asIs: AsIs<Value>? = nil,
+                                      finish: (LookRenderer.PreviewImage) throws -> Value) throws -> CardPreviews<Value> {
         let record = photo.record
         // The current look, then (for a pair) the original look.
         var looks: [(hash: String, recipe: Recipe?)] = [(record.lookHash, nil)]
@@ -46,10 +58,10 @@ enum ReportPreviews {
         let box = size(of: record, in: geometry)
         let whole = ThumbnailGeometry(width: box.width, height: box.height, crop: .none, sizing: .down)
         var frame: ThumbnailGeometry? = nil
-        shown[0] = first(fitting(photo.renditions, look: looks[0].hash, record: record, box: box), box: whole, finish: finish)
+        shown[0] = first(fitting(photo.renditions, look: looks[0].hash, record: record, box: box), box: whole, asIs: asIs, finish: finish)
         if shown[0] == nil, crops {
             for candidate in cropped(photo.renditions, look: looks[0].hash, record: record, geometry: geometry) {
-                guard let crop = candidate.crop, let preview = first([candidate], box: within(crop, geometry: geometry), finish: finish)
+                guard let crop = candidate.crop, let preview = first([candidate], box: within(crop, geometry: geometry), asIs: asIs, finish: finish)
                 else { continue }
                 (shown[0], frame) = (preview, crop)
                 break
@@ -58,9 +70,9 @@ enum ReportPreviews {
         if looks.count > 1 {
             if let frame {
                 let alike = cropped(photo.renditions, look: looks[1].hash, record: record, geometry: geometry).filter { $0.crop == frame }
-                shown[1] = first(alike, box: within(frame, geometry: geometry), finish: finish)
+                shown[1] = first(alike, box: within(frame, geometry: geometry), asIs: asIs, finish: finish)
             } else {
-                shown[1] = first(fitting(photo.renditions, look: looks[1].hash, record: record, box: box), box: whole, finish: finish)
+                shown[1] = first(fitting(photo.renditions, look: looks[1].hash, record: record, box: box), box: whole, asIs: asIs, finish: finish)
             }
         }
         let missing = shown.indices.filter { shown[$0] == nil }
@@ -74,11 +86,16 @@ enum ReportPreviews {
         return CardPreviews(before: shown.count > 1 ? shown[1] : nil, after: shown[0]!, crop: frame)
     }
 
-    /// The first of `candidates` whose file is intact and gives a preview: shrunk into `box` and finished.
-    package static func first<Value: Sendable>(_ candidates: [RenditionLook], box: ThumbnailGeometry,
+    /// The first of `candidates` whose file is intact and gives a preview: its file as it is where `asIs` allows,
+    /// else shrunk into `box` and finished.
+    package static func first<Value: Sendable>(_ candidates: [RenditionLook], box: ThumbnailGeometry, asIs: AsIs<Value>? = nil,
                                        finish: (LookRenderer.PreviewImage) throws -> Value) -> Preview<Value>? {
         for candidate in candidates {
-            guard let preview = previewed(candidate.rendition, geometry: box), let value = try? finish(preview) else { continue }
+            guard let bytes = intactBytes(of: candidate.rendition) else { continue }
+            if let asIs, let size = LookRenderer.shownAsIs(bytes, box: box, limit: asIs.limit) {
+                return Preview(value: asIs.make(bytes, size.width, size.height), from: candidate.rendition.kind)
+            }
+            guard let preview = try? LookRenderer.pipeline(ofRendition: bytes, geometry: box), let value = try? finish(preview) else { continue }
             return Preview(value: value, from: candidate.rendition.kind)
         }
         return nil
@@ -125,12 +142,12 @@ enum ReportPreviews {
         return (max(1, Int((Double(w) * scale).rounded())), max(1, Int((Double(h) * scale).rounded())))
     }
 
-    /// The rendition's file shrunk into `geometry` (its pipeline: the caller's `finish` computes the pixels once),
-    /// when the file is still the recorded one; nil when it is gone, changed, or its header does not read (the
-    /// caller falls back, as it does when `finish` fails on its pixels).
-    static func previewed(_ rendition: Rendition, geometry: ThumbnailGeometry) -> LookRenderer.PreviewImage? {
+    /// The rendition's file when it is still the recorded one; nil when it is gone or changed (the caller falls
+    /// back, as it does when its header does not read or `finish` fails on its pixels). Shrunk into a box by
+    /// `LookRenderer.pipeline(ofRendition:geometry:)`, whose pixels the caller's `finish` computes once.
+    static func intactBytes(of rendition: Rendition) -> FileBytes? {
         guard RenditionFile.isIntact(rendition), let bytes = try? FileBytes(path: rendition.path),
               bytes.count == rendition.bytes, (try? bytes.sha256()) == rendition.fileHash else { return nil }
-        return try? LookRenderer.pipeline(ofRendition: bytes, geometry: geometry)
+        return bytes
     }
 }

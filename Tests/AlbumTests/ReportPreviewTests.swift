@@ -46,8 +46,9 @@ final class ReportPreviewTests: XCTestCase {
             """, to: "\(name).yml", in: folder)
     }
 
-    /// The previews of `run`'s page (nil: the last run's) in order: where each came from and its decoded pixels.
-    func previews(_ folder: String, run: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [(from: String, image: Image)] {
+    /// The previews of `run`'s page (nil: the last run's) in order: where each came from, its decoded pixels and the
+    /// size the page shows it at.
+    func previews(_ folder: String, run: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [Shown] {
         try previews(inPage: try page(folder, run: run, file: file, line: line))
     }
 
@@ -59,14 +60,25 @@ final class ReportPreviewTests: XCTestCase {
         return try String(contentsOfFile: folder + "/" + page, encoding: .utf8)
     }
 
-    /// A page's previews in order: where each came from (`data-from`) and its decoded pixels.
-    func previews(inPage html: String) throws -> [(from: String, image: Image)] {
+    /// One preview of a page: where it came from (`data-from`), its JPEG, decoded, and the size the page shows it at
+    /// (its `width` and `height` when a rendition's file is inlined as it is, else the JPEG's own).
+    struct Shown {
+        var from: String
+        var jpeg: [UInt8]
+        var image: Image
+        var size: [Int]
+    }
+
+    /// A page's previews in order.
+    func previews(inPage html: String) throws -> [Shown] {
         let page = "report.html"
-        let pattern = try NSRegularExpression(pattern: #"data-from="([a-z]+)" src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)""#)
+        let pattern = try NSRegularExpression(pattern: #"data-from="([a-z]+)" src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)"(?: width="([0-9]+)" height="([0-9]+)")?"#)
         return try pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).map { match in
             let from = String(html[Range(match.range(at: 1), in: html)!])
             let jpeg = try XCTUnwrap(Data(base64Encoded: String(html[Range(match.range(at: 2), in: html)!])))
-            return (from, try Image.open(FileBytes(bytes: Array(jpeg), path: page), sequential: false, failOn: .error))
+            let image = try Image.open(FileBytes(bytes: Array(jpeg), path: page), sequential: false, failOn: .error)
+            let size = [3, 4].compactMap { Range(match.range(at: $0), in: html).flatMap { Int(html[$0]) } }
+            return Shown(from: from, jpeg: Array(jpeg), image: image, size: size.count == 2 ? size : [image.width, image.height])
         }
     }
 
@@ -124,8 +136,15 @@ final class ReportPreviewTests: XCTestCase {
         let fromThumbnails = try previews(folder)
         let thumbnailPixels = try cardPixels(folder)
         XCTAssertEqual(fromThumbnails.map(\.from), ["thumbnail", "thumbnail"], "before (the plain run's thumbnail), after (sepia's)")
-        XCTAssertEqual(fromThumbnails[0].image.width, 200, "a 200-pixel box")
-        XCTAssertEqual(fromThumbnails[0].image.height, 133)
+        XCTAssertEqual(fromThumbnails.map(\.size), [[200, 133], [200, 133]], "shown in a 200-pixel box")
+        // A 240-pixel thumbnail is within 1.25× of the box: inlined as it is (no metadata, sRGB), and what the page
+        // shows is what the preview shrunk from it shows.
+        for (index, look) in [photo.hash, photo.lookHash].enumerated() {
+            XCTAssert(fromThumbnails[index].jpeg == (try Array(Data(contentsOf: URL(fileURLWithPath: try file(.thumbnail, look: look))))),
+                      "preview \(index) is its thumbnail's own bytes")
+            let scaled = try fromThumbnails[index].image.thumbnail(geometry: ThumbnailGeometry(width: 200, height: 133, crop: .none, sizing: .force))
+            try assertSame(scaled, thumbnailPixels[index].image, "preview \(index): the inlined thumbnail at its shown size and the preview shrunk from it")
+        }
 
         // The sepia thumbnail gone: the after comes from the sepia export; the plain export changed in place
         // (same size, other bytes) and the plain thumbnail gone: the before comes from the original.
@@ -172,13 +191,14 @@ final class ReportPreviewTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let shown = try previews(folder)
         XCTAssertEqual(shown.map(\.from), ["export"], "the 240×240 cover thumbnail shows part of the photo: the 300-pixel export of the whole photo comes first")
-        XCTAssertEqual(shown[0].image.width, 200)
-        XCTAssertEqual(shown[0].image.height, 133)
+        XCTAssertEqual([shown[0].image.width, shown[0].image.height], [200, 133], "a 300-pixel export is shrunk and encoded again")
+        XCTAssertEqual(shown[0].size, [200, 133])
         let exportPixels = try cardPixels(folder)
         try FileManager.default.removeItem(atPath: folder + "/out/cover/side.jpg")
         let cropped = try previews(folder)
         XCTAssertEqual(cropped.map(\.from), ["thumbnail"], "no whole-photo rendition left: the run's crop")
-        XCTAssertEqual([cropped[0].image.width, cropped[0].image.height], [200, 200])
+        XCTAssertEqual(cropped[0].size, [200, 200], "the 240×240 crop, inlined as it is, shown in the box")
+        XCTAssertEqual([cropped[0].image.width, cropped[0].image.height], [240, 240])
         let catalogue = try CatalogueReader(folder: folder + "/album")
         let thumbnail = try XCTUnwrap(try catalogue.renditions(kind: .thumbnail).first)
         catalogue.close()
@@ -186,6 +206,32 @@ final class ReportPreviewTests: XCTestCase {
         let fallback = try previews(folder)
         XCTAssertEqual(fallback.map(\.from), ["original"])
         try assertSame(exportPixels[0].image, try cardPixels(folder)[0].image, "from the export and from the original")
+    }
+
+    /// A rendition's file is inlined as it is only when it carries nothing the re-encoded preview would not: a
+    /// 240-pixel export that keeps the photo's EXIF (`metadata: strip-gps`, the default) is shrunk and encoded
+    /// again; the same export with `metadata: strip` is inlined, shown at the preview's size. A 300-pixel one is
+    /// more than 1.25× the box: encoded again.
+    func testARenditionIsInlinedAsItIsOnlyWithoutMetadataAndNearTheBoxSize() throws {
+        for (metadata, size, inlined) in [("strip-gps", 240, false), ("strip", 240, true), ("strip", 300, false)] {
+            let folder = try TestSupport.temporaryFolder(self)
+            try writePhoto(in: folder)
+            try writeJob("export", filter: nil, thumbnail: "{}", export: "from: image, max-size: \(size), metadata: \(metadata)", in: folder)
+            let run = try TestSupport.album(["run", "export.yml"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let exported = try Array(Data(contentsOf: URL(fileURLWithPath: folder + "/out/export/side.jpg")))
+            let hasEXIF = try Image.open(FileBytes(bytes: exported, path: "side.jpg"), sequential: false, failOn: .error).fieldNames.contains("exif-data")
+            XCTAssertEqual(hasEXIF, metadata != "strip", "metadata: \(metadata)")
+            let shown = try previews(folder)
+            XCTAssertEqual(shown.map(\.from), ["export"], "the whole photo: the export, not the cover thumbnail")
+            XCTAssertEqual(shown[0].size, [200, 133], "metadata: \(metadata), \(size) pixels: shown in the box")
+            XCTAssertEqual(shown[0].jpeg == exported, inlined, "metadata: \(metadata), \(size) pixels: inlined as it is")
+            XCTAssertEqual([shown[0].image.width, shown[0].image.height], inlined ? [240, 160] : [200, 133])
+            guard inlined else { continue }
+            // What the page shows, the file scaled to the preview's size, is the preview shrunk from it.
+            let scaled = try shown[0].image.thumbnail(geometry: ThumbnailGeometry(width: 200, height: 133, crop: .none, sizing: .force))
+            try assertSame(scaled, try cardPixels(folder)[0].image, "metadata: \(metadata), \(size) pixels: what the page shows and the preview")
+        }
     }
 
     /// The cover thumbnail of `recipe` rendered alone from the original (`geometry`, the job's), shrunk into the
@@ -213,7 +259,7 @@ final class ReportPreviewTests: XCTestCase {
             let html = try page(folder, run: run)
             let shown = try previews(inPage: html)
             XCTAssertEqual(shown.map(\.from), sources, "run \(run): every preview from a thumbnail, the original gone")
-            XCTAssert(shown.allSatisfy { $0.image.width == 200 && $0.image.height == 200 }, "the 240×240 crops in the 200-pixel box")
+            XCTAssert(shown.allSatisfy { $0.size == [200, 200] }, "the 240×240 crops in the 200-pixel box")
             XCTAssertFalse(html.contains("no preview"), "run \(run): no card lacks its preview")
             XCTAssert(html.contains("cropped as its 240×240 thumbnail"), "run \(run): the page says the card shows the run's crop")
         }
@@ -323,7 +369,7 @@ final class ReportPreviewTests: XCTestCase {
             let html = try page(folder)
             let shown = try previews(inPage: html)
             XCTAssertEqual(shown.map(\.from), ["original", "original"], "a changed or deleted thumbnail is not used")
-            XCTAssert(shown.allSatisfy { $0.image.width == 200 && $0.image.height == 133 }, "the whole photo, a pair framed alike")
+            XCTAssert(shown.allSatisfy { $0.size == [200, 133] && $0.image.width == 200 }, "the whole photo, a pair framed alike, rendered into the box")
             XCTAssertFalse(html.contains("cropped as"), "and the page does not say it is cropped")
         }
     }
