@@ -17,29 +17,23 @@ import JobFile
 package enum ParallelMap {
     package static func map<Item: Sendable, Output: Sendable>(_ items: [Item], workers: Int,
                                                              _ transform: @Sendable (Item) -> Output) -> [Output] {
-        let threads = min(max(1, workers), items.count)
-        guard threads > 1 else { return items.map(transform) }
-        let next = Atomic<Int>(0)
+        guard min(workers, items.count) > 1 else { return items.map(transform) }
         let results = Mutex<[Output?]>(Array(repeating: nil, count: items.count))
-        // `concurrentPerform` runs at most `threads` iterations at once here: one per thread, each draining the queue.
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < items.count else { return }
-                let output = transform(items[index])
-                results.withLock { $0[index] = output }
-            }
+        forEach(count: items.count, workers: workers) { index in
+            let output = transform(items[index])
+            results.withLock { $0[index] = output }
         }
-        // `concurrentPerform` returns when every iteration has, and they end only when the counter is past the last
-        // item, so every slot is filled.
+        // `forEach` returns when every index has run, so every slot is filled.
         return results.withLock { $0.map { $0! } }
     }
 
     /// `body` for every index below `count`, on at most `workers` threads at once; returns when each has run.
+    /// Each thread takes the next index from a shared counter, so a slow index holds back only its own thread.
     package static func forEach(count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
         let threads = min(max(1, workers), count)
         guard threads > 1 else { return (0..<count).forEach(body) }
         let next = Atomic<Int>(0)
+        // `concurrentPerform` runs at most `threads` iterations at once here: one per thread, each draining the counter.
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while true {
                 let index = next.add(1, ordering: .relaxed).oldValue
