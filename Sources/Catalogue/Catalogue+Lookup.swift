@@ -79,7 +79,8 @@ extension CatalogueReader {
 
     /// The photos recorded at `path`, newest added first.
     package func photos(atPath path: String) throws -> [PhotoRecord] {
-        try fetchAll(PhotoRecord.self, "WHERE path = ? ORDER BY added DESC, rowid DESC", [.text(paths.stored(path))])
+        // `ORDER BY added DESC, rowid DESC`, sorted here (no sorter per lookup).
+        try fetchAllInRowOrder(PhotoRecord.self, "WHERE path = ?", [.text(paths.stored(path))], newestFirst: true, by: { $0.added > $1.added })
     }
 
     /// The stat recorded for each photo at `path`, with its id, newest added first: what a plan's first look at a

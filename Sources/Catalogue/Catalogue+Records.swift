@@ -11,6 +11,30 @@ extension CatalogueReader {
         }
     }
 
+    /// The records `clause` (a `WHERE …` of an indexed lookup, no `ORDER BY`) picks, in the order of their rowids
+    /// (oldest row first, or newest with `newestFirst`), or by `areInOrder` with the rowids breaking ties. A lookup that finds a row or two sorts
+    /// them here: an `ORDER BY` the index does not give makes SQLite build a sorter for every query, which cost more
+    /// than reading the row (Benchmarks/INVESTIGATION.md, section 37).
+    func fetchAllInRowOrder<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value], newestFirst: Bool = false,
+                                            by areInOrder: ((R, R) -> Bool)? = nil) throws -> [R] {
+        let paths = self.paths
+        var rows = try database.query("SELECT *, rowid AS row_order FROM \(R.table) \(clause)", arguments) { row in
+            var record = try R(row: row)
+            record.mapPaths(paths.resolved)
+            return (record: record, rowid: try row["row_order"] as Int64)
+        }
+        if rows.count > 1 {
+            rows.sort { a, b in
+                if let areInOrder {
+                    if areInOrder(a.record, b.record) { return true }
+                    if areInOrder(b.record, a.record) { return false }
+                }
+                return newestFirst ? a.rowid > b.rowid : a.rowid < b.rowid
+            }
+        }
+        return rows.map(\.record)
+    }
+
     /// The same records handed to `body` one at a time as they are read, none kept (`Database.forEach`); `body`
     /// returns false to stop.
     func fetchEach<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value] = [], _ body: (R) throws -> Bool) throws {

@@ -1,9 +1,9 @@
 import SQLite
 
 extension CatalogueReader {
-    /// Every rendition of `photo`.
+    /// Every rendition of `photo`, oldest first (`ORDER BY id`, sorted here: no sorter per lookup).
     public func renditions(photo: String) throws -> [Rendition] {
-        try fetchAll(Rendition.self, "WHERE photo = ? ORDER BY id", [.text(photo)])
+        try fetchAllInRowOrder(Rendition.self, "WHERE photo = ?", [.text(photo)])
     }
 
     /// Every rendition of `kind`, or every rendition when `kind` is nil.
