@@ -43,10 +43,28 @@ extension ImportStage {
     /// Whether `path`'s extension, lowercased, is one of `extensions`: `pairKey`'s extension without its key, so a
     /// library with no file of a pair's kind makes no key per file.
     static func hasPairExtension(_ path: String, in extensions: Set<String>) -> Bool {
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let name = path[slash...]
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return extensions.contains(name[name.index(after: dot)...].lowercased())
+        extensions.contains(fileExtension(ofPath: path))
+    }
+
+    /// The extension of the file name `path` ends with, lowercased; "" for a name without one (or only a leading
+    /// dot), as `fileExtension(of:)` has it. Read from the path's UTF-8 bytes, backwards: a `Character` search walks
+    /// grapheme clusters, and the scan asks twice a file (Benchmarks/INVESTIGATION.md, section 37).
+    static func fileExtension(ofPath path: String) -> String {
+        let bytes = path.utf8
+        var index = bytes.endIndex
+        while index > bytes.startIndex {
+            let before = bytes.index(before: index)
+            switch bytes[before] {
+            case UInt8(ascii: "/"):
+                return ""
+            case UInt8(ascii: "."):
+                guard before > bytes.startIndex, bytes[bytes.index(before: before)] != UInt8(ascii: "/") else { return "" }
+                return String(path[index...]).lowercased()
+            default:
+                index = before
+            }
+        }
+        return ""
     }
 
     /// Each file to import's XMP sidecar: its own, else, for a pair's rendered file, its second original's (a
