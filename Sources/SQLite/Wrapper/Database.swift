@@ -141,6 +141,7 @@ public final class Database {
     /// query plan of (`QueryPlanTests`).
     public var keptStatements: [String] { Array(statements.keys) }
 
+    @usableFromInline
     func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statements[sql] { return statement }
         let statement = try prepare(sql)
@@ -153,7 +154,8 @@ public final class Database {
         try cachedStatement(sql).run(arguments)
     }
 
-    /// Runs a query and maps each row.
+    /// Runs a query and maps each row (inlinable, as `Statement.query`).
+    @inlinable
     public func query<T>(_ sql: String, _ arguments: [Value] = [], _ map: (Row) throws -> T) throws -> [T] {
         try cachedStatement(sql).query(arguments, map)
     }

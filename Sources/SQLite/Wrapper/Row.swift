@@ -15,6 +15,12 @@ public struct Row {
     @usableFromInline let handle: OpaquePointer
     @usableFromInline let statement: Statement
 
+    @usableFromInline
+    init(handle: OpaquePointer, statement: Statement) {
+        self.handle = handle
+        self.statement = statement
+    }
+
     /// Column `name`, converted to `T`; throws when the query has no such column or its value is not a `T`.
     /// Inlinable, so that a record's reads are specialised for their types where they are declared: generic, each
     /// read of an optional column asked the runtime for `Optional<T>`'s metadata (a no-op rerun reads two rows a
@@ -54,6 +60,22 @@ public struct Row {
     public func text(_ index: Int) -> String? {
         guard let text = sqlite3_column_text(handle, Int32(index)) else { return nil }
         return String(cString: text)
+    }
+
+    /// Column `index` when it holds text; nil for NULL or any other storage class. A strict read by position, for a
+    /// query that lists its columns and checks each (`CatalogueReader.probedPhotos`).
+    public func string(at index: Int) -> String? {
+        type(Int32(index)) == SQLITE_TEXT ? text(index) : nil
+    }
+
+    /// Column `index` when it holds an integer; nil for NULL or any other storage class (as `string(at:)`).
+    public func integer(at index: Int) -> Int? {
+        type(Int32(index)) == SQLITE_INTEGER ? Int(sqlite3_column_int64(handle, Int32(index))) : nil
+    }
+
+    /// Whether column `index` is NULL (by position, as `string(at:)`).
+    public func isNull(at index: Int) -> Bool {
+        isNull(Int32(index))
     }
 
     /// Column `index` as an integer, or nil for NULL.

@@ -2,7 +2,7 @@ internal import CSQLite
 
 /// A prepared statement, finalized in `deinit`. Used by one thread at a time, like its `Database`.
 public final class Statement {
-    private let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
     /// Unowned: the database keeps its cached statements, and a statement never outlives its database's use.
     private unowned let database: Database
     /// The SQL text, for messages.
@@ -62,10 +62,12 @@ public final class Statement {
         while try step() {}
     }
 
-    /// Runs the statement and maps each row.
+    /// Runs the statement and maps each row. Inlinable, so that the array of rows is specialised where the rows
+    /// are made: generic, each append asked the runtime for the array's type (a no-op rerun's lookups).
+    @inlinable
     public func query<T>(_ arguments: [Value] = [], _ map: (Row) throws -> T) throws -> [T] {
         try bind(arguments)
-        defer { sqlite3_reset(handle) }
+        defer { reset() }
         var rows: [T] = []
         while try step() {
             rows.append(try map(Row(handle: handle, statement: self)))
@@ -89,7 +91,8 @@ public final class Statement {
         SQLiteError(code: SQLITE_MISMATCH, message: message, sql: sql)
     }
 
-    private func step() throws -> Bool {
+    @usableFromInline
+    func step() throws -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -97,7 +100,13 @@ public final class Statement {
         }
     }
 
-    private func bind(_ arguments: [Value]) throws {
+    @usableFromInline
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
+    @usableFromInline
+    func bind(_ arguments: [Value]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
