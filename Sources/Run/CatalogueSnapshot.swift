@@ -37,6 +37,8 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// The last paths `photo(atPath:)` answered, with their answers: the scheduler asks once when it takes a file
     /// (`decodeNeed`) and import asks again at once; a few entries, whatever the catalogue's size.
     private let recentPaths = Mutex(RecentPaths())
+    /// The same for `probedPhoto(atPath:)`'s answers.
+    private let recentProbes = Mutex(RecentPaths())
     /// Whether the catalogue held any alias when the snapshot began: without one, no photo's exports have a path
     /// besides its own, and `aliases(ofPhoto:)` answers without a query (nil: not known, asked each time).
     private let hasAliases: Bool?
@@ -150,6 +152,23 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         let answer = RecentPaths.Answer(path: path, photo: photo)
         _ = recentPaths.withLock { $0.add(answer) }  // the oldest answer, released after the lock
         return photo
+    }
+
+    /// The newest current photo recorded at `path`, its probe columns alone (`CatalogueReader.probedPhotos`): a
+    /// rerun's first look at a file (`Scheduler.decodeNeed` asks, then `Scheduler.probe` at once). Nil when there is
+    /// none; nil too when a row is malformed, and then `malformed` is set.
+    package func probedPhoto(atPath path: String) throws -> (photo: PhotoRecord?, malformed: Bool) {
+        if let known = recentProbes.withLock({ $0.answer(path) }) { return (known.photo, known.malformed) }
+        let photos = try ask(nil) { reader in try reader.probedPhotos(atPath: path) }
+        let answer = RecentPaths.Answer(path: path, photo: photos?.first { isCurrent($0.id) }, malformed: photos == nil)
+        _ = recentProbes.withLock { $0.add(answer) }  // the oldest answer, released after the lock
+        return (answer.photo, answer.malformed)
+    }
+
+    /// Every rendition recorded for `photo`, oldest first, their probe columns alone (`CatalogueReader.probedRenditions`);
+    /// nil when a row is malformed.
+    package func probedRenditions(ofPhoto photo: String) throws -> [Rendition]? {
+        try ask(nil) { reader in try reader.probedRenditions(photo: photo) }
     }
 
     /// The current photo with this id.
@@ -361,10 +380,13 @@ private struct RecentPaths {
     final class Answer: Sendable {
         let path: String
         let photo: PhotoRecord?
+        /// A probe's answer (`probedPhoto(atPath:)`) found a malformed row.
+        let malformed: Bool
 
-        init(path: String, photo: PhotoRecord?) {
+        init(path: String, photo: PhotoRecord?, malformed: Bool = false) {
             self.path = path
             self.photo = photo
+            self.malformed = malformed
         }
     }
 

@@ -12,11 +12,17 @@ extension Scheduler {
     ///
     /// Only a file the catalogue does not know at its path is asked: a known one is usually up to date, and reading
     /// its first bytes would cost a no-op rerun a read per photo. A file unreadable here needs 0, and its import
-    /// says why.
+    /// says why. The lookup is the one the photo's chain makes next, kept for it: the probe's where the run probes
+    /// (`probesFiles`), import's whole row elsewhere.
     func decodeNeed(_ item: Item) -> Int {
-        guard case .file(let path, _, _) = item, (try? snapshot.withLock({ $0 })?.photo(atPath: path)) == nil,
+        guard case .file(let path, _, _) = item, !knowsPhoto(atPath: path),
               let start = try? FileBytes(path: path, firstBytes: Scheduler.frameHeaderSearchBytes),
               let bytes = Image.decoderBufferBytes(fromStartOf: start) else { return 0 }
         return LookRenderer.reservation(decoderBytes: bytes)
+    }
+
+    private func knowsPhoto(atPath path: String) -> Bool {
+        guard let snapshot = snapshot.withLock({ $0 }) else { return false }
+        return (try? probesFiles ? snapshot.probedPhoto(atPath: path).photo : snapshot.photo(atPath: path)) != nil
     }
 }

@@ -18,6 +18,8 @@ extension Scheduler {
         defer { photoFinished(failed: failed) }
         switch item {
         case .file(let path, let sidecar, let identity):
+            // A photo with nothing to do, found so from a few columns (most of a rerun's photos).
+            if probesFiles, let identity, probe(path, sidecar: sidecar, identity: identity, context: context) { return }
             let clock = DispatchTime.now()
             let (imported, result) = job.importStage!.importFile(path, sidecar: sidecar, identity: identity, context: context)
             record(.import, path: path, photo: imported?.photo.id, parameters: preparedImport!.text,

@@ -39,6 +39,8 @@ public final class Scheduler: Sendable {
     let preparedImport: StageParameters?
     /// The second original of each pair import's scan found (`ImportScan.seconds`), set once in `runAll`.
     package let seconds = Mutex<[String: String]>([:])
+    /// Whether a file import finds is probed before its chain (`probe`).
+    let probesFiles: Bool
     /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
     package let catalogueID: String?
 
@@ -75,6 +77,7 @@ public final class Scheduler: Sendable {
             StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
         }
         self.catalogueID = try? catalogue.identity()
+        self.probesFiles = Scheduler.probes(job, options: options)
         self.preparedImport = job.importStage.map { StageParameters(stage: .import, parameters: $0.parameters, software: software) }
     }
 

@@ -7,6 +7,19 @@ import Media
 import XMP
 
 extension ImportStage {
+    public func unchanged(_ path: String, sidecar: String?, identity: FileIdentity, known: PhotoRecord,
+                          context: StageContext) -> (PhotoWork, StepResult)? {
+        guard !context.force, identity.isUnchanged(since: known), context.secondOriginalPath?(path) == nil,
+              sidecarChange(of: known, sidecar: sidecar) == nil,
+              let recipe = try? Recipe(canonicalJSON: known.filterRecipe) else { return nil }
+        return (PhotoWork(photo: known, recipe: recipe), ImportStage.unchangedStep(known))
+    }
+
+    /// The step of a file import found unchanged: nothing read, nothing written.
+    static func unchangedStep(_ known: PhotoRecord) -> StepResult {
+        .skipped("unchanged since it was imported", input: known.hash, output: known.hash)
+    }
+
     /// Imports one file: reads it once, hashes it, sniffs its format, reads its header and its XMP sidecar (when the
     /// scan found one), records the photo.
     /// - Parameter scanned: the file's identity from the scan's stat (`ImportScan.identities`), so it is not stat-ed
@@ -28,6 +41,7 @@ extension ImportStage {
             // file, when that too has its recorded stat); nor is its sidecar, when its stat is the one recorded. A
             // sidecar changed, added or removed updates the facts alone.
             if !context.force, let known = try context.photo(atPath: path), identity.isUnchanged(since: known) {
+                if let unchanged = unchanged(path, sidecar: sidecar, identity: identity, known: known, context: context) { return unchanged }
                 let second = try secondPath.map { try importSecond($0, of: known, context: context) }
                 if let change = sidecarChange(of: known, sidecar: sidecar) {
                     let (work, refreshed) = try refreshFacts(of: known, sidecar: sidecar, change: change, context: context)
@@ -37,8 +51,7 @@ extension ImportStage {
                     }
                     return (work, result)
                 }
-                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)),
-                        second ?? .skipped("unchanged since it was imported", input: known.hash, output: known.hash))
+                return (PhotoWork(photo: known, recipe: try Recipe(canonicalJSON: known.filterRecipe)), second ?? ImportStage.unchangedStep(known))
             }
             // The same for another name of a photo: an alias unchanged since it was hashed is that photo's bytes.
             if !context.force, let (alias, known) = try context.alias(atPath: path), identity.isUnchanged(since: alias) {

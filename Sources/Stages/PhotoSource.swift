@@ -33,6 +33,10 @@ public protocol PhotoSource: JobStage {
     /// scan's stat gave it (`ImportScan.identities`; nil: import stats it): the photo's work for the stages after it
     /// (nil when it failed or was passed over), and the step.
     func importFile(_ path: String, sidecar: String?, identity: FileIdentity?, context: StageContext) -> (PhotoWork?, StepResult)
+    /// `importFile`'s answer for a file the catalogue's photo `known` records as it is now (its stat, its sidecar's,
+    /// no second original), decided from a probed record (`CatalogueReader.probedPhotos`): the photo's work and the
+    /// skipped step, nothing read; nil when import has more to do than say so, or `--force` asks it to.
+    func unchanged(_ path: String, sidecar: String?, identity: FileIdentity, known: PhotoRecord, context: StageContext) -> (PhotoWork, StepResult)?
 }
 
 /// Runs `body` for every index below `count` and returns when each has, on several threads at once. Stages make no

@@ -18,6 +18,13 @@ public protocol PhotoStage: JobStage {
     /// Says whether `run` would skip the photo as up to date, without reading pixels or writing anything, and
     /// updates `work` as `run` would (its look, its thumbnail) for the stages after it.
     func plan(_ work: inout PhotoWork, context: StageContext) throws -> Bool
+    /// Whether the stage says it is up to date from a probed record alone (`upToDate(probing:)`).
+    static var probesUpToDate: Bool { get }
+    /// The step `run` records for `work`'s photo when it is up to date (a skipped step), decided from the columns a
+    /// rerun's probe reads (`CatalogueReader.probedPhotos`, `probedRenditions`), and `work` as `run` leaves it;
+    /// nil when `run` has work to do. `run` asks it first, so the two never disagree. The default, for a stage that
+    /// decides from more than those columns, is nil: the scheduler then takes the photo through its chain.
+    func upToDate(probing work: inout PhotoWork, context: StageContext) throws -> StepResult?
     /// How an output of this stage may derive from the photo's one shared decode (`SharedDecode`); nil: never.
     var sharedDecodeUse: SharedDecodeUse? { get }
     /// Whether the stage writes a file for each name the photo is known by (`PhotoWork.exportPaths`), so that it runs
@@ -38,6 +45,8 @@ public protocol PhotoStage: JobStage {
 
 extension PhotoStage {
     public static var renditionKinds: [Rendition.Kind] { [] }
+    public static var probesUpToDate: Bool { false }
+    public func upToDate(probing work: inout PhotoWork, context: StageContext) throws -> StepResult? { nil }
     public var sharedDecodeUse: SharedDecodeUse? { nil }
     public var writesEachPath: Bool { false }
     public var outputRoot: String? { nil }

@@ -71,12 +71,19 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         }
     }
 
+    public static var probesUpToDate: Bool { true }
+
+    /// The recorded thumbnail of the current look with these options, its file intact: from the photo's id, hash,
+    /// recipe and format, and its renditions' probe columns.
+    public func upToDate(probing work: inout PhotoWork, context: StageContext) throws -> StepResult? {
+        guard !context.force, let existing = try upToDate(work, context: context) else { return nil }
+        work.thumbnail = existing
+        return .skipped("up to date", input: work.lookHash, output: existing.fileHash)
+    }
+
     public func run(_ work: inout PhotoWork, context: StageContext) throws -> StepResult {
+        if let skipped = try upToDate(probing: &work, context: context) { return skipped }
         let input = work.lookHash
-        if !context.force, let existing = try upToDate(work, context: context) {
-            work.thumbnail = existing
-            return .skipped("up to date", input: input, output: existing.fileHash)
-        }
         // A filtered look's thumbnail brings the original look's in the same geometry, when it is not there yet:
         // the report's "before", from the same decode (docs/report.md, "Where previews come from").
         let before = try !work.recipe.isEmpty && recorded(work, look: work.photo.hash, context: context) == nil
