@@ -30,8 +30,8 @@ extension CatalogueReader {
               let format = row.string(at: 6), let added = row.string(at: 7), let recipe = row.string(at: 8),
               let rowid = row.integer(at: 15) else { return nil }
         // Each optional column NULL or of its kind.
-        func optional<T>(_ index: Int, _ read: (Int) -> T?) -> T?? {
-            row.isNull(at: index) ? .some(nil) : read(index).map { .some($0) }
+        func optional<T>(_ index: Int, _ value: (Int) -> T?) -> T?? {
+            row.isNull(at: index) ? .some(nil) : value(index).map { .some($0) }
         }
         guard let replaces = optional(9, row.string), let damage = optional(10, row.string),
               let sidecar = optional(11, row.string), let sidecarBytes = optional(12, row.integer),

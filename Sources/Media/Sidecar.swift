@@ -9,8 +9,13 @@ public enum Sidecar {
 
     /// Whether a file name is a sidecar's: its extension is `xmp`, in any case.
     public static func isSidecar(name: String) -> Bool {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return name[name.index(after: dot)...].lowercased() == "xmp"
+        // `.xmp` in any case, after at least one character: read as bytes (a scan asks of every name it lists, and a
+        // `Character` search walks grapheme clusters).
+        let bytes = name.utf8
+        guard bytes.count > 4 else { return false }
+        var last = bytes.suffix(4).makeIterator()
+        return last.next() == UInt8(ascii: ".") && last.next().map { $0 | 0x20 } == UInt8(ascii: "x")
+            && last.next().map { $0 | 0x20 } == UInt8(ascii: "m") && last.next().map { $0 | 0x20 } == UInt8(ascii: "p")
     }
 
     /// The sidecar of the file `name` among the names of its folder: `name.xmp` (the full name's convention, which
@@ -22,6 +27,7 @@ public enum Sidecar {
     /// ```
     /// `sidecars` maps a sidecar's name without its extension to its name, the folder's sidecars only.
     public static func of(_ name: String, among sidecars: [String: String]) -> String? {
+        guard !sidecars.isEmpty else { return nil }  // most folders
         if let full = sidecars[name] { return full }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return sidecars[String(name[..<dot])]
@@ -42,6 +48,7 @@ public enum Sidecar {
     /// Every sidecar among `sidecars` that names the file `name` by either convention: the one `of` reads, and one
     /// it shadows (`IMG_1.xmp` beside `IMG_1.CR2.xmp`), which is still this file's, never an ignored file.
     public static func candidates(of name: String, among sidecars: [String: String]) -> [String] {
+        guard !sidecars.isEmpty else { return [] }
         let stem = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : String(name[..<$0]) }
         return [sidecars[name], stem.flatMap { sidecars[$0] }].compactMap { $0 }
     }
@@ -50,7 +57,7 @@ public enum Sidecar {
     /// the extension's case).
     public static func byStem(_ names: [String]) -> [String: String] {
         var result: [String: String] = [:]
-        for name in names.sorted() where isSidecar(name: name) && !name.hasPrefix(".") {
+        for name in names.filter({ isSidecar(name: $0) && !$0.hasPrefix(".") }).sorted() {
             let stem = String(name.dropLast(4))
             if result[stem] == nil { result[stem] = name }
         }
