@@ -305,6 +305,14 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         return photos
     }
 
+    /// How many current photos the snapshot holds, once `countAfterImport` has counted them (nil before, and for a
+    /// share): a run whose phase 1 settled that many of them has no phase 2 to look for (`Scheduler.runAll`).
+    package private(set) var currentCount: Int? {
+        get { pool.lock(); defer { pool.unlock() }; return counted }
+        set { pool.lock(); defer { pool.unlock() }; counted = newValue }
+    }
+    private var counted: Int?
+
     /// How many photos `photosAfterImport(scanning:)` gives (of `share` only, when given): the run's first
     /// estimate of its size. A scanned file settles the newest current photo at its path, so this is the current
     /// photos less the scanned paths that have one, counted in one walk of ids and paths with no photo kept.
@@ -346,6 +354,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
                 }
             }
         }
+        currentCount = current
         return current - (sorted ? met.reduce(0) { $0 + ($1 ? 1 : 0) } : metUnsorted.count)
     }
 

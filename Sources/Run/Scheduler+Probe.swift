@@ -37,7 +37,12 @@ extension Scheduler {
         }
         record(.import, path: path, photo: known.id, parameters: preparedImport!.text, result: importStep, since: clock)
         // Two files with the same bytes are one photo: only the first goes on (as in `process`).
-        guard state.withLock({ PhotoRecord.settle(known, in: &$0.settled) }) else { return true }
+        let first = state.withLock { state in
+            let first = PhotoRecord.settle(known, in: &state.settled)
+            if first { state.settledCurrent += 1 }  // `known` is current in the snapshot (`probedPhoto`)
+            return first
+        }
+        guard first else { return true }
         for step in steps {
             record(step.stage, path: known.path, photo: known.id, parameters: step.parameters, result: step.result, since: clock)
         }

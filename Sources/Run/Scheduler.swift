@@ -50,6 +50,9 @@ public final class Scheduler: Sendable {
         /// new version of their file it imported. None joins phase 2, and a second file with a settled photo's
         /// bytes goes no further than import.
         package var settled = SettledPhotos()
+        /// How many of the snapshot's current photos phase 1 settled, counted where that is known without asking
+        /// (`probe`): when it is all of them (`CatalogueSnapshot.currentCount`), phase 2 has none to look for.
+        package var settledCurrent = 0
         /// The paths phase 1 recorded as other names of a photo (`ImportMatch.newAlias`): their exports are made
         /// after phase 2's photos.
         package var aliasesFound: [PhotoAlias] = []
@@ -131,7 +134,9 @@ public final class Scheduler: Sendable {
             let displaced: Set<String>, photos: [PhotoRecord]
             do {
                 displaced = try known.displaced(by: found).union(known.pairedAway(scan.seconds))
-                photos = try known.photosAfterImport(settled: state.withLock { $0.settled }, share: options.photosAfterImport)
+                // A rerun whose probes settled every current photo has none left: no walk of every photo id.
+                let settledAll = known.currentCount.map { $0 == state.withLock { $0.settledCurrent } } ?? false
+                photos = try settledAll ? [] : known.photosAfterImport(settled: state.withLock { $0.settled }, share: options.photosAfterImport)
                     .filter { !displaced.contains($0.id) }
             } catch {
                 _ = owner.finish()  // the catalogue could not be read: the run ends here, its writes so far kept
