@@ -126,7 +126,10 @@ final class NoOpGrowthTests: XCTestCase {
         for index in 0..<12 {
             try Fixture.jpeg(at: "\(folder)/photos/q\(index).jpg", width: 1600, height: 1200, variant: index)
         }
+        // A one-page pipe: the run blocks on its events a few photos ahead of this reader, so the signal lands
+        // before the last new photo however slowly this test is scheduled (the default 64 KB held the whole run's).
         let pipe = try Spawn.pipe()
+        XCTAssertGreaterThan(fcntl(pipe.write, SignalTests.setPipeSize, 4096), 0)
         let child = try Spawn(["run", "job.yml", "--workers", "1", "--log-format", "json"], in: folder,
                               stdout: .descriptor(pipe.write), stderr: .log(folder + "/log.txt"))
         close(pipe.write)

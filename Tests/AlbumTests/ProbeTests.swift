@@ -129,4 +129,45 @@ final class ProbeTests: XCTestCase {
         XCTAssertNotEqual(run.status, 0, run.stderr)
         XCTAssert(run.stderr.contains("p1.jpg") && run.stderr.contains("column inode holds text 'many'"), run.stderr)
     }
+
+    /// The status of each step a `--log-format json` run printed, by file name and stage.
+    func steps(_ run: (status: Int32, stdout: String, stderr: String)) throws -> [String: String] {
+        var steps: [String: String] = [:]
+        for line in run.stdout.split(separator: "\n") {
+            let event = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard event["event"] as? String == "step", let path = event["path"] as? String, let stage = event["stage"] as? String else { continue }
+            steps["\((path as NSString).lastPathComponent) \(stage)"] = event["status"] as? String
+        }
+        return steps
+    }
+
+    func testARerunRedoesWhatItsProbeFindsOutOfDateAndSkipsTheRest() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        for i in 0..<3 { try Fixture.jpeg(at: "\(folder)/photos/p\(i).jpg", width: 64 + i, height: 48, variant: i) }
+        func job(_ size: String) throws {
+            try TestSupport.write("version: 1\ncatalogue: album\nstages:\n  - import: {from: photos}\n  - thumbnail: {size: \(size)}\n",
+                                  to: "job.yml", in: folder)
+        }
+        func run() throws -> [String: String] {
+            let run = try TestSupport.album(["run", "job.yml", "--log-format", "json"], in: folder)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return try steps(run)
+        }
+        try job("32x32")
+        XCTAssertEqual(Set(try run().values), ["done"])
+        let everything = ["p0.jpg import", "p0.jpg thumbnail", "p1.jpg import", "p1.jpg thumbnail", "p2.jpg import", "p2.jpg thumbnail"]
+        XCTAssertEqual(try run(), Dictionary(uniqueKeysWithValues: everything.map { ($0, "skipped") }), "a no-op: every step skipped, none missing")
+        // p1's thumbnail file deleted: its thumbnail is made again, and nothing else.
+        let reader = try CatalogueReader(folder: folder + "/album")
+        let p1 = try XCTUnwrap(try reader.photos(atPath: "\(folder)/photos/p1.jpg").first)
+        for rendition in try reader.renditions(photo: p1.id) { try FileManager.default.removeItem(atPath: rendition.path) }
+        reader.close()
+        var expected = Dictionary(uniqueKeysWithValues: everything.map { ($0, "skipped") })
+        expected["p1.jpg thumbnail"] = "done"
+        XCTAssertEqual(try run(), expected)
+        // A new size: every thumbnail made again, every import still skipped.
+        try job("40x40")
+        expected = Dictionary(uniqueKeysWithValues: everything.map { ($0, $0.hasSuffix("import") ? "skipped" : "done") })
+        XCTAssertEqual(try run(), expected)
+    }
 }
