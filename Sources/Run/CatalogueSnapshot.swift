@@ -156,13 +156,13 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 
     /// The newest current photo recorded at `path`, its probe columns alone (`CatalogueReader.probedPhotos`): a
     /// rerun's first look at a file (`Scheduler.decodeNeed` asks, then `Scheduler.probe` at once). Nil when there is
-    /// none; nil too when a row is malformed, and then `malformed` is set.
-    package func probedPhoto(atPath path: String) throws -> (photo: PhotoRecord?, malformed: Bool) {
-        if let known = recentProbes.withLock({ $0.answer(path) }) { return (known.photo, known.malformed) }
-        let photos = try ask(nil) { reader in try reader.probedPhotos(atPath: path) }
-        let answer = RecentPaths.Answer(path: path, photo: photos?.first { isCurrent($0.id) }, malformed: photos == nil)
+    /// none, and when a row is malformed (the whole row's read says how: `photo(atPath:)`).
+    package func probedPhoto(atPath path: String) throws -> PhotoRecord? {
+        if let known = recentProbes.withLock({ $0.answer(path) }) { return known.photo }
+        let photo = try ask(nil) { reader in try reader.probedPhotos(atPath: path)?.first { isCurrent($0.id) } }
+        let answer = RecentPaths.Answer(path: path, photo: photo)
         _ = recentProbes.withLock { $0.add(answer) }  // the oldest answer, released after the lock
-        return (answer.photo, answer.malformed)
+        return photo
     }
 
     /// Every rendition recorded for `photo`, oldest first, their probe columns alone (`CatalogueReader.probedRenditions`);
@@ -389,13 +389,10 @@ private struct RecentPaths {
     final class Answer: Sendable {
         let path: String
         let photo: PhotoRecord?
-        /// A probe's answer (`probedPhoto(atPath:)`) found a malformed row.
-        let malformed: Bool
 
-        init(path: String, photo: PhotoRecord?, malformed: Bool = false) {
+        init(path: String, photo: PhotoRecord?) {
             self.path = path
             self.photo = photo
-            self.malformed = malformed
         }
     }
 

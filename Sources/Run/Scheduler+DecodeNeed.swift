@@ -23,6 +23,6 @@ extension Scheduler {
 
     private func knowsPhoto(atPath path: String) -> Bool {
         guard let snapshot = snapshot.withLock({ $0 }) else { return false }
-        return (try? probesFiles ? snapshot.probedPhoto(atPath: path).photo : snapshot.photo(atPath: path)) != nil
+        return (try? probesFiles ? snapshot.probedPhoto(atPath: path) : snapshot.photo(atPath: path)) != nil
     }
 }

@@ -20,7 +20,7 @@ extension Scheduler {
     ///   photo, a missing or outdated rendition): `process` then takes the file through its chain.
     func probe(_ path: String, sidecar: String?, identity: FileIdentity, context: StageContext) -> Bool {
         let clock = DispatchTime.now()
-        guard let snapshot = snapshot.withLock({ $0 }), let known = try? snapshot.probedPhoto(atPath: path).photo,
+        guard let snapshot = snapshot.withLock({ $0 }), let known = try? snapshot.probedPhoto(atPath: path),
               known.damage == nil,  // held back, or retried with `--retry-damaged`: the chain's to say
               let (imported, importStep) = job.importStage?.unchanged(path, sidecar: sidecar, identity: identity, known: known, context: context)
         else { return false }
