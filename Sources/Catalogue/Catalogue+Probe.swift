@@ -2,7 +2,7 @@ import SQLite
 
 /// A rerun's first look at a file import finds (`Scheduler.probe`): the few columns that say whether the photo at a
 /// path is unchanged and every stage up to date, read instead of the whole row, so a photo with nothing to do costs
-/// a fraction of one taken through its chain (Benchmarks/INVESTIGATION.md, section 37).
+/// a fraction of one taken through its chain (Benchmarks/INVESTIGATION.md, section 38).
 ///
 /// A probed record holds the columns below and `blank`'s values elsewhere: it decides, and is never handed to a stage
 /// that works, nor shown or written. What reads it: import's fast path (the file's stat, its sidecar's:
@@ -12,7 +12,7 @@ import SQLite
 /// (`PhotoStage.probesUpToDate`) reads nothing else; ProbeTests hold its decisions to those on whole records.
 ///
 /// The columns are read by name into their properties, not through the records' `Column` declarations: a key path
-/// and a closure a column cost a no-op rerun more than the query (section 37).
+/// and a closure a column cost a no-op rerun more than the query (section 38).
 extension CatalogueReader {
     /// The probe columns of `photos`, and of `renditions`, in the order `probedPhoto(_:)` and `probedRendition(_:)`
     /// read them.

@@ -14,7 +14,7 @@ extension CatalogueReader {
     /// The records `clause` (a `WHERE …` of an indexed lookup, no `ORDER BY`) picks, in the order of their rowids
     /// (oldest row first, or newest with `newestFirst`), or by `areInOrder` with the rowids breaking ties. A lookup that finds a row or two sorts
     /// them here: an `ORDER BY` the index does not give makes SQLite build a sorter for every query, which cost more
-    /// than reading the row (Benchmarks/INVESTIGATION.md, section 37).
+    /// than reading the row (Benchmarks/INVESTIGATION.md, section 38).
     func fetchAllInRowOrder<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value], newestFirst: Bool = false,
                                             by areInOrder: ((R, R) -> Bool)? = nil) throws -> [R] {
         let paths = self.paths

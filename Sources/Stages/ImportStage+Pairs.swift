@@ -48,7 +48,7 @@ extension ImportStage {
 
     /// The extension of the file name `path` ends with, lowercased; "" for a name without one (or only a leading
     /// dot), as `fileExtension(of:)` has it. Read from the path's UTF-8 bytes, backwards: a `Character` search walks
-    /// grapheme clusters, and the scan asks twice a file (Benchmarks/INVESTIGATION.md, section 37).
+    /// grapheme clusters, and the scan asks twice a file (Benchmarks/INVESTIGATION.md, section 38).
     static func fileExtension(ofPath path: String) -> String {
         let bytes = path.utf8
         var index = bytes.endIndex
