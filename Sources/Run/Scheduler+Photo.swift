@@ -17,9 +17,13 @@ extension Scheduler {
         var failed = false
         defer { photoFinished(failed: failed) }
         switch item {
-        case .file(let path, let sidecar, let identity):
-            // A photo with nothing to do, found so from a few columns (most of a rerun's photos).
-            if probesFiles, let identity, probe(path, sidecar: sidecar, identity: identity, context: context) { return }
+        case .file(let path, let sidecar, var identity):
+            // A photo with nothing to do, found so from a few columns (most of a rerun's photos). A file without the
+            // scan's stat (a chunk's, from its manifest) is stat-ed here as import would, and import is handed it.
+            if probesFiles {
+                if identity == nil, case .file(let found) = job.importStage!.entry(atPath: path) { identity = found }
+                if let identity, probe(path, sidecar: sidecar, identity: identity, context: context) { return }
+            }
             let clock = DispatchTime.now()
             let (imported, result) = job.importStage!.importFile(path, sidecar: sidecar, identity: identity, context: context)
             record(.import, path: path, photo: imported?.photo.id, parameters: preparedImport!.text,
