@@ -10,9 +10,10 @@ import Catalogue
 struct FolderScanner {
     package let stage: ImportStage
     package let derived: DerivedFiles
-    package private(set) var found: [String] = []
+    /// The entries found, in the walk's order, kept compactly (`ScannedPaths`: a library's scan holds every path).
+    package private(set) var found = ScannedPaths()
     /// Each of `found`'s identity from the walk's stat, in the same order (`ImportScan.identities`).
-    package private(set) var identities: [FileIdentity?] = []
+    package private(set) var identities = ScannedIdentities()
     package private(set) var passedOver = PassedOver()
     package private(set) var foundPerRoot: [String: Int] = [:]
     /// Each found file's XMP sidecar (`Sidecar.of`), from the listing of its folder the walk already has.
@@ -71,6 +72,7 @@ struct FolderScanner {
         // they find is put where the one walk would have found it (at `found`'s and `movies`' counts as each is met);
         // deeper ones are walked in place.
         var subfolders: [Subfolder] = []
+        let here = found.folder(folder == "/" ? "/" : folder + "/")  // the folder of the files found here, kept once
         for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
             guard var info = try? FileStatus(path, followingLinks: false) else { continue }
@@ -92,7 +94,7 @@ struct FolderScanner {
                 if info.isRegular && derived.isTagged(path) {
                     passedOver.derived += 1
                 } else {
-                    found.append(path)
+                    found.append(name: name, folder: here)
                     // The stat import's entry makes (`ImportStage.entry(atPath:)`): lstat, then stat through a
                     // followed link. Anything but a regular file is left to import to explain.
                     identities.append(info.isRegular ? FileIdentity(info) : nil)
@@ -144,26 +146,36 @@ struct FolderScanner {
             for index in subfolders.indices { walk(index) }
         }
         var (ownFound, ownIdentities, ownMovies) = (found, identities, movies)
-        (found, identities, movies) = ([], [], [])
+        (found, identities, movies) = (ScannedPaths(), ScannedIdentities(), [])
+        // Made to size, each subfolder's lists freed as they are taken: the whole scan is held about once.
+        let sizes = walked.withLock { $0.values.reduce((ownFound.count, ownFound.nameBytes)) { ($0.0 + $1.found.count, $0.1 + $1.found.nameBytes) } }
+        found.reserve(sizes.0, nameBytes: sizes.1)
+        identities.reserveCapacity(sizes.0)
         var (nextFound, nextMovie) = (0, 0)
         for (index, folder) in subfolders.enumerated() {
-            found += ownFound[nextFound..<folder.foundBefore]
-            identities += ownIdentities[nextFound..<folder.foundBefore]
+            found.append(ownFound, nextFound..<folder.foundBefore)
+            identities.append(ownIdentities, nextFound..<folder.foundBefore)
             movies += ownMovies[nextMovie..<folder.moviesBefore]
             (nextFound, nextMovie) = (folder.foundBefore, folder.moviesBefore)
             guard let scanner = walked.withLock({ $0.removeValue(forKey: index) }) else { continue }
-            found += scanner.found
-            identities += scanner.identities
+            found.append(contentsOf: scanner.found)
+            identities.append(scanner.identities, scanner.identities.indices)
             movies += scanner.movies
             passedOver.derived += scanner.passedOver.derived
             passedOver.ignored.merge(scanner.passedOver.ignored, uniquingKeysWith: +)
             sidecars.merge(scanner.sidecars, uniquingKeysWith: { first, _ in first })
             unreadable += scanner.unreadable
         }
-        found += ownFound[nextFound...]
-        identities += ownIdentities[nextFound...]
+        found.append(ownFound, nextFound..<ownFound.count)
+        identities.append(ownIdentities, nextFound..<ownIdentities.count)
         movies += ownMovies[nextMovie...]
-        (ownFound, ownIdentities, ownMovies) = ([], [], [])
+        (ownFound, ownIdentities, ownMovies) = (ScannedPaths(), ScannedIdentities(), [])
+    }
+
+    /// `found` and `identities`, taken out: the scanner keeps neither.
+    package mutating func takeFound() -> (ScannedPaths, ScannedIdentities) {
+        defer { (found, identities) = (ScannedPaths(), ScannedIdentities()) }
+        return (found, identities)
     }
 
     /// Counts the files import would have considered under a derived folder, taking none of them.
