@@ -220,5 +220,23 @@ final class FolderScannerTests: XCTestCase {
         var appended: ScannedIdentities = [nil]
         appended.append(list, 0..<1)
         XCTAssertEqual(Array(appended), [nil, identities[0]])
+        // Kept in 16 bytes while sizes and inodes fit 32 bits, then every one in 24: the same identities either way.
+        let small: [FileIdentity?] = [FileIdentity(bytes: 20, inode: 7, mtimeNanoseconds: 1_700_000_000_123_456_789), nil,
+                                      FileIdentity(bytes: Int(UInt32.max) - 1, inode: Int(UInt32.max) - 1, mtimeNanoseconds: -1)]
+        var growing = ScannedIdentities(small)
+        XCTAssertEqual(Array(growing), small)
+        XCTAssertEqual(Array(growing.reordered([2, 1])), [small[2], nil])
+        let large = FileIdentity(bytes: Int(UInt32.max), inode: 9, mtimeNanoseconds: 3)
+        growing.append(large)
+        XCTAssertEqual(Array(growing), small + [large])
+        XCTAssertEqual(Array(growing.reordered([3, 1, 0])), [large, nil, small[0]])
+        growing.append(list, 0..<2)
+        XCTAssertEqual(Array(growing), small + [large] + identities[0..<2])
+        var narrow = ScannedIdentities(small)
+        narrow.append(growing, 3..<4)
+        XCTAssertEqual(Array(narrow), small + [large])
+        narrow.removeLast(2)
+        XCTAssertEqual(Array(narrow), Array(small.prefix(2)))
+        XCTAssertEqual(narrow, ScannedIdentities(small.prefix(2)))
     }
 }
