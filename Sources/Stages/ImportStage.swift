@@ -104,14 +104,15 @@ public struct ImportStage: DeclaredOptions {
     public func scan(skipping derived: DerivedFiles = DerivedFiles(), parallel: ParallelIndices? = nil) -> ImportScan {
         var scanner = FolderScanner(stage: self, derived: derived, parallel: parallel)
         for root in from { scanner.visit(root: root) }
-        // Sorted by their indices, compared in place: no `String` a path (`ScannedPaths`); each list in the walk's
-        // order is freed once its sorted copy is made.
-        var (found, foundIdentities) = scanner.takeFound()
-        let order = found.indices.sorted { found.precedes($0, $1) }
-        let sorted = found.reordered(order)
-        found = ScannedPaths()
-        let sortedIdentities = foundIdentities.reordered(order)
-        foundIdentities = ScannedIdentities()
+        // The walk lists each folder in this order (`FolderScanner`): sorted already, unless a name is not ASCII (or
+        // two names are one string). Else sorted by their indices, compared in place: no `String` a path
+        // (`ScannedPaths`); each list in the walk's order freed once its sorted copy is made.
+        var (sorted, sortedIdentities) = scanner.takeFound()
+        if !sorted.isSorted {
+            let order = sorted.indices.sorted { sorted.precedes($0, $1) }
+            sorted = sorted.reordered(order)
+            sortedIdentities = sortedIdentities.reordered(order)
+        }
         var (files, seconds) = ImportStage.paired(sorted, pair: pair)
         let movies = scanner.movies.sorted()
         (files, seconds) = ImportStage.livePhotos(files, movies: movies, seconds: seconds, pair: pair)

@@ -162,6 +162,19 @@ final class FolderScannerTests: XCTestCase {
         }
     }
 
+    /// The walk lists each folder in the order the scan sorts paths, a folder's own as its name and a "/", so that a
+    /// library named in ASCII is found sorted and its lists are never copied to sort them (`ImportStage.scan`).
+    func testTheWalkFindsPathsInTheScansOrder() throws {
+        for path in ["photos/a/1.jpg", "photos/a.b/2.jpg", "photos/a-1.jpg", "photos/a0.jpg", "photos/ab.jpg", "photos/a/b/3.jpg",
+                     "photos/a/a.jpg", "photos/A.jpg", "photos/a b/4.jpg", "photos/z/5.jpg"] { try touch(path) }
+        let found = scan().found
+        XCTAssertEqual(found, found.sorted())
+        XCTAssertEqual(found.count, 10)
+        var stage = ImportStage(from: [folder + "/photos"])
+        stage.recursive = true
+        XCTAssertTrue(stage.scan(parallel: ParallelMap.indices).files.isSorted)
+    }
+
     /// The scan's compact list of paths (`ScannedPaths`) gives back every path as it was given, whatever its bytes
     /// (a name that is not UTF-8 comes as `NativePath` makes it, a root with no folder, "/"), sorts as `String`'s `<`
     /// sorts, and finds a path in a sorted list as a search of the strings would, by bytes or not.
