@@ -77,15 +77,24 @@ extension PhotoRecord {
 
 /// The photos a run's (or a plan's) phase 1 has settled (`PhotoRecord.settle`), kept small: an id in the form album
 /// makes (a UUID: 36 lowercase hex digits and dashes) as its 16 bytes, any other id as itself. The same answers as a
-/// `Set<String>` of the ids (the form is read back exactly), in about a seventh of the memory: this set grows with
-/// the photos a run meets (Benchmarks/INVESTIGATION.md, section 25).
+/// `Set<String>` of the ids (the form is read back exactly), in a table of its own: this set grows with the photos a
+/// run meets (Benchmarks/INVESTIGATION.md, sections 25 and 37). A `Set` of the 16 bytes fills at most 3/4 of a
+/// power of two of slots, and keeps the old slots beside the new as it grows (6.3 MB at 10^5 photos); this table
+/// fills up to 7/8 (open addressing, linear probing: a UUID's bits are random), 2 MB at 10^5 and 3 as it grows.
 public struct SettledPhotos: Sendable, ExpressibleByArrayLiteral {
     private struct Packed: Hashable, Sendable {
         var high: UInt64
         var low: UInt64
+
+        static let empty = Packed(high: 0, low: 0)
     }
 
-    private var packed = Set<Packed>()
+    /// The packed ids, `Packed.empty` where none is: a power of two of them, or none.
+    private var slots: [Packed] = []
+    /// How many of `slots` hold an id.
+    private var used = 0
+    /// Whether the id whose 16 bytes are all zero (`Packed.empty`, kept outside `slots`) is in the set.
+    private var hasZero = false
     private var others = Set<String>()
 
     public init() {}
@@ -122,18 +131,45 @@ public struct SettledPhotos: Sendable, ExpressibleByArrayLiteral {
     }
 
     public func contains(_ id: String) -> Bool {
-        if let packed = SettledPhotos.packed(id) { return self.packed.contains(packed) }
-        return others.contains(id)
+        guard let packed = SettledPhotos.packed(id) else { return others.contains(id) }
+        if packed == .empty { return hasZero }
+        guard !slots.isEmpty else { return false }
+        return slots[slot(of: packed, in: slots)] == packed
     }
 
     /// Adds `id`; says whether it was not there yet.
     @discardableResult
     public mutating func insert(_ id: String) -> Bool {
-        if let packed = SettledPhotos.packed(id) { return self.packed.insert(packed).inserted }
-        return others.insert(id).inserted
+        guard let packed = SettledPhotos.packed(id) else { return others.insert(id).inserted }
+        if packed == .empty {
+            defer { hasZero = true }
+            return !hasZero
+        }
+        if (used + 1) * 8 > slots.count * 7 { grow() }
+        let slot = slot(of: packed, in: slots)
+        guard slots[slot] != packed else { return false }
+        slots[slot] = packed
+        used += 1
+        return true
     }
 
-    public var count: Int { packed.count + others.count }
+    public var count: Int { used + (hasZero ? 1 : 0) + others.count }
+
+    /// Where `packed` is in `slots`, or the empty slot where it would go (`slots` never full).
+    private func slot(of packed: Packed, in slots: [Packed]) -> Int {
+        let mask = slots.count - 1
+        // A UUID's bits are random but for its version and variant digits; mixed, so the low bits are too.
+        var slot = Int(truncatingIfNeeded: ((packed.high ^ packed.low) &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+        while slots[slot] != packed, slots[slot] != .empty { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    /// Twice the slots (64 at first), every id put in its new place.
+    private mutating func grow() {
+        let old = slots
+        slots = [Packed](repeating: .empty, count: max(64, old.count * 2))
+        for packed in old where packed != .empty { slots[slot(of: packed, in: slots)] = packed }
+    }
 }
 
 extension PhotoRecord {

@@ -97,7 +97,7 @@ public struct ChunkRun {
         // Read in place and unchanged (just checked), the catalogue is the file the planner's writer checked whole.
         let checked = plan.readsCatalogue != nil
         jobRun.chunk = ChunkShare(open: { try Catalogue.forChunk(folder: catalogue, view: view, seed: seed, checked: checked) },
-                                  scan: ImportScan(files: manifest.files, unreadableFolders: manifest.unreadableFolders,
+                                  scan: ImportScan(files: ScannedPaths(manifest.files), unreadableFolders: manifest.unreadableFolders,
                                                    seconds: manifest.seconds, sidecars: manifest.sidecars),
                                   photos: Set(manifest.photos), parent: plan.run, chunk: chunk)
         let started = Timestamp.now()

@@ -95,7 +95,7 @@ public struct DistributedPlanner {
             if !options.allowEmpty, SourceCheck.anyRootEmpty(scan) {
                 try SourceCheck.requireFound(scan, of: job, counting: known.currentCount(under:))
             }
-            return try known.photosAfterImport(scanning: scan.files)
+            return try known.photosAfterImport(scanning: Array(scan.files))
         }()
         let software = Software.current
         let resolved = try job.resolvingSelections(in: catalogue)

@@ -98,19 +98,24 @@ public struct Planner {
             for folder in scan.unreadableFolders {
                 note(&plan, path: folder.path, stage: .import, .toDo, "(it fails: cannot read this folder)")
             }
-            // The scan's stat where it made one, as the run's import takes it (`ImportScan.identities`).
-            let entries = scan.files.indices.map { scan.identity(at: $0).map(ImportEntry.file) ?? importStage.entry(atPath: scan.files[$0]) }
-            for (path, entry) in zip(scan.files, entries) {
-                guard case .file(let identity) = entry, try snapshot.isToImport(path, identity) else { continue }
+            // The scan's stat where it made one, as the run's import takes it (`ImportScan.identities`); import's own
+            // entry of the others, made once for both walks and kept only for them (a few: links, FIFOs, roots).
+            var stated: [Int: ImportEntry] = [:]
+            for index in scan.files.indices where scan.identity(at: index) == nil {
+                stated[index] = importStage.entry(atPath: scan.files[index])
+            }
+            let entry = { (index: Int) -> ImportEntry in scan.identity(at: index).map(ImportEntry.file) ?? stated[index] ?? .failed("not scanned") }
+            for (index, path) in zip(scan.files.indices, scan.files) {
+                guard case .file(let identity) = entry(index), try snapshot.isToImport(path, identity) else { continue }
                 progress.sizesToImport[identity.bytes, default: 0] += 1
             }
-            for (path, entry) in zip(scan.files, entries) {
-                try planImport(of: path, sidecar: scan.sidecars[path], entry: entry, job: job, snapshot: snapshot, progress: &progress,
-                               in: &plan, context: context)
+            for (index, path) in zip(scan.files.indices, scan.files) {
+                try planImport(of: path, sidecar: scan.sidecars[path], entry: entry(index), job: job, snapshot: snapshot,
+                               progress: &progress, in: &plan, context: context)
             }
         }
         if job.selectsByPath {
-            var paths = plan.scan.files
+            var paths = Array(plan.scan.files)
             try snapshot.forEachCurrentPhoto { paths.append($0.path) }
             plan.warnings = job.unmatchedPathWarnings(among: paths)
         }

@@ -86,7 +86,7 @@ public struct JobWatch {
             // A pair goes with the batch when either of its files is in it (a camera writes the RAW after the JPEG), and
             // a photo whose sidecar is in the batch goes too: its facts are updated (its pixels only if they changed).
             let seconds = scan.seconds, sidecars = scan.sidecars
-            scan.files = scan.files.filter {
+            scan.files = scan.files.kept {
                 batch.contains($0) || seconds[$0].map(batch.contains) == true || sidecars[$0].map(batch.contains) == true
             }
             var run = makeRun(scan)

@@ -10,9 +10,10 @@ import Catalogue
 struct FolderScanner {
     package let stage: ImportStage
     package let derived: DerivedFiles
-    package private(set) var found: [String] = []
+    /// The entries found, in the walk's order, kept compactly (`ScannedPaths`: a library's scan holds every path).
+    package private(set) var found = ScannedPaths()
     /// Each of `found`'s identity from the walk's stat, in the same order (`ImportScan.identities`).
-    package private(set) var identities: [FileIdentity?] = []
+    package private(set) var identities = ScannedIdentities()
     package private(set) var passedOver = PassedOver()
     package private(set) var foundPerRoot: [String: Int] = [:]
     /// Each found file's XMP sidecar (`Sidecar.of`), from the listing of its folder the walk already has.
@@ -71,12 +72,21 @@ struct FolderScanner {
         // they find is put where the one walk would have found it (at `found`'s and `movies`' counts as each is met);
         // deeper ones are walked in place.
         var subfolders: [Subfolder] = []
+        let here = found.folder(folder == "/" ? "/" : folder + "/")  // the folder of the files found here, kept once
+        var listed: [(name: String, info: FileStatus)] = []
         for name in names {
             let path = folder == "/" ? "/" + name : folder + "/" + name
             guard var info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isSymbolicLink && stage.followSymlinks, let target = FileStatus.of(path) {
                 info = target
             }
+            listed.append((name, info))
+        }
+        // In the order import's scan sorts paths (a folder's own paths sort as its name and a "/"), so that a walk of
+        // names in ASCII finds them sorted and the scan makes no sorted copy of its lists (`ImportStage.scan`).
+        listed.sort { ($0.info.isDirectory ? $0.name + "/" : $0.name) < ($1.info.isDirectory ? $1.name + "/" : $1.name) }
+        for (name, info) in listed {
+            let path = folder == "/" ? "/" + name : folder + "/" + name
             if info.isDirectory {
                 if stage.recursive && !name.hasPrefix(".") {
                     if depth == 0 {
@@ -92,7 +102,7 @@ struct FolderScanner {
                 if info.isRegular && derived.isTagged(path) {
                     passedOver.derived += 1
                 } else {
-                    found.append(path)
+                    found.append(name: name, folder: here)
                     // The stat import's entry makes (`ImportStage.entry(atPath:)`): lstat, then stat through a
                     // followed link. Anything but a regular file is left to import to explain.
                     identities.append(info.isRegular ? FileIdentity(info) : nil)
@@ -128,14 +138,26 @@ struct FolderScanner {
     /// and what each found is put where the one walk would have found it, so the result is that walk's. With links
     /// followed they are walked one after another, so a folder two of them lead to is the first name's, as in one
     /// walk; without, only a bind mount shows a folder twice, and then it is walked under the first to reach it.
+    /// Each subfolder's lists are joined as soon as those before it are (`Joining`), and then freed: the scan's lists
+    /// are never held twice.
     private mutating func walk(_ subfolders: [Subfolder]) {
         guard !subfolders.isEmpty else { return }
         let template = FolderScanner(stage: stage, derived: derived, visited: visited, parallel: nil)
-        let walked = Mutex<[Int: FolderScanner]>([:])
+        let own = Own(found: found, identities: identities, movies: movies)
+        var start = self
+        (start.found, start.identities, start.movies) = (ScannedPaths(), ScannedIdentities(), [])
+        (found, identities, movies) = (ScannedPaths(), ScannedIdentities(), [])
+        let joining = Mutex(Joining(result: start))
         let walk = { @Sendable (index: Int) in
             var scanner = template
             scanner.walk(subfolders[index].path, identity: subfolders[index].identity, depth: 1)
-            walked.withLock { $0[index] = scanner }
+            joining.withLock { joining in
+                joining.waiting[index] = scanner
+                while let next = joining.waiting.removeValue(forKey: joining.next) {
+                    joining.result.join(next, at: subfolders[joining.next], own: own, after: &joining.own)
+                    joining.next += 1
+                }
+            }
         }
         if let parallel, subfolders.count > 1, !stage.followSymlinks {
             parallel(subfolders.count, walk)
@@ -143,27 +165,53 @@ struct FolderScanner {
             // Links followed, two subfolders may lead to one folder: walked in order, it is the first name's.
             for index in subfolders.indices { walk(index) }
         }
-        var (ownFound, ownIdentities, ownMovies) = (found, identities, movies)
-        (found, identities, movies) = ([], [], [])
-        var (nextFound, nextMovie) = (0, 0)
-        for (index, folder) in subfolders.enumerated() {
-            found += ownFound[nextFound..<folder.foundBefore]
-            identities += ownIdentities[nextFound..<folder.foundBefore]
-            movies += ownMovies[nextMovie..<folder.moviesBefore]
-            (nextFound, nextMovie) = (folder.foundBefore, folder.moviesBefore)
-            guard let scanner = walked.withLock({ $0.removeValue(forKey: index) }) else { continue }
-            found += scanner.found
-            identities += scanner.identities
-            movies += scanner.movies
-            passedOver.derived += scanner.passedOver.derived
-            passedOver.ignored.merge(scanner.passedOver.ignored, uniquingKeysWith: +)
-            sidecars.merge(scanner.sidecars, uniquingKeysWith: { first, _ in first })
-            unreadable += scanner.unreadable
+        var result = joining.withLock { joining in
+            var result = joining.result
+            result.join(nil, at: Subfolder(path: "", identity: [], foundBefore: own.found.count, moviesBefore: own.movies.count),
+                        own: own, after: &joining.own)
+            joining.result = template
+            return result
         }
-        found += ownFound[nextFound...]
-        identities += ownIdentities[nextFound...]
-        movies += ownMovies[nextMovie...]
-        (ownFound, ownIdentities, ownMovies) = ([], [], [])
+        swap(&self, &result)
+    }
+
+    /// A root's own files, movies and stats, found before its subfolders were walked.
+    private struct Own: Sendable {
+        var found: ScannedPaths
+        var identities: ScannedIdentities
+        var movies: [String]
+    }
+
+    /// The root's walk as its subfolders' walks end: what is joined so far, and the subfolders walked but not joined
+    /// yet (one waits for those before it).
+    private struct Joining: Sendable {
+        var result: FolderScanner
+        var waiting: [Int: FolderScanner] = [:]
+        var next = 0
+        /// How many of the root's own files and movies are joined.
+        var own = (found: 0, movies: 0)
+    }
+
+    /// Appends the root's own files and movies met before `folder`, then what `scanner` found under it.
+    private mutating func join(_ scanner: FolderScanner?, at folder: Subfolder, own: Own, after joined: inout (found: Int, movies: Int)) {
+        found.append(own.found, joined.found..<folder.foundBefore)
+        identities.append(own.identities, joined.found..<folder.foundBefore)
+        movies += own.movies[joined.movies..<folder.moviesBefore]
+        joined = (folder.foundBefore, folder.moviesBefore)
+        guard let scanner else { return }
+        found.append(contentsOf: scanner.found)
+        identities.append(scanner.identities, scanner.identities.indices)
+        movies += scanner.movies
+        passedOver.derived += scanner.passedOver.derived
+        passedOver.ignored.merge(scanner.passedOver.ignored, uniquingKeysWith: +)
+        sidecars.merge(scanner.sidecars, uniquingKeysWith: { first, _ in first })
+        unreadable += scanner.unreadable
+    }
+
+    /// `found` and `identities`, taken out: the scanner keeps neither.
+    package mutating func takeFound() -> (ScannedPaths, ScannedIdentities) {
+        defer { (found, identities) = (ScannedPaths(), ScannedIdentities()) }
+        return (found, identities)
     }
 
     /// Counts the files import would have considered under a derived folder, taking none of them.

@@ -9,20 +9,20 @@ extension ImportStage {
     /// are those among `files` (a movie format the `include` patterns take) and `movies` (the scan's others). A
     /// still already paired (a RAW+JPEG pair's file) takes no movie, and a name with more than one still or more
     /// than one movie pairs none: each file stays what it is alone.
-    public static func livePhotos(_ files: [String], movies: [String], seconds: [String: String],
-                                  pair: Pair) -> (files: [String], seconds: [String: String]) {
+    public static func livePhotos(_ files: ScannedPaths, movies: [String], seconds: [String: String],
+                                  pair: Pair) -> (files: ScannedPaths, seconds: [String: String]) {
         guard pair != .separate else { return (files, seconds) }
         // The movies' names first, then only the stills that share one: a library of photos and a few clips keeps
         // no entry per photo (the scan's peak memory at 10^5 photos was 22 MB of these).
         var stills: [String: [String]] = [:], clips: [String: [String]] = [:]
-        for list in [files, movies] {
+        for list in [AnyRandomAccessCollection(files), AnyRandomAccessCollection(movies)] {
             for file in list {
                 guard hasPairExtension(file, in: ImageFormat.liveMovieExtensions), let (key, _) = pairKey(of: file) else { continue }
                 clips[key, default: []].append(file)
             }
         }
         guard !clips.isEmpty else { return (files, seconds) }
-        for list in [files, movies] {
+        for list in [AnyRandomAccessCollection(files), AnyRandomAccessCollection(movies)] {
             for file in list {
                 guard let (key, ext) = pairKey(of: file), clips[key] != nil, ImageFormat.pairedPictureExtensions.contains(ext) else { continue }
                 stills[key, default: []].append(file)
@@ -34,6 +34,6 @@ extension ImportStage {
             paired[still[0]] = clip[0]
             taken.insert(clip[0])
         }
-        return (taken.isEmpty ? files : files.filter { !taken.contains($0) }, paired)
+        return (taken.isEmpty ? files : files.kept { !taken.contains($0) }, paired)
     }
 }

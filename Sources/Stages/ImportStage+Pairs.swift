@@ -7,7 +7,7 @@ import Media
 extension ImportStage {
     /// `files` with each pair's second original taken out, and for each pair its rendered file's path → its second
     /// original's path. `files` keep their order.
-    public static func paired(_ files: [String], pair: Pair) -> (files: [String], seconds: [String: String]) {
+    public static func paired(_ files: ScannedPaths, pair: Pair) -> (files: ScannedPaths, seconds: [String: String]) {
         guard pair != .separate else { return (files, [:]) }
         // The RAWs' names first, then only the pictures that share one: a library without RAWs keeps no entry per
         // photo (Benchmarks/INVESTIGATION.md, section 25).
@@ -28,7 +28,7 @@ extension ImportStage {
             seconds[rendered] = second
             taken.insert(second)
         }
-        return (taken.isEmpty ? files : files.filter { !taken.contains($0) }, seconds)
+        return (taken.isEmpty ? files : files.kept { !taken.contains($0) }, seconds)
     }
 
     /// A file's folder and its name without the extension, the name lowercased (what the two files of a pair

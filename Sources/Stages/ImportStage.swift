@@ -104,30 +104,36 @@ public struct ImportStage: DeclaredOptions {
     public func scan(skipping derived: DerivedFiles = DerivedFiles(), parallel: ParallelIndices? = nil) -> ImportScan {
         var scanner = FolderScanner(stage: self, derived: derived, parallel: parallel)
         for root in from { scanner.visit(root: root) }
-        let order = scanner.found.indices.sorted { scanner.found[$0] < scanner.found[$1] }
-        let sorted = order.map { scanner.found[$0] }
-        var (found, seconds) = ImportStage.paired(sorted, pair: pair)
+        // The walk lists each folder in this order (`FolderScanner`): sorted already, unless a name is not ASCII (or
+        // two names are one string). Else sorted by their indices, compared in place: no `String` a path
+        // (`ScannedPaths`); each list in the walk's order freed once its sorted copy is made.
+        var (sorted, sortedIdentities) = scanner.takeFound()
+        if !sorted.isSorted {
+            let order = sorted.indices.sorted { sorted.precedes($0, $1) }
+            sorted = sorted.reordered(order)
+            sortedIdentities = sortedIdentities.reordered(order)
+        }
+        var (files, seconds) = ImportStage.paired(sorted, pair: pair)
         let movies = scanner.movies.sorted()
-        (found, seconds) = ImportStage.livePhotos(found, movies: movies, seconds: seconds, pair: pair)
-        var identities = ImportStage.identities(of: found, among: sorted, order.map { scanner.identities[$0] })
+        (files, seconds) = ImportStage.livePhotos(files, movies: movies, seconds: seconds, pair: pair)
+        var identities = ImportStage.identities(of: files, among: sorted, sortedIdentities)
         var passedOver = scanner.passedOver
         let paired = Set(seconds.values)
         for movie in movies where !paired.contains(movie) { passedOver.ignored[ImportStage.fileExtension(of: movie), default: 0] += 1 }
-        if let limit, found.count > limit {
-            found.removeLast(found.count - limit)
+        if let limit, files.count > limit {
+            files.removeLast(files.count - limit)
             identities.removeLast(identities.count - limit)
         }
-        let kept = scanner.sidecars.isEmpty ? [] : Set(found)  // a set of every file only where sidecars were found
-        return ImportScan(files: found, unreadableFolders: scanner.unreadable, passedOver: passedOver,
+        let kept = scanner.sidecars.isEmpty ? [] : Set(files)  // a set of every file only where sidecars were found
+        return ImportScan(files: files, unreadableFolders: scanner.unreadable, passedOver: passedOver,
                           foundPerRoot: scanner.foundPerRoot, seconds: seconds,
                           sidecars: ImportStage.sidecars(scanner.sidecars, of: kept, seconds: seconds), identities: identities)
     }
 
     /// The identities of `kept`, a subsequence of `all` (the second originals of pairs left out), from `all`'s.
-    private static func identities(of kept: [String], among all: [String], _ identities: [FileIdentity?]) -> [FileIdentity?] {
+    private static func identities(of kept: ScannedPaths, among all: ScannedPaths, _ identities: ScannedIdentities) -> ScannedIdentities {
         guard kept.count != all.count else { return identities }
-        var result: [FileIdentity?] = [], index = 0
-        result.reserveCapacity(kept.count)
+        var result = ScannedIdentities(), index = 0
         for file in kept {
             while index < all.count, all[index] != file { index += 1 }
             // Never past the end: a file found out of order would be stat-ed by its import instead (nil).

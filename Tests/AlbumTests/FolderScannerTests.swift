@@ -34,7 +34,7 @@ final class FolderScannerTests: XCTestCase {
         for parallel in [nil, ParallelMap.indices] as [ParallelIndices?] {
             var scanner = FolderScanner(stage: stage, parallel: parallel)
             for root in roots { scanner.visit(root: folder + "/" + root) }
-            results.append((scanner.found.map { String($0.dropFirst(folder.count + 1)) }, scanner.unreadable, scanner.identities))
+            results.append((scanner.found.map { String($0.dropFirst(folder.count + 1)) }, scanner.unreadable, Array(scanner.identities)))
         }
         XCTAssertEqual(results[1].found, results[0].found, "the parallel scan finds what the serial one does, in its order", file: file, line: line)
         XCTAssertEqual(results[1].unreadable, results[0].unreadable, file: file, line: line)
@@ -157,8 +157,99 @@ final class FolderScannerTests: XCTestCase {
             }
             XCTAssertEqual(stated, follow ? 5 : 4, "the link to a file is its target's file only when links are followed")
             var narrowed = scan
-            narrowed.files = Array(scan.files.dropFirst())
+            narrowed.files = ScannedPaths(scan.files.dropFirst())
             XCTAssertTrue(narrowed.identities.isEmpty, "other files, other stats: import makes its own")
         }
+    }
+
+    /// The walk lists each folder in the order the scan sorts paths, a folder's own as its name and a "/", so that a
+    /// library named in ASCII is found sorted and its lists are never copied to sort them (`ImportStage.scan`).
+    func testTheWalkFindsPathsInTheScansOrder() throws {
+        for path in ["photos/a/1.jpg", "photos/a.b/2.jpg", "photos/a-1.jpg", "photos/a0.jpg", "photos/ab.jpg", "photos/a/b/3.jpg",
+                     "photos/a/a.jpg", "photos/A.jpg", "photos/a b/4.jpg", "photos/z/5.jpg"] { try touch(path) }
+        let found = scan().found
+        XCTAssertEqual(found, found.sorted())
+        XCTAssertEqual(found.count, 10)
+        var stage = ImportStage(from: [folder + "/photos"])
+        stage.recursive = true
+        XCTAssertTrue(stage.scan(parallel: ParallelMap.indices).files.isSorted)
+    }
+
+    /// The scan's compact list of paths (`ScannedPaths`) gives back every path as it was given, whatever its bytes
+    /// (a name that is not UTF-8 comes as `NativePath` makes it, a root with no folder, "/"), sorts as `String`'s `<`
+    /// sorts, and finds a path in a sorted list as a search of the strings would, by bytes or not.
+    func testTheScannedPathsAreTheStringsTheyWereMadeOf() {
+        let paths = ["/photos/2024/b.jpg", "/photos/2024/a.jpg", "/photos/2024.old/c.jpg", "/photos/2024/sub/d.jpg", "e.jpg",
+                     "/f.jpg", "/photos/été/g.jpg", "/photos/e\u{301}te\u{301}/h.jpg", "/photos/2024/", "/photos/2024/a.jpg.xmp",
+                     "/photos/\u{1F600}.heic", ""]
+        var list = ScannedPaths(paths)
+        XCTAssertEqual(Array(list), paths)
+        XCTAssertEqual(list.count, paths.count)
+        XCTAssertEqual(list, ScannedPaths(paths), "the same paths, the same list")
+        XCTAssertNotEqual(list, ScannedPaths(paths.dropLast()))
+        let order = list.indices.sorted { list.precedes($0, $1) }
+        XCTAssertEqual(order.map { list[$0] }, order.map { paths[$0] })
+        for first in paths.indices {
+            for second in paths.indices {
+                XCTAssertEqual(list.precedes(first, second), paths[first] < paths[second], "\(paths[first]) < \(paths[second])")
+            }
+        }
+        let sorted = list.reordered(order)
+        XCTAssertTrue(sorted.isSorted)
+        XCTAssertFalse(list.isSorted)
+        for path in paths {
+            XCTAssertEqual(sorted.sortedIndex(of: path).map { sorted[$0] }, path, path)
+        }
+        for absent in ["/photos/2024/c.jpg", "/photos/2024", "/photos/2024/a.jp", "/z", "/photos/ete/g.jpg"] {
+            XCTAssertNil(sorted.sortedIndex(of: absent), absent)
+        }
+        // Only ASCII: compared by bytes.
+        let ascii = ScannedPaths(paths.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.sorted())
+        XCTAssertTrue(ascii.isSorted)
+        for (index, path) in ascii.enumerated() { XCTAssertEqual(ascii.sortedIndex(of: path), index, path) }
+        XCTAssertNil(ascii.sortedIndex(of: "/photos/été/g.jpg"))
+        XCTAssertNil(ascii.sortedIndex(of: "/photos/2024/a.jpg/"))
+        // Appended from another list, in part; kept by index.
+        var more = ScannedPaths(["/x/1.jpg"])
+        more.append(list, 1..<3)
+        XCTAssertEqual(Array(more), ["/x/1.jpg"] + paths[1..<3])
+        list.append(name: "z.jpg", folder: list.folder("/photos/2024/"))
+        XCTAssertEqual(list.last, "/photos/2024/z.jpg")
+        XCTAssertEqual(Array(list.filtered { $0 % 2 == 0 }), (paths + ["/photos/2024/z.jpg"]).enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        XCTAssertEqual(Array(list.kept { $0.hasSuffix(".jpg") }), (paths + ["/photos/2024/z.jpg"]).filter { $0.hasSuffix(".jpg") })
+        list.removeLast(3)
+        XCTAssertEqual(Array(list), Array(paths.dropLast(2)))
+        list.append("/photos/2024/y.jpg")
+        XCTAssertEqual(list.last, "/photos/2024/y.jpg", "a name after the last kept one, not after those removed")
+    }
+
+    /// The scan's stats kept three numbers a file (`ScannedIdentities`) are the `FileIdentity?` they were made of.
+    func testTheScannedIdentitiesAreTheIdentitiesTheyWereMadeOf() {
+        let identities: [FileIdentity?] = [FileIdentity(bytes: 0, inode: 1, mtimeNanoseconds: -5), nil,
+                                           FileIdentity(bytes: Int.max, inode: Int.max, mtimeNanoseconds: Int.min), nil]
+        let list = ScannedIdentities(identities)
+        XCTAssertEqual(Array(list), identities)
+        XCTAssertEqual(Array(list.reordered([3, 2, 0])), [nil, identities[2], identities[0]])
+        var appended: ScannedIdentities = [nil]
+        appended.append(list, 0..<1)
+        XCTAssertEqual(Array(appended), [nil, identities[0]])
+        // Kept in 16 bytes while sizes and inodes fit 32 bits, then every one in 24: the same identities either way.
+        let small: [FileIdentity?] = [FileIdentity(bytes: 20, inode: 7, mtimeNanoseconds: 1_700_000_000_123_456_789), nil,
+                                      FileIdentity(bytes: Int(UInt32.max) - 1, inode: Int(UInt32.max) - 1, mtimeNanoseconds: -1)]
+        var growing = ScannedIdentities(small)
+        XCTAssertEqual(Array(growing), small)
+        XCTAssertEqual(Array(growing.reordered([2, 1])), [small[2], nil])
+        let large = FileIdentity(bytes: Int(UInt32.max), inode: 9, mtimeNanoseconds: 3)
+        growing.append(large)
+        XCTAssertEqual(Array(growing), small + [large])
+        XCTAssertEqual(Array(growing.reordered([3, 1, 0])), [large, nil, small[0]])
+        growing.append(list, 0..<2)
+        XCTAssertEqual(Array(growing), small + [large] + identities[0..<2])
+        var narrow = ScannedIdentities(small)
+        narrow.append(growing, 3..<4)
+        XCTAssertEqual(Array(narrow), small + [large])
+        narrow.removeLast(2)
+        XCTAssertEqual(Array(narrow), Array(small.prefix(2)))
+        XCTAssertEqual(narrow, ScannedIdentities(small.prefix(2)))
     }
 }

@@ -223,4 +223,24 @@ final class PlanRunRuleTests: XCTestCase {
         XCTAssertTrue(PhotoRecord.settle(photo(uuid.replacingOccurrences(of: "0a", with: "ff"), replaces: uuid), in: &settled))
         XCTAssertEqual(settled.count, 4)
     }
+
+    /// As it grows past many tables' worth (`SettledPhotos` keeps UUIDs in a table of its own), the set answers as a
+    /// `Set` of the same strings: every id in, once; others out; the id of all zeros too.
+    func testTheSettledSetAnswersAsASetOfTheIdsAtScale() {
+        var settled = SettledPhotos(), strings = Set<String>()
+        var generator = SystemRandomNumberGenerator()
+        let ids = (0..<20_000).map { _ in UUID().uuidString.lowercased() } + ["00000000-0000-0000-0000-000000000000", "x"]
+            + (0..<50).map { "photo-\($0)" }
+        for id in ids + ids.shuffled(using: &generator).prefix(5_000) {
+            XCTAssertEqual(settled.insert(id), strings.insert(id).inserted, id)
+        }
+        XCTAssertEqual(settled.count, strings.count)
+        for id in ids { XCTAssertTrue(settled.contains(id), id) }
+        for _ in 0..<2_000 {
+            let other = UUID().uuidString.lowercased()
+            XCTAssertEqual(settled.contains(other), strings.contains(other), other)
+        }
+        XCTAssertFalse(SettledPhotos().contains("00000000-0000-0000-0000-000000000000"))
+    }
 }
+

@@ -34,8 +34,8 @@ final class ScaleMemoryTests: XCTestCase {
 
     /// The run's and the plan's catalogue lookups are per photo (`CatalogueSnapshot`), no longer a copy of the whole
     /// catalogue (about 5 KB a photo before), and a run's work item is a path, not a photo's room: both keep within
-    /// the listings' margin. What still grows, about 0.27 KB a photo (Benchmarks/INVESTIGATION.md section 25): the
-    /// scan's list of paths, the work items, and each settled photo's id, well inside 4 MB at 18 000 photos.
+    /// the listings' margin. What still grows, under 0.1 KB a photo (Benchmarks/INVESTIGATION.md section 37): the
+    /// scan's compact lists of paths and stats, and each settled photo's id, well inside 4 MB at 18 000 photos.
     func checkNoOpRerunAndPlan(small: String, large: String) throws {
         for arguments in [["run", "job.yml", "--quiet"], ["plan", "job.yml"]] {
             let before = try ScaleLibrary.measured(arguments, in: small)
