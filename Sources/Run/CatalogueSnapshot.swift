@@ -317,7 +317,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// estimate of its size. A scanned file settles the newest current photo at its path, so this is the current
     /// photos less the scanned paths that have one, counted in one walk of ids and paths with no photo kept.
     /// `files` is the scan's, sorted by path (else a set of them is made).
-    package func countAfterImport(scanning files: [String], share: Set<String>? = nil) throws -> Int {
+    package func countAfterImport(scanning files: ScannedPaths, share: Set<String>? = nil) throws -> Int {
         if let share {
             // A share's photo counts unless a scanned file is at its path and it is the newest current photo there
             // (the one that file settles, in the share or not).
@@ -333,7 +333,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
             }
             return count
         }
-        let sorted = zip(files, files.dropFirst()).allSatisfy { $0 < $1 }
+        let sorted = files.isSorted
         let unsorted = sorted ? [] : Set(files)
         var met = [Bool](repeating: false, count: sorted ? files.count : 0)
         var metUnsorted = Set<String>()
@@ -343,12 +343,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
                 guard isCurrent(id) else { return }
                 current += 1
                 if sorted {
-                    var low = 0, high = files.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if files[middle] < path { low = middle + 1 } else { high = middle }
-                    }
-                    if low < files.count, files[low] == path { met[low] = true }
+                    if let index = files.sortedIndex(of: path) { met[index] = true }
                 } else if unsorted.contains(path) {
                     metUnsorted.insert(path)
                 }
