@@ -337,13 +337,17 @@ package final class CatalogueSnapshot: @unchecked Sendable {
         let unsorted = sorted ? [] : Set(files)
         var met = [Bool](repeating: false, count: sorted ? files.count : 0)
         var metUnsorted = Set<String>()
-        var current = 0
+        var current = 0, next = 0
         try ask(()) { reader in
             try reader.forEachPhotoKey { id, path, _ in
                 guard isCurrent(id) else { return }
                 current += 1
                 if sorted {
-                    if let index = files.sortedIndex(of: path) { met[index] = true }
+                    // Photos were mostly recorded in the scan's order: the next file is tried first.
+                    if let index = files.sortedIndex(of: path, near: next) {
+                        met[index] = true
+                        next = index + 1
+                    }
                 } else if unsorted.contains(path) {
                     metUnsorted.insert(path)
                 }

@@ -15,11 +15,11 @@ extension ImportStage {
         // The movies' names first, then only the stills that share one: a library of photos and a few clips keeps
         // no entry per photo (the scan's peak memory at 10^5 photos was 22 MB of these).
         var stills: [String: [String]] = [:], clips: [String: [String]] = [:]
-        for list in [AnyRandomAccessCollection(files), AnyRandomAccessCollection(movies)] {
-            for file in list {
-                guard hasPairExtension(file, in: ImageFormat.liveMovieExtensions), let (key, _) = pairKey(of: file) else { continue }
-                clips[key, default: []].append(file)
-            }
+        // The extension read from each name's bytes: a path is made only for a movie.
+        let found = files.indices.lazy.filter { ImageFormat.liveMovieExtensions.contains(files.fileExtension(at: $0)) }.map { files[$0] }
+        for file in Array(found) + movies where hasPairExtension(file, in: ImageFormat.liveMovieExtensions) {
+            guard let (key, _) = pairKey(of: file) else { continue }
+            clips[key, default: []].append(file)
         }
         guard !clips.isEmpty else { return (files, seconds) }
         for list in [AnyRandomAccessCollection(files), AnyRandomAccessCollection(movies)] {

@@ -12,8 +12,10 @@ extension ImportStage {
         // The RAWs' names first, then only the pictures that share one: a library without RAWs keeps no entry per
         // photo (Benchmarks/INVESTIGATION.md, section 25).
         var raws: [String: [String]] = [:], pictures: [String: [String]] = [:]
-        for file in files {
-            guard hasPairExtension(file, in: ImageFormat.rawExtensions), let (key, _) = pairKey(of: file) else { continue }
+        // The extension read from each name's bytes: a path is made only for a RAW.
+        for index in files.indices where ImageFormat.rawExtensions.contains(files.fileExtension(at: index)) {
+            let file = files[index]
+            guard let (key, _) = pairKey(of: file) else { continue }
             raws[key, default: []].append(file)
         }
         guard !raws.isEmpty else { return (files, [:]) }

@@ -150,11 +150,20 @@ public struct ScannedPaths: RandomAccessCollection, Sendable, Equatable, Express
     }
 
     /// The index of `path` in this list, which must be sorted (`String`'s `<`, as the scan sorts it); nil when it is not
-    /// in it. Compares bytes, making no `String`, where both are ASCII.
-    public func sortedIndex(of path: String) -> Int? {
+    /// in it. Compares bytes, making no `String`, where both are ASCII. `near`: where the path is likely to be (the
+    /// one after the last found, for a caller asking in the list's order), tried first.
+    public func sortedIndex(of path: String, near hint: Int? = nil) -> Int? {
         var path = path
         return path.withUTF8 { wanted -> Int? in
             let byBytes = ascii && wanted.allSatisfy { $0 < 0x80 }
+            func isAt(_ index: Int) -> Bool {
+                byBytes
+                    ? withBytes(index) { folder, name in
+                        folder.count + name.count == wanted.count && folder.elementsEqual(wanted.prefix(folder.count))
+                            && name.elementsEqual(wanted.dropFirst(folder.count)) }
+                    : self[index] == String(decoding: wanted, as: UTF8.self)
+            }
+            if let hint, hint >= 0, hint < count, isAt(hint) { return hint }
             var low = 0, high = count
             while low < high {
                 let middle = (low + high) / 2
@@ -163,13 +172,7 @@ public struct ScannedPaths: RandomAccessCollection, Sendable, Equatable, Express
                     : self[middle] < String(decoding: wanted, as: UTF8.self)
                 if before { low = middle + 1 } else { high = middle }
             }
-            guard low < count else { return nil }
-            let equal = byBytes
-                ? withBytes(low) { folder, name in
-                    folder.count + name.count == wanted.count && folder.elementsEqual(wanted.prefix(folder.count))
-                        && name.elementsEqual(wanted.dropFirst(folder.count)) }
-                : self[low] == String(decoding: wanted, as: UTF8.self)
-            return equal ? low : nil
+            return low < count && isAt(low) ? low : nil
         }
     }
 
@@ -198,6 +201,15 @@ public struct ScannedPaths: RandomAccessCollection, Sendable, Equatable, Express
         ends.append(end)
         folderOf.append(folder)
         if ascii, name.contains(where: { $0 >= 0x80 }) { ascii = false }
+    }
+
+    /// The extension of the name at `index`, lowercased; "" for a name without one (or only a leading dot), as
+    /// `ImportStage.fileExtension(ofPath:)` has it, read from the name's bytes without making the path.
+    public func fileExtension(at index: Int) -> String {
+        withBytes(index) { _, name in
+            guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: name[(dot + 1)...]), as: UTF8.self).lowercased()
+        }
     }
 
     /// Runs `body` with the path at `index` as its folder's bytes and its name's.
