@@ -112,13 +112,23 @@ extension CatalogueReader {
         }
     }
 
-    /// Every photo's id, path and size, in no order: a walk of three columns, none kept.
-    package func forEachPhotoKey(_ body: (_ id: String, _ path: String, _ bytes: Int) throws -> Void) throws {
+    /// Every photo's id, path and size, in no order (of the rows in `rowids` alone, when given): a walk of three
+    /// columns, none kept.
+    package func forEachPhotoKey(rowids: ClosedRange<Int64>? = nil, _ body: (_ id: String, _ path: String, _ bytes: Int) throws -> Void) throws {
         let paths = self.paths
-        try database.forEach("SELECT id, path, bytes FROM photos") { row in
+        let (clause, arguments): (String, [Value]) = rowids.map { (" WHERE rowid BETWEEN ? AND ?", [.integer($0.lowerBound), .integer($0.upperBound)]) } ?? ("", [])
+        try database.forEach("SELECT id, path, bytes FROM photos" + clause, arguments) { row in
             try body(try row["id"] as String, paths.resolved(try row["path"] as String), try row["bytes"] as Int)
             return true
         }
+    }
+
+    /// The smallest and the largest rowid of `photos`; nil when it has no row (the parts of a walk in ranges).
+    package func photoRowids() throws -> ClosedRange<Int64>? {
+        try database.query("SELECT min(rowid), max(rowid) FROM photos") { row -> ClosedRange<Int64>? in
+            guard let low = row.integer(at: 0), let high = row.integer(at: 1) else { return nil }
+            return Int64(low)...Int64(high)
+        }.first ?? nil
     }
 
     /// Every photo, newest added first, one at a time; `body` returns false to stop.
