@@ -346,6 +346,7 @@ package final class CatalogueSnapshot: @unchecked Sendable {
             guard let range else { return }
             let width = (range.upperBound - range.lowerBound) / Int64(parts) + 1
             let low = range.lowerBound + width * Int64(part), high = min(range.upperBound, low + width - 1)
+            guard low <= high else { return }  // fewer rows than parts
             var current = 0, next = 0, met: [Int] = [], metUnsorted = Set<String>()
             do {
                 try ask(()) { reader in
