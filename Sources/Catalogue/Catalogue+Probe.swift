@@ -11,8 +11,9 @@ import SQLite
 /// is, its file's path and size, and its hash for the step). A stage that decides from a probe
 /// (`PhotoStage.probesUpToDate`) reads nothing else; ProbeTests hold its decisions to those on whole records.
 ///
-/// The columns are read by name into their properties, not through the records' `Column` declarations: a key path
-/// and a closure a column cost a no-op rerun more than the query (section 38).
+/// The columns are read by position into their properties, each one's storage class checked (`Row.string(at:)`,
+/// `integer(at:)`), not through the records' `Column` declarations: a key path and a closure a column cost a no-op
+/// rerun more than the query (section 38).
 extension CatalogueReader {
     /// The probe columns of `photos`, and of `renditions`, in the order `probedPhoto(_:)` and `probedRendition(_:)`
     /// read them.
@@ -22,9 +23,9 @@ extension CatalogueReader {
         """
     static let renditionProbeColumns = "photo, kind, params_hash, input_hash, path, file_hash, bytes, rowid"
 
-    /// A photo from a row of `photoProbeColumns`: the record, its stored path and its rowid; nil when a column holds
-    /// what it should not (the whole row's read then says what: `photos(atPath:)`).
-    func probedPhoto(_ row: Row) -> (photo: PhotoRecord, stored: String, rowid: Int)? {
+    /// A photo from a row of `photoProbeColumns`, with its rowid; nil when a column holds what it should not (the whole
+    /// row's read then says what: `photos(atPath:)`).
+    func probedPhoto(_ row: Row) -> (photo: PhotoRecord, rowid: Int64)? {
         guard let id = row.string(at: 0), let hash = row.string(at: 1), let stored = row.string(at: 2),
               let bytes = row.integer(at: 3), let mtime = row.integer(at: 4), let inode = row.integer(at: 5),
               let format = row.string(at: 6), let added = row.string(at: 7), let recipe = row.string(at: 8),
@@ -41,41 +42,38 @@ extension CatalogueReader {
         (photo.format, photo.added, photo.filterRecipe) = (format, added, recipe)
         (photo.replaces, photo.damage, photo.sidecar) = (replaces, damage, sidecar.map(paths.resolved))
         photo.sidecarIdentity = SidecarIdentity(bytes: sidecarBytes, inode: sidecarInode, mtimeNanoseconds: sidecarModified)
-        return (photo, stored, rowid)
+        return (photo, Int64(rowid))
     }
 
     /// A rendition from a row of `renditionProbeColumns`, with its rowid; nil when a column holds what it should not.
-    func probedRendition(_ row: Row) -> (rendition: Rendition, rowid: Int)? {
+    func probedRendition(_ row: Row) -> (rendition: Rendition, rowid: Int64)? {
         guard let photo = row.string(at: 0), let kind = row.string(at: 1).flatMap(Rendition.Kind.init(rawValue:)),
               let parameters = row.string(at: 2), let input = row.string(at: 3), let stored = row.string(at: 4),
               let file = row.string(at: 5), let bytes = row.integer(at: 6), let rowid = row.integer(at: 7) else { return nil }
         var rendition = Rendition.blank
         (rendition.photo, rendition.kind, rendition.parametersHash, rendition.inputHash) = (photo, kind, parameters, input)
         (rendition.path, rendition.fileHash, rendition.bytes) = (paths.resolved(stored), file, bytes)
-        return (rendition, rowid)
+        return (rendition, Int64(rowid))
     }
 
     /// The photos recorded at `path`, newest added first (as `photos(atPath:)`), each with its probe columns alone;
     /// nil when a row is malformed.
     package func probedPhotos(atPath path: String) throws -> [PhotoRecord]? {
-        var photos: [PhotoRecord] = [], rowids: [Int] = [], malformed = false
+        var photos: [PhotoRecord] = [], rowids: [Int64] = [], malformed = false
         try database.forEach("SELECT \(CatalogueReader.photoProbeColumns) FROM photos WHERE path = ?", [.text(paths.stored(path))]) { row in
-            guard let (photo, _, rowid) = probedPhoto(row) else { malformed = true; return false }
+            guard let (photo, rowid) = probedPhoto(row) else { malformed = true; return false }
             photos.append(photo)
             rowids.append(rowid)
             return true
         }
         guard !malformed else { return nil }
-        guard photos.count > 1 else { return photos }
-        // `ORDER BY added DESC, rowid DESC`, sorted here: the index gives a path's rows by rowid, and an order of the
-        // query's own is a sorter built for every lookup.
-        return photos.indices.sorted { (photos[$0].added, rowids[$0]) > (photos[$1].added, rowids[$1]) }.map { photos[$0] }
+        return CatalogueReader.inRowOrder(photos, rowids: rowids, newestFirst: true, by: { $0.added > $1.added })
     }
 
     /// Every rendition of `photo`, oldest first (as `renditions(photo:)`), each with its probe columns alone; nil
     /// when a row is malformed.
     package func probedRenditions(photo: String) throws -> [Rendition]? {
-        var renditions: [Rendition] = [], rowids: [Int] = [], malformed = false
+        var renditions: [Rendition] = [], rowids: [Int64] = [], malformed = false
         try database.forEach("SELECT \(CatalogueReader.renditionProbeColumns) FROM renditions WHERE photo = ?", [.text(photo)]) { row in
             guard let (rendition, rowid) = probedRendition(row) else { malformed = true; return false }
             renditions.append(rendition)
@@ -83,7 +81,6 @@ extension CatalogueReader {
             return true
         }
         guard !malformed else { return nil }
-        guard renditions.count > 1, zip(rowids, rowids.dropFirst()).contains(where: { $0 > $1 }) else { return renditions }
-        return renditions.indices.sorted { rowids[$0] < rowids[$1] }.map { renditions[$0] }
+        return CatalogueReader.inRowOrder(renditions, rowids: rowids)
     }
 }

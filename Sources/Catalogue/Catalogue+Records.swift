@@ -11,28 +11,34 @@ extension CatalogueReader {
         }
     }
 
-    /// The records `clause` (a `WHERE …` of an indexed lookup, no `ORDER BY`) picks, in the order of their rowids
-    /// (oldest row first, or newest with `newestFirst`), or by `areInOrder` with the rowids breaking ties. A lookup that finds a row or two sorts
-    /// them here: an `ORDER BY` the index does not give makes SQLite build a sorter for every query, which cost more
-    /// than reading the row (Benchmarks/INVESTIGATION.md, section 38).
+    /// The records `clause` (a `WHERE …` of an indexed lookup, no `ORDER BY`) picks, in row order (`inRowOrder`). A
+    /// lookup that finds a row or two sorts them here: an `ORDER BY` the index does not give makes SQLite build a
+    /// sorter for every query, which cost more than reading the row (Benchmarks/INVESTIGATION.md, section 38).
     func fetchAllInRowOrder<R: TableRecord>(_ type: R.Type, _ clause: String, _ arguments: [Value], newestFirst: Bool = false,
                                             by areInOrder: ((R, R) -> Bool)? = nil) throws -> [R] {
         let paths = self.paths
-        var rows = try database.query("SELECT *, rowid AS row_order FROM \(R.table) \(clause)", arguments) { row in
+        var records: [R] = [], rowids: [Int64] = []
+        try database.forEach("SELECT *, rowid AS row_order FROM \(R.table) \(clause)", arguments) { row in
             var record = try R(row: row)
             record.mapPaths(paths.resolved)
-            return (record: record, rowid: try row["row_order"] as Int64)
+            records.append(record)
+            rowids.append(try row["row_order"] as Int64)
+            return true
         }
-        if rows.count > 1 {
-            rows.sort { a, b in
-                if let areInOrder {
-                    if areInOrder(a.record, b.record) { return true }
-                    if areInOrder(b.record, a.record) { return false }
-                }
-                return newestFirst ? a.rowid > b.rowid : a.rowid < b.rowid
+        return CatalogueReader.inRowOrder(records, rowids: rowids, newestFirst: newestFirst, by: areInOrder)
+    }
+
+    /// `records` (read with their `rowids`) by `areInOrder`, the rowids breaking ties, oldest row first (newest with
+    /// `newestFirst`): an `ORDER BY …, rowid` made in Swift, for the few rows of one lookup.
+    static func inRowOrder<R>(_ records: [R], rowids: [Int64], newestFirst: Bool = false, by areInOrder: ((R, R) -> Bool)? = nil) -> [R] {
+        guard records.count > 1 else { return records }
+        return records.indices.sorted { a, b in
+            if let areInOrder {
+                if areInOrder(records[a], records[b]) { return true }
+                if areInOrder(records[b], records[a]) { return false }
             }
-        }
-        return rows.map(\.record)
+            return newestFirst ? rowids[a] > rowids[b] : rowids[a] < rowids[b]
+        }.map { records[$0] }
     }
 
     /// The same records handed to `body` one at a time as they are read, none kept (`Database.forEach`); `body`
