@@ -43,6 +43,9 @@ public final class Scheduler: Sendable {
     let probesFiles: Bool
     /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
     package let catalogueID: String?
+    /// The `stopping` events written from another thread (`requestStop`'s `announceLater`): the run's summary waits
+    /// for them, so that a stop is announced before the run's end.
+    private let announcements = DispatchGroup()
 
     package struct State {
         package var summary: RunSummary
@@ -94,7 +97,10 @@ public final class Scheduler: Sendable {
     public func runAll(scan given: ImportScan? = nil, recording record: (RunSummary) throws -> Void = { _ in },
                        onSecondSignal: @escaping @Sendable (Int32) -> Void = { _ in }) throws -> RunSummary {
         let started = DispatchTime.now()
-        let signals = try SignalWatch(onFirst: { [self] number in requestStop(.signal(number)) }, onSecond: onSecondSignal)
+        // The stop takes effect on the signal's queue as the signal is read; its `stopping` event, which may wait on a
+        // blocked output, is written from another thread.
+        let signals = try SignalWatch(onFirst: { [self] number in requestStop(.signal(number), announceLater: true) },
+                                      onSecond: onSecondSignal)
         defer { signals.cancel() }
         let scan = given ?? job.importScanInParallel()
         let files = scan.files
@@ -157,6 +163,7 @@ public final class Scheduler: Sendable {
             return state.summary
         }
         try record(summary)
+        announcements.wait()
         observer.runFinished(summary)
         return summary
     }
@@ -174,7 +181,11 @@ public final class Scheduler: Sendable {
         }
         guard first else { return }
         if announceLater {
-            DispatchQueue.global().async { [self] in observer.stopping(reason) }
+            announcements.enter()
+            DispatchQueue.global().async { [self] in
+                observer.stopping(reason)
+                announcements.leave()
+            }
         } else {
             observer.stopping(reason)
         }

@@ -9,8 +9,10 @@ final class SignalWatch {
     private let source: DispatchSourceRead
     private let previousMask: SignalMask
 
-    /// Starts watching. `onFirst` runs once, off the signal queue, with the signal's number; `onSecond` runs on the
-    /// signal queue for a second signal and every later one, with that signal's number, and may end the process.
+    /// Starts watching. `onFirst` runs once, on the signal queue, with the signal's number, as soon as the signal is
+    /// read: it must not wait on anything that may block (album's output), so that a second signal is still heard;
+    /// `onSecond` runs on the signal queue for a second signal and every later one, with that signal's number, and may
+    /// end the process.
     /// - Throws: `SystemError` when no signalfd can be opened.
     package init(onFirst: @escaping @Sendable (Int32) -> Void, onSecond: @escaping @Sendable (Int32) -> Void) throws {
         // The signals are read from a signalfd, which sees only signals that stay pending. Dispatch's threads (and
@@ -30,9 +32,9 @@ final class SignalWatch {
         source.setEventHandler {
             for number in file.take() {  // one number per signal, in the order they came
                 if seen.next() == 1 {
-                    // Not on this queue: announcing the stop may wait on a blocked output, and a second signal must
-                    // still be heard while it does.
-                    DispatchQueue.global().async { onFirst(number) }
+                    // At once, before the next signal is read: the stop takes effect as the signal is read (the
+                    // caller announces it from another thread, since its output may be blocked).
+                    onFirst(number)
                 } else {
                     // On this queue, whatever the first signal's announcement is waiting on: the caller ends album.
                     onSecond(number)

@@ -118,37 +118,34 @@ final class NoOpGrowthTests: XCTestCase {
     }
 
     /// A run stopped by SIGINT records its counts as it ends, skipped steps included, and they are its events'.
+    ///
+    /// Synchronised on album's own state, never on time: with one worker the files are taken in path order, a new
+    /// photo first (`a-new.jpg`), the 60 up-to-date ones, a new one last (`z-new.jpg`). Once the first skipped event
+    /// is read, album's stdout is filled, so album waits on its output among the up-to-date photos; the signal is
+    /// sent and, once album has read it (its stop takes effect as it is read), stdout is read to its end.
     func testAnInterruptedRunRecordsItsSkippedCountsAndTheyAreItsEvents() throws {
         let folder = try TestSupport.temporaryFolder(self)
         try makeJob(in: folder)
         XCTAssertEqual(try TestSupport.album(["run", "job.yml"], in: folder).status, 0)
-        // New photos large enough that the signal lands while they are rendered, one at a time.
-        for index in 0..<12 {
-            try Fixture.jpeg(at: "\(folder)/photos/q\(index).jpg", width: 1600, height: 1200, variant: index)
+        for (index, name) in ["a-new", "z-new"].enumerated() {
+            try Fixture.jpeg(at: "\(folder)/photos/\(name).jpg", width: 80, height: 60, variant: 100 + index)
         }
-        // A one-page pipe: the run blocks on its events a few photos ahead of this reader, so the signal lands
-        // before the last new photo however slowly this test is scheduled (the default 64 KB held the whole run's).
-        let pipe = try Spawn.pipe()
-        XCTAssertGreaterThan(fcntl(pipe.write, SignalTests.setPipeSize, 4096), 0)
-        let child = try Spawn(["run", "job.yml", "--workers", "1", "--log-format", "json"], in: folder,
-                              stdout: .descriptor(pipe.write), stderr: .log(folder + "/log.txt"))
-        close(pipe.write)
-        let reader = LineReader(pipe.read)
-        var lines: [String] = []
-        while let line = reader.next() {
-            lines.append(line)
-            if line.contains(#""stage":"export","status":"done""#) { break }
-        }
-        kill(child.pid, SIGINT)
-        lines += reader.rest()
-        close(pipe.read)
-        XCTAssertEqual(child.wait(), .exited(130), (try? String(contentsOfFile: folder + "/log.txt", encoding: .utf8)) ?? "")
+        let run = try SignalTests.Run(in: folder)
+        var lines = run.read(until: #""status":"skipped""#)
+        try run.fillStandardOutput()
+        XCTAssertTrue(run.waitUntilBlockedOnAPipe(boundedBy: 60), "album waits on its full stdout")
+        kill(run.child.pid, SIGINT)
+        XCTAssertTrue(run.waitUntilDelivered(SIGINT, boundedBy: 60), "album read the signal")
+        lines += run.rest()
+        _ = run.standardError(boundedBy: 120)
+        XCTAssertEqual(run.child.wait(), .exited(130))
 
         let events = events(lines)
         XCTAssertEqual(events.last?["status"] as? String, "interrupted")
         let steps = events.filter { $0["event"] as? String == "step" }
-        XCTAssertLessThan(steps.filter { $0["stage"] as? String == "export" && $0["status"] as? String == "done" }.count, 12,
-                          "the signal stopped the run before its last new photo")
+        let exported = steps.filter { $0["stage"] as? String == "export" && $0["status"] as? String == "done" }
+            .compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }
+        XCTAssertEqual(exported, ["a-new.jpg"], "the signal stopped the run before its last new photo")
         let listed = try runs(in: folder)
         XCTAssertEqual(listed.first?["status"] as? String, "interrupted")
         var counts = try XCTUnwrap(listed.first?["counts"] as? [String: [String: Int]], "counts recorded: \(listed)")
