@@ -22,10 +22,14 @@ extension CatalogueReader {
         sidecar_mtime_ns, sidecar_inode, rowid
         """
     static let renditionProbeColumns = "photo, kind, params_hash, input_hash, path, file_hash, bytes, rowid"
+    /// The two lookups' SQL, made once (asked twice a photo: a string made per call is hashed and compared anew).
+    static let photoProbeSQL = "SELECT \(photoProbeColumns) FROM photos WHERE path = ?"
+    static let renditionProbeSQL = "SELECT \(renditionProbeColumns) FROM renditions WHERE photo = ?"
 
     /// A photo from a row of `photoProbeColumns`, with its rowid; nil when a column holds what it should not (the whole
-    /// row's read then says what: `photos(atPath:)`).
-    func probedPhoto(_ row: Row) -> (photo: PhotoRecord, rowid: Int64)? {
+    /// row's read then says what: `photos(atPath:)`). `path`: the absolute path the row was found by (`path = ?`), the
+    /// one its stored path resolves to, taken as it is.
+    func probedPhoto(_ row: Row, foundAt path: String? = nil) -> (photo: PhotoRecord, rowid: Int64)? {
         guard let id = row.string(at: 0), let hash = row.string(at: 1), let stored = row.string(at: 2),
               let bytes = row.integer(at: 3), let mtime = row.integer(at: 4), let inode = row.integer(at: 5),
               let format = row.string(at: 6), let added = row.string(at: 7), let recipe = row.string(at: 8),
@@ -38,7 +42,7 @@ extension CatalogueReader {
               let sidecar = optional(11, row.string), let sidecarBytes = optional(12, row.integer),
               let sidecarModified = optional(13, row.integer), let sidecarInode = optional(14, row.integer) else { return nil }
         var photo = PhotoRecord.blank
-        (photo.id, photo.hash, photo.path, photo.bytes, photo.mtimeNanoseconds, photo.inode) = (id, hash, paths.resolved(stored), bytes, mtime, inode)
+        (photo.id, photo.hash, photo.path, photo.bytes, photo.mtimeNanoseconds, photo.inode) = (id, hash, path ?? paths.resolved(stored), bytes, mtime, inode)
         (photo.format, photo.added, photo.filterRecipe) = (format, added, recipe)
         (photo.replaces, photo.damage, photo.sidecar) = (replaces, damage, sidecar.map(paths.resolved))
         photo.sidecarIdentity = SidecarIdentity(bytes: sidecarBytes, inode: sidecarInode, mtimeNanoseconds: sidecarModified)
@@ -60,8 +64,9 @@ extension CatalogueReader {
     /// nil when a row is malformed.
     package func probedPhotos(atPath path: String) throws -> [PhotoRecord]? {
         var photos: [PhotoRecord] = [], rowids: [Int64] = [], malformed = false
-        try database.forEach("SELECT \(CatalogueReader.photoProbeColumns) FROM photos WHERE path = ?", [.text(paths.stored(path))]) { row in
-            guard let (photo, rowid) = probedPhoto(row) else { malformed = true; return false }
+        let absolute = path.utf8.first == UInt8(ascii: "/") ? path : nil  // what each row's stored path resolves to
+        try database.forEach(CatalogueReader.photoProbeSQL, [.text(paths.stored(path))]) { row in
+            guard let (photo, rowid) = probedPhoto(row, foundAt: absolute) else { malformed = true; return false }
             photos.append(photo)
             rowids.append(rowid)
             return true
@@ -74,7 +79,7 @@ extension CatalogueReader {
     /// when a row is malformed.
     package func probedRenditions(photo: String) throws -> [Rendition]? {
         var renditions: [Rendition] = [], rowids: [Int64] = [], malformed = false
-        try database.forEach("SELECT \(CatalogueReader.renditionProbeColumns) FROM renditions WHERE photo = ?", [.text(photo)]) { row in
+        try database.forEach(CatalogueReader.renditionProbeSQL, [.text(photo)]) { row in
             guard let (rendition, rowid) = probedRendition(row) else { malformed = true; return false }
             renditions.append(rendition)
             rowids.append(rowid)

@@ -1,3 +1,4 @@
+import System
 /// How the catalogue stores the paths of originals and renditions, so that it can be moved (docs/catalogue.md,
 /// "Moving a catalogue"): a path under the catalogue folder is stored relative to it (`thumbnails/ab/…`), a path
 /// under the folder's parent (the library that holds `.album`) as `../…`, and any other path absolute.
@@ -34,16 +35,17 @@ package struct CataloguePaths: Sendable, Equatable {
     }
 
     /// What the catalogue stores for the absolute `path`.
+    /// Paths are compared by their bytes (`hasBytePrefix`): two spellings of a character are two names on disk.
     package func stored(_ path: String) -> String {
-        if path.hasPrefix(folderSlash) { return String(path.dropFirst(folder.count + 1)) }
-        if let parent, let parentSlash, path.hasPrefix(parentSlash) { return "../" + path.dropFirst(parent.count + 1) }
+        if let inside = path.afterBytePrefix(folderSlash) { return inside }
+        if let parentSlash, let beside = path.afterBytePrefix(parentSlash) { return "../" + beside }
         return path
     }
 
     /// The absolute path a stored one names, from where the folder is now.
     package func resolved(_ stored: String) -> String {
-        if stored.hasPrefix("/") { return stored }
-        if stored.hasPrefix("../") { return (parentSlash ?? "/") + stored.dropFirst(3) }
-        return folderSlash + stored
+        if stored.utf8.first == UInt8(ascii: "/") { return stored }
+        if stored.hasBytePrefix("../") { return stored.joined(after: parentSlash ?? "/", dropping: 3) }
+        return stored.joined(after: folderSlash)
     }
 }

@@ -21,7 +21,7 @@ package struct ReportPage {
     }
 
     package func render() -> String {
-        var html = """
+        let html = """
             <!doctype html>
             <html lang="en">
             <head>

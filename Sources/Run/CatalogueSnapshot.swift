@@ -147,9 +147,10 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     package func photo(atPath path: String) throws -> PhotoRecord? {
         // Each answer is held in a box of its own, so that the lock is held to compare paths and to retain or swap
         // a box, never to copy or free a record (the workers ask at once, twice a photo).
-        if let known = recentPaths.withLock({ $0.answer(path) }) { return known.photo }
+        let key = path.hashValue
+        if let known = recentPaths.withLock({ $0.answer(path, key: key) }) { return known.photo }
         let photo = try ask(nil) { reader in try reader.photos(atPath: path).first { isCurrent($0.id) } }
-        let answer = RecentPaths.Answer(path: path, photo: photo)
+        let answer = RecentPaths.Answer(path: path, key: key, photo: photo)
         _ = recentPaths.withLock { $0.add(answer) }  // the oldest answer, released after the lock
         return photo
     }
@@ -158,9 +159,10 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// rerun's first look at a file (`Scheduler.decodeNeed` asks, then `Scheduler.probe` at once). Nil when there is
     /// none, and when a row is malformed (the whole row's read says how: `photo(atPath:)`).
     package func probedPhoto(atPath path: String) throws -> PhotoRecord? {
-        if let known = recentProbes.withLock({ $0.answer(path) }) { return known.photo }
+        let key = path.hashValue
+        if let known = recentProbes.withLock({ $0.answer(path, key: key) }) { return known.photo }
         let photo = try ask(nil) { reader in try reader.probedPhotos(atPath: path)?.first { isCurrent($0.id) } }
-        let answer = RecentPaths.Answer(path: path, photo: photo)
+        let answer = RecentPaths.Answer(path: path, key: key, photo: photo)
         _ = recentProbes.withLock { $0.add(answer) }  // the oldest answer, released after the lock
         return photo
     }
@@ -408,10 +410,13 @@ package final class CatalogueSnapshot: @unchecked Sendable {
 private struct RecentPaths {
     final class Answer: Sendable {
         let path: String
+        /// `path`'s hash: a miss compares 16 integers, not 16 paths that differ in their last bytes.
+        let key: Int
         let photo: PhotoRecord?
 
-        init(path: String, photo: PhotoRecord?) {
+        init(path: String, key: Int, photo: PhotoRecord?) {
             self.path = path
+            self.key = key
             self.photo = photo
         }
     }
@@ -421,8 +426,9 @@ private struct RecentPaths {
     private var next = 0
 
     /// The answer kept for `path`, if any.
-    func answer(_ path: String) -> Answer? {
-        entries.first { $0.path == path }
+    /// - Parameter key: `path.hashValue`, made outside the lock.
+    func answer(_ path: String, key: Int) -> Answer? {
+        entries.first { $0.key == key && $0.path == path }
     }
 
     /// Keeps `answer` in place of the oldest, which it returns (entries are overwritten in place, never shifted).

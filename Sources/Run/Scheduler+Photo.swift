@@ -9,10 +9,11 @@ import Stages
 
 extension Scheduler {
     /// One photo's whole chain: import (for a file), then every stage that selects it, stopping at a failure.
-    package func process(_ item: Item) {
-        // One context for the whole chain, each stage's prepared parameters set in place (a copy per stage retained
-        // and released every closure it holds).
-        var context = self.context
+    /// - Parameter context: the worker's context (`perform`), each stage's prepared parameters set in place (a copy
+    ///   per stage retained and released every closure it holds).
+    /// - Parameter probing: the worker's context for probes (`probingContext`), when the run probes.
+    package func process(_ item: Item, context: inout StageContext, probing: inout StageContext?) {
+        if context.prepared != nil { context.prepared = nil }
         var work: PhotoWork
         var failed = false
         defer { photoFinished(failed: failed) }
@@ -22,7 +23,9 @@ extension Scheduler {
             // scan's stat (a chunk's, from its manifest) is stat-ed here as import would, and import is handed it.
             if probesFiles {
                 if identity == nil, case .file(let found) = job.importStage!.entry(atPath: path) { identity = found }
-                if let identity, probe(path, sidecar: sidecar, identity: identity, context: context) { return }
+                if let identity, probing != nil, probe(path, sidecar: sidecar, identity: identity, context: context, probing: &probing!) {
+                    return
+                }
             }
             let clock = DispatchTime.now()
             let (imported, result) = job.importStage!.importFile(path, sidecar: sidecar, identity: identity, context: context)
@@ -164,11 +167,11 @@ extension Scheduler {
     /// A message on one line: events are JSON Lines and summaries are tables.
     static func oneLine(_ text: String) -> String {
         // Most messages ("up to date", …) are one line already: answered without Foundation's character sets.
-        let utf8 = text.utf8
-        if let first = utf8.first, let last = utf8.last, first > 0x20, last > 0x20,
-           !utf8.contains(where: { (0x0A...0x0D).contains($0) || $0 >= 0x80 }) {
-            return text
+        let plain = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last, first > 0x20, last > 0x20 else { return false }
+            return !bytes.contains { (0x0A...0x0D).contains($0) || $0 >= 0x80 }
         }
+        if plain == true { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: .newlines)
             .filter { !$0.isEmpty }.joined(separator: "; ")
     }

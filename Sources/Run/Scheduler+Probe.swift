@@ -18,17 +18,14 @@ extension Scheduler {
     /// its chain records it (`process`, whose decisions these are: `ImportStage.unchanged`, `upToDate(probing:)`).
     /// - Returns: false, having recorded nothing, when any step may do more than skip (a changed file, a damaged
     ///   photo, a missing or outdated rendition): `process` then takes the file through its chain.
-    func probe(_ path: String, sidecar: String?, identity: FileIdentity, context: StageContext) -> Bool {
+    /// - Parameter probing: the worker's `probingContext`, each stage's prepared parameters set in it in turn.
+    func probe(_ path: String, sidecar: String?, identity: FileIdentity, context: StageContext, probing: inout StageContext) -> Bool {
         let clock = DispatchTime.now()
         guard let snapshot = snapshot.withLock({ $0 }), let known = try? snapshot.probedPhoto(atPath: path),
               known.damage == nil,  // held back, or retried with `--retry-damaged`: the chain's to say
               let (imported, importStep) = job.importStage?.unchanged(path, sidecar: sidecar, identity: identity, known: known, context: context)
         else { return false }
-        var work = imported, probing = context
-        probing.recordedRenditions = { photo in
-            guard let renditions = try snapshot.probedRenditions(ofPhoto: photo) else { throw ProbeDeclined() }
-            return renditions
-        }
+        var work = imported
         var steps: [(stage: StageName, parameters: String, result: StepResult)] = []
         for (stage, prepared) in zip(job.stages, preparedStages) {
             probing.prepared = prepared
@@ -47,6 +44,20 @@ extension Scheduler {
             record(step.stage, path: known.path, photo: known.id, parameters: step.parameters, result: step.result, since: clock)
         }
         return true
+    }
+}
+
+extension Scheduler {
+    /// `context` as the probe's stages see it: a photo's renditions are its probed ones
+    /// (`CatalogueSnapshot.probedRenditions`). Nil without a snapshot (a run that probes has one).
+    func probingContext(_ context: StageContext) -> StageContext? {
+        guard let snapshot = snapshot.withLock({ $0 }) else { return nil }
+        var probing = context
+        probing.recordedRenditions = { photo in
+            guard let renditions = try snapshot.probedRenditions(ofPhoto: photo) else { throw ProbeDeclined() }
+            return renditions
+        }
+        return probing
     }
 }
 

@@ -6,6 +6,7 @@ import Core
 import Catalogue
 import Stages
 import JobFile
+import System
 
 /// Streams every photo of a job through its stage chain, a bounded number at a time. The one home of album's
 /// concurrency: worker threads, the catalogue's serial owner, the progress timer, signals, and the state they share.
@@ -43,6 +44,8 @@ public final class Scheduler: Sendable {
     let probesFiles: Bool
     /// The catalogue's id, for the export tags (nil when it cannot be read: each export then asks, and fails).
     package let catalogueID: String?
+    /// The catalogue's folder, held open for the run (`StageContext.catalogueFiles`); nil when it could not be opened.
+    let catalogueFiles: OpenFolder?
     /// The `stopping` events written from another thread (`requestStop`'s `announceLater`): the run's summary waits
     /// for them, so that a stop is announced before the run's end.
     private let announcements = DispatchGroup()
@@ -83,6 +86,7 @@ public final class Scheduler: Sendable {
             StageParameters(stage: type(of: $0).stage, parameters: $0.parameters, software: software)
         }
         self.catalogueID = try? catalogue.identity()
+        self.catalogueFiles = OpenFolder(job.catalogue)
         self.probesFiles = Scheduler.probes(job, options: options)
         self.preparedImport = job.importStage.map { StageParameters(stage: .import, parameters: $0.parameters, software: software) }
     }
@@ -208,8 +212,13 @@ public final class Scheduler: Sendable {
         let queue = DispatchQueue(label: "album.workers", attributes: .concurrent)
         for _ in 0..<min(workers, count) {
             queue.async(group: group) { [self] in
+                // A worker's contexts, made once: a context made or copied per photo retained and released every
+                // closure and string it holds, shared by all the workers, whose reference counts then bounced
+                // between processors (a fifth of a no-op rerun's phase 1 at 10^5, INVESTIGATION.md section 39).
+                var context = self.context
+                var probing = probesFiles ? probingContext(context) : nil
                 while let taken = work.take(need: decodeNeed, stopped: { stopRequested || owner.firstError != nil }) {
-                    process(taken.item)
+                    process(taken.item, context: &context, probing: &probing)
                     work.finished(taken)
                 }
             }
@@ -243,6 +252,7 @@ public final class Scheduler: Sendable {
                                    withPixels: { pixels, body in try budget.withReservation(pixels, body) },
                                    failOn: (job.importStage ?? StageRegistry.source(from: [])).failOn, force: options.force)
         context.catalogueID = catalogueID
+        context.catalogueFiles = catalogueFiles
         context.pendingSyncs = owner.syncs
         let seconds = self.seconds.withLock { $0 }
         if !seconds.isEmpty { context.secondOriginalPath = { seconds[$0] } }

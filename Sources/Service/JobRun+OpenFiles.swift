@@ -4,9 +4,10 @@ import Core
 
 extension JobRun {
     /// Descriptors a run opens beside those open when it starts, whatever its workers: the catalogue's lock,
-    /// database, `-wal`, `-shm` and `-journal`, the signalfd, Dispatch's epoll, eventfd, timerfd and wake-up pipe, and
-    /// libvips' module loading (measured on Debian 12: 10 at once at 1 to 8 workers, the rest is margin).
-    static let runDescriptors = 12
+    /// database, `-wal`, `-shm` and `-journal`, the signalfd, Dispatch's epoll, eventfd, timerfd and wake-up pipe,
+    /// libvips' module loading (measured on Debian 12: 10 at once at 1 to 8 workers), and the catalogue's folder
+    /// held open for the renditions' stats (`OpenFolder`; the scan's folders are held before the run opens these).
+    static let runDescriptors = 13
     /// Descriptors one worker may hold at once: the original (or rendition) being read, a temporary file being
     /// written, the folder synced after its rename.
     static let descriptorsPerWorker = 3

@@ -35,4 +35,7 @@ public struct DerivedFiles: Sendable, Equatable {
 
     /// Whether the file at `path` carries album's export tag.
     package func isTagged(_ path: String) -> Bool { AtomicFile.owner(of: path) != nil }
+
+    /// Whether the file `name` in `folder` carries album's export tag (`ExportTag.isAlbumExport(_:in:)`).
+    package func isTagged(_ name: String, in folder: OpenFolder) -> Bool { ExportTag.isAlbumExport(name, in: folder) }
 }

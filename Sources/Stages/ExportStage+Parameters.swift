@@ -20,6 +20,6 @@ extension ExportStage {
     func upToDateUnderAbsoluteRoot(_ previous: Rendition, photo: String, input: String, parametersHash: String,
                                    context: StageContext) -> Bool {
         previous.photo == photo && previous.inputHash == input && previous.parametersHash != parametersHash
-            && previous.parametersHash == absoluteRootParametersHash(context: context) && RenditionFile.isIntact(previous)
+            && previous.parametersHash == absoluteRootParametersHash(context: context) && RenditionFile.isIntact(previous, in: context)
     }
 }

@@ -114,7 +114,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         let previous = try previousExport(of: work.photo, at: target, context: context)
             ?? abandonedExport(at: target, for: work.photo, context: context)
         if !context.force, let previous, previous.parametersHash == parametersHash, previous.inputHash == input,
-           RenditionFile.isIntact(previous) {
+           RenditionFile.isIntact(previous, in: context) {
             return .skipped("up to date", input: input, output: previous.fileHash)
         }
         if !context.force, let previous,
@@ -206,7 +206,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
         let parametersHash = parametersHash(of: work, context: context)
         for target in try targets(of: work) {
             guard let previous = try previousExport(of: work.photo, at: target, context: context) else { return false }
-            let current = previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous)
+            let current = previous.parametersHash == parametersHash && previous.inputHash == input && RenditionFile.isIntact(previous, in: context)
             guard current || upToDateUnderAbsoluteRoot(previous, photo: work.photo.id, input: input, parametersHash: parametersHash,
                                                        context: context)
             else { return false }
@@ -242,7 +242,7 @@ public struct ExportStage: PhotoStage, DeclaredOptions {
             // A video's filtered file is of its `auto` poster (the filter stage takes no `poster:`).
             let samePoster = poster == .auto || ImageFormat.mediaKind(of: work.photo.format) != .video
             if samePoster, let (filtered, filteredQuality) = work.filtered, format == .jpeg, quality == filteredQuality, metadata == .stripGPS,
-               maxSize.map({ max(filtered.width, filtered.height) <= $0 }) ?? true, RenditionFile.isIntact(filtered),
+               maxSize.map({ max(filtered.width, filtered.height) <= $0 }) ?? true, RenditionFile.isIntact(filtered, in: context),
                let bytes = try? FileBytes(path: filtered.path), bytes.count == filtered.bytes {
                 return LookRenderer.Rendered(width: filtered.width, height: filtered.height, bytes: bytes.withBytes { Array($0) })
             }

@@ -122,6 +122,6 @@ public struct FilterStage: PhotoStage, DeclaredOptions {
         let parametersHash = parametersHash(of: work, context: context)
         let existing = try context.renditions(of: photoID)
             .last { $0.kind == .filtered && $0.parametersHash == parametersHash && $0.inputHash == input }
-        return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
+        return existing.flatMap { RenditionFile.isIntact($0, in: context) ? $0 : nil }
     }
 }

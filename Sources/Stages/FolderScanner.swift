@@ -73,11 +73,14 @@ struct FolderScanner {
         // deeper ones are walked in place.
         var subfolders: [Subfolder] = []
         let here = found.folder(folder == "/" ? "/" : folder + "/")  // the folder of the files found here, kept once
+        // Each name is stat-ed, and a file's tag read, relative to the folder held open (one name's path walk, not
+        // the whole path's); by path when it cannot be opened. Held open while its subfolders are walked (as deep as
+        // the library, under 256).
+        let open = OpenFolder(folder)
         var listed: [(name: String, info: FileStatus)] = []
         for name in names {
-            let path = folder == "/" ? "/" + name : folder + "/" + name
-            guard var info = try? FileStatus(path, followingLinks: false) else { continue }
-            if info.isSymbolicLink && stage.followSymlinks, let target = FileStatus.of(path) {
+            guard var info = status(of: name, in: folder, open, followingLinks: false) else { continue }
+            if info.isSymbolicLink && stage.followSymlinks, let target = status(of: name, in: folder, open, followingLinks: true) {
                 info = target
             }
             listed.append((name, info))
@@ -86,7 +89,8 @@ struct FolderScanner {
         // names in ASCII finds them sorted and the scan makes no sorted copy of its lists (`ImportStage.scan`).
         listed.sort { ($0.info.isDirectory ? $0.name + "/" : $0.name) < ($1.info.isDirectory ? $1.name + "/" : $1.name) }
         for (name, info) in listed {
-            let path = folder == "/" ? "/" + name : folder + "/" + name
+            // Made only where a path is kept or asked for: most files are found by their name and folder alone.
+            var path: String { folder == "/" ? "/" + name : folder + "/" + name }
             if info.isDirectory {
                 if stage.recursive && !name.hasPrefix(".") {
                     if depth == 0 {
@@ -99,7 +103,7 @@ struct FolderScanner {
             } else if Sidecar.isSidecar(name: name) {
                 sidecarFiles.insert(name)  // read with its photo, or counted below when no photo has it
             } else if stage.accepts(name: name) {
-                if info.isRegular && derived.isTagged(path) {
+                if info.isRegular && (open.map { derived.isTagged(name, in: $0) } ?? derived.isTagged(path)) {
                     passedOver.derived += 1
                 } else {
                     found.append(name: name, folder: here)
@@ -212,6 +216,12 @@ struct FolderScanner {
     package mutating func takeFound() -> (ScannedPaths, ScannedIdentities) {
         defer { (found, identities) = (ScannedPaths(), ScannedIdentities()) }
         return (found, identities)
+    }
+
+    /// The status of `name` in `folder`: relative to the folder when it is held `open`, else by its path.
+    private func status(of name: String, in folder: String, _ open: OpenFolder?, followingLinks: Bool) -> FileStatus? {
+        if let open { return try? open.status(of: name, followingLinks: followingLinks) }
+        return try? FileStatus(folder == "/" ? "/" + name : folder + "/" + name, followingLinks: followingLinks)
     }
 
     /// Counts the files import would have considered under a derived folder, taking none of them.

@@ -21,9 +21,12 @@ public struct ImportStage: DeclaredOptions {
     public var recursive: Bool = true
     /// Globs on file names; a file is considered when it matches one. Default: the image extensions, every
     /// extension of the format table (`ImageFormat.registered`).
-    public var include: [String] = ImageFormat.extensions().map { "*.\($0)" }
+    public var include: [String] = ImportStage.defaultInclude { didSet { names = NamePatterns(include: include, exclude: exclude) } }
     /// Globs on file names to leave out.
-    public var exclude: [String] = []
+    public var exclude: [String] = [] { didSet { names = NamePatterns(include: include, exclude: exclude) } }
+    /// `include` and `exclude` as the scan matches them, made when they are set.
+    private var names = NamePatterns(include: ImportStage.defaultInclude, exclude: [])
+    private static let defaultInclude = ImageFormat.extensions().map { "*.\($0)" }
     /// Import at most this many files per run.
     public var limit: Int? = nil
     public var mode: Mode = .reference
@@ -69,23 +72,20 @@ public struct ImportStage: DeclaredOptions {
 
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
     public func accepts(name: String) -> Bool {
-        if name.hasPrefix(".") { return false }  // hidden files, and album's own temporary files
-        guard included(name: name) else { return false }
+        if name.utf8.first == UInt8(ascii: ".") { return false }  // hidden files, and album's own temporary files
         let lower = name.lowercased()
-        return !exclude.contains { Glob($0.lowercased()).matches(lower) }
+        return names.included(lower) && !names.excluded(lower)
     }
 
     /// Whether a movie's name passes `exclude` (case-insensitive): a Live Photo's movie is taken with its still
     /// whatever `include` says, and left out as any file is by `exclude`.
     package func accepts(movie name: String) -> Bool {
-        let lower = name.lowercased()
-        return !name.hasPrefix(".") && !exclude.contains { Glob($0.lowercased()).matches(lower) }
+        name.utf8.first != UInt8(ascii: ".") && !names.excluded(name.lowercased())
     }
 
     /// Whether a file name matches one of the `include` patterns (case-insensitive).
     package func included(name: String) -> Bool {
-        let lower = name.lowercased()
-        return include.contains { Glob($0.lowercased()).matches(lower) }
+        names.included(name.lowercased())
     }
 
     /// A name's extension, lowercased, as the ignored-files count groups them: "" for none.
@@ -142,5 +142,40 @@ public struct ImportStage: DeclaredOptions {
             index += 1
         }
         return result
+    }
+}
+
+/// `include` and `exclude` lowercased and read once, for the scan that asks of every file: a pattern `*.EXT` (no
+/// wildcard, bracket, escape or dot in EXT) is a lookup of the name's extension, which is what `fnmatch(3)` says of
+/// it; any other pattern is `fnmatch(3)`'s (`Glob`). Names are lowercased by the caller.
+struct NamePatterns: Sendable, Equatable {
+    private var extensions: Set<String> = []
+    private var includeGlobs: [Glob] = []
+    private var excludeGlobs: [Glob] = []
+
+    init(include: [String], exclude: [String]) {
+        for pattern in include.map({ $0.lowercased() }) {
+            let rest = pattern.dropFirst(2)
+            if pattern.hasPrefix("*."), !rest.isEmpty, !rest.contains(where: { "*?[]\\.".contains($0) }) {
+                extensions.insert(String(rest))
+            } else {
+                includeGlobs.append(Glob(pattern))
+            }
+        }
+        excludeGlobs = exclude.map { Glob($0.lowercased()) }
+    }
+
+    /// Whether the lowercased name matches an `include` pattern.
+    func included(_ name: String) -> Bool {
+        if !extensions.isEmpty, let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")),
+           extensions.contains(String(name[name.utf8.index(after: dot)...])) {
+            return true
+        }
+        return includeGlobs.contains { $0.matches(name) }
+    }
+
+    /// Whether the lowercased name matches an `exclude` pattern.
+    func excluded(_ name: String) -> Bool {
+        excludeGlobs.contains { $0.matches(name) }
     }
 }

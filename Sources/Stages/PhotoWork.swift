@@ -41,7 +41,8 @@ public struct PhotoWork: Sendable {
 
     /// The identity of the current look: the original's hash, or a hash of it with the recipe (`LookHash`).
     public var lookHash: String {
-        LookHash.of(original: photo.hash, recipe: recipe.canonical.text)
+        // The original look (no steps) is the original's hash: known without writing the recipe's JSON.
+        recipe.isEmpty ? photo.hash : LookHash.of(original: photo.hash, recipe: recipe.canonical.text)
     }
 
     /// The original's bytes, reading them now when no earlier stage has.

@@ -11,6 +11,15 @@ package enum RenditionFile {
         return info.isRegular && info.size == rendition.bytes
     }
 
+    /// `isIntact(_:)`, the file stat-ed relative to the catalogue's folder when the run holds it open
+    /// (`StageContext.catalogueFiles`): a walk of `area/ab/name`, not of the whole path, for every rendition a
+    /// rerun checks.
+    package static func isIntact(_ rendition: Rendition, in context: StageContext) -> Bool {
+        guard let folder = context.catalogueFiles, let name = folder.relative(rendition.path) else { return isIntact(rendition) }
+        guard let info = try? folder.status(of: name, followingLinks: true) else { return false }
+        return info.isRegular && info.size == rendition.bytes
+    }
+
     /// Where a rendition inside the catalogue lives: `area/ab/ID-PARAMS8-INPUT8.ext`. The name changes with the
     /// parameters and with the input, so a new rendering never replaces a recorded file in place (a crash between
     /// the rename and the row's commit cannot leave a row describing other bytes); `album gc` removes old ones.

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A list of paths kept compactly, for import's scan of a library (`ImportScan.files`): each path as its folder (up to
 /// and including its last `/`), kept once for all the paths in it, and its name, the names one after another in one
 /// byte buffer. A path costs its name's bytes and 8 more, instead of a `String` of its own (its whole path and about 40
@@ -146,7 +148,21 @@ public struct ScannedPaths: RandomAccessCollection, Sendable, Equatable, Express
     /// Whether the path at `first` sorts before the one at `second` (`String`'s `<`, by bytes where both are ASCII).
     public func precedes(_ first: Int, _ second: Int) -> Bool {
         guard ascii else { return self[first] < self[second] }
+        // Two files of one folder (most neighbours): their names decide, compared at once.
+        if folderOf[first] == folderOf[second] {
+            return names.withUnsafeBufferPointer { names in
+                let a = nameRange(first), b = nameRange(second)
+                guard let base = names.baseAddress else { return false }  // two empty names
+                let order = memcmp(base + a.lowerBound, base + b.lowerBound, Swift.min(a.count, b.count))
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
         return withBytes(first) { a, aName in withBytes(second) { b, bName in ScannedPaths.less(a, aName, b, bName) } }
+    }
+
+    /// Where the name of entry `index` is in `names`.
+    private func nameRange(_ index: Int) -> Range<Int> {
+        (index == 0 ? 0 : Int(ends[index - 1]))..<Int(ends[index])
     }
 
     /// The index of `path` in this list, which must be sorted (`String`'s `<`, as the scan sorts it); nil when it is not

@@ -29,6 +29,9 @@ public struct StageContext: Sendable {
     /// transaction that records it commits (`PendingSyncs`; the scheduler's catalogue owner flushes it). Nil: each
     /// file is synced as it is written, for code that records it through no owner.
     public var pendingSyncs: PendingSyncs? = nil
+    /// The catalogue's folder held open by the run (`OpenFolder`), so that the stat of a rendition in it walks only
+    /// its path inside the catalogue (`RenditionFile.isIntact(_:in:)`); nil: by the whole path.
+    public var catalogueFiles: OpenFolder? = nil
     /// The catalogue's id (`Catalogue.identity()`), read once by the scheduler; nil: `identity()` asks the catalogue.
     public var catalogueID: String? = nil
 

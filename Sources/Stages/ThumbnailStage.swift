@@ -127,7 +127,7 @@ public struct ThumbnailStage: PhotoStage, DeclaredOptions {
         let parametersHash = parametersHash(of: work, context: context)
         let existing = try context.renditions(of: work.photo.id)
             .last { $0.kind == .thumbnail && $0.parametersHash == parametersHash && $0.inputHash == look }
-        return existing.flatMap { RenditionFile.isIntact($0) ? $0 : nil }
+        return existing.flatMap { RenditionFile.isIntact($0, in: context) ? $0 : nil }
     }
 
     /// Writes a thumbnail of one of the photo's looks into the catalogue's `thumbnails/`, named by these options'

@@ -60,6 +60,23 @@ final class FolderScannerTests: XCTestCase {
                        "exclude is matched on the file name, not the folder")
     }
 
+    /// `include` and `exclude` as the scan reads them once (`NamePatterns`: a pattern `*.EXT` is a lookup of the
+    /// name's extension) say of every name what `fnmatch(3)` says of its lowercased form, each pattern alone and all
+    /// together.
+    func testNamePatternsSayWhatFnmatchSays() {
+        let patterns = ["*.jpg", "*.JPEG", "*.tar.gz", "img_*.png", "*.[ch]", "*.x?z", "*.", "*\\*.jpg", "*.j*", "*é.heic", "*.é"]
+        let names = ["a.jpg", "A.JPG", ".jpg", "jpg", "a.jpeg", "b.tar.gz", "b.gz", "IMG_1.PNG", "x.png", "a.c", "a.h", "a.xyz",
+                     "a.", "a", "a*.jpg", "é.jpg", "a.JPG.txt", "café.HEIC", "caf.é", "x.É", "a.jpg\u{301}"]
+        let fnmatch = { (pattern: String, name: String) in Glob(pattern.lowercased()).matches(name.lowercased()) }
+        for include in patterns.map({ [$0] }) + [patterns] {
+            let read = NamePatterns(include: include, exclude: ["*.jpeg"])
+            for name in names {
+                XCTAssertEqual(read.included(name.lowercased()), include.contains { fnmatch($0, name) }, "\(include), \(name)")
+                XCTAssertEqual(read.excluded(name.lowercased()), fnmatch("*.jpeg", name), name)
+            }
+        }
+    }
+
     func testHiddenFilesAndHiddenFoldersAreSkippedButAHiddenRootIsWalked() throws {
         for path in ["photos/a.jpg", "photos/.b.jpg", "photos/.album/c.jpg", "photos/.thumbnails/d.jpg", "photos/sub/.e.jpg.album-Ab12Cd",
                      ".hidden/f.jpg"] { try touch(path) }

@@ -170,4 +170,28 @@ final class ProbeTests: XCTestCase {
         expected = Dictionary(uniqueKeysWithValues: everything.map { ($0, $0.hasSuffix("import") ? "skipped" : "done") })
         XCTAssertEqual(try run(), expected)
     }
+
+    /// libvips starts at the first image a run makes (`Vips.started`): a rerun with every photo up to date loads none
+    /// of its modules (ImageMagick, Poppler, libheif and the rest: a tenth of a no-op rerun of 10^4 photos), and a
+    /// rerun with one thumbnail to make loads them. Seen as the dynamic loader reports it (`LD_DEBUG=files`).
+    func testANoOpRerunStartsNoLibvipsAndARenderingOneDoes() throws {
+        let modules = try FileManager.default.contentsOfDirectory(atPath: "/usr/lib").compactMap { folder in
+            try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/" + folder).first { $0.hasPrefix("vips-modules-") }
+        }
+        try XCTSkipIf(modules.isEmpty, "this libvips has no loadable modules: nothing to see loaded")
+        let folder = try TestSupport.temporaryFolder(self)
+        for i in 0..<3 { try Fixture.jpeg(at: "\(folder)/photos/p\(i).jpg", width: 64 + i, height: 48, variant: i) }
+        try TestSupport.write("version: 1\ncatalogue: album\nstages:\n  - import: {from: photos}\n  - thumbnail: {size: 32x32}\n",
+                              to: "job.yml", in: folder)
+        XCTAssertEqual(try TestSupport.album(["run", "job.yml"], in: folder).status, 0)
+        let noOp = try TestSupport.album(["run", "job.yml", "--quiet"], in: folder, environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(noOp.status, 0, noOp.stderr)
+        XCTAssert(noOp.stderr.contains("libvips"), "the loader reported the libraries it loaded: \(noOp.stderr.prefix(500))")
+        XCTAssertFalse(noOp.stderr.contains("vips-modules-"), "a no-op rerun loads no libvips module")
+        try Fixture.jpeg(at: "\(folder)/photos/p3.jpg", width: 70, height: 48, variant: 3)
+        let one = try TestSupport.album(["run", "job.yml", "--quiet"], in: folder, environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssert(one.stderr.contains("vips-modules-"), "a rerun that makes a thumbnail starts libvips")
+        XCTAssertEqual(try Tool.sqlite(folder + "/album/catalogue.db", "SELECT count(*) FROM renditions"), "4")
+    }
 }

@@ -126,4 +126,57 @@ final class SystemTests: XCTestCase {
         XCTAssertEqual(Directory.parent(of: "/a/b"), "/a")
         XCTAssertEqual(Directory.parent(of: "/a"), "/")
     }
+
+    /// `OpenFolder` answers what the same calls by path answer: the stat of a name (a link followed or not), album's
+    /// tag by `getxattrat` and by path, and an error that names the whole path; `relative` takes paths below it only.
+    func testAnOpenFolderAnswersAsThePathsInItDo() throws {
+        let folder = try TestSupport.temporaryFolder(self)
+        let name = "caf" + NativePath.string([0xE9]) + ".jpg"
+        try AtomicFile.write([1, 2, 3], to: folder + "/in/" + name, tag: ExportTag(photo: "ab12", catalogue: "c0ffee"))
+        try AtomicFile.write([4, 5], to: folder + "/in/plain.jpg")
+        XCTAssertEqual(symlink("plain.jpg", folder + "/in/link.jpg"), 0)
+        XCTAssertEqual(NativePath.withCString(name) { symlink($0, folder + "/in/tagged-link.jpg") }, 0)  // its raw bytes
+        let open = try XCTUnwrap(OpenFolder(folder + "/in"))
+        for entry in [name, "plain.jpg", "link.jpg", "tagged-link.jpg"] {
+            for follow in [false, true] {
+                XCTAssertEqual(try open.status(of: entry, followingLinks: follow), try FileStatus(folder + "/in/" + entry, followingLinks: follow),
+                               "\(entry), links followed: \(follow)")
+            }
+            for relative in [true, false] {
+                XCTAssertEqual(open.tag("user.album.photo", of: entry, relative: relative), FileTag.get("user.album.photo", path: folder + "/in/" + entry),
+                               "\(entry), by getxattrat: \(relative)")
+            }
+        }
+        XCTAssertEqual(open.tag("user.album.photo", of: "tagged-link.jpg"), "ab12", "a link is followed to the tagged file")
+        XCTAssertTrue(ExportTag.isAlbumExport(name, in: open))
+        XCTAssertFalse(ExportTag.isAlbumExport("plain.jpg", in: open))
+        XCTAssertThrowsError(try open.status(of: "gone.jpg", followingLinks: false)) { error in
+            XCTAssertEqual((error as? SystemError)?.notFound, true, "\(error)")
+            XCTAssert("\(error)".contains(folder + "/in/gone.jpg"), "the error names the whole path: \(error)")
+        }
+        XCTAssertEqual(open.relative(folder + "/in/a/b.jpg"), "a/b.jpg")
+        XCTAssertNil(open.relative(folder + "/inner/b.jpg"), "a folder whose name begins the same is another folder")
+        XCTAssertNil(open.relative(folder + "/in"))
+        XCTAssertNil(open.relative(folder + "/in/"))
+        XCTAssertNil(OpenFolder(folder + "/in/plain.jpg"), "a file is not a folder")
+        XCTAssertNil(OpenFolder(folder + "/missing"))
+    }
+
+    /// Paths are compared by their bytes: two spellings of one character are two names to a file system, and a
+    /// combining mark after a folder's slash leaves the path inside that folder (String's `hasPrefix` compares
+    /// characters and says otherwise on both).
+    func testBytePrefixesComparePathsByTheirBytes() {
+        XCTAssertEqual("/photos/a.jpg".afterBytePrefix("/photos/"), "a.jpg")
+        XCTAssertNil("/photosx/a.jpg".afterBytePrefix("/photos/"))
+        XCTAssertNil("/pho".afterBytePrefix("/photos/"))
+        XCTAssertTrue("/caf\u{E9}/a.jpg".hasPrefix("/cafe\u{301}/"), "String: one character")
+        XCTAssertFalse("/caf\u{E9}/a.jpg".hasBytePrefix("/cafe\u{301}/"), "bytes: two names")
+        XCTAssertEqual("/cafe\u{301}/a.jpg".afterBytePrefix("/cafe\u{301}/"), "a.jpg")
+        XCTAssertFalse("/photos/\u{301}x.jpg".hasPrefix("/photos/"), "String: the mark joins the slash")
+        XCTAssertEqual("/photos/\u{301}x.jpg".afterBytePrefix("/photos/"), "\u{301}x.jpg")
+        XCTAssertEqual("a/b.jpg".joined(after: "/library/"), "/library/a/b.jpg")
+        XCTAssertEqual("../2024/b.jpg".joined(after: "/photos/", dropping: 3), "/photos/2024/b.jpg")
+        XCTAssertEqual("caf\u{E9}.jpg".joined(after: "/\u{E9}t\u{E9}/"), "/\u{E9}t\u{E9}/caf\u{E9}.jpg")
+        XCTAssertEqual("".joined(after: ""), "")
+    }
 }

@@ -135,18 +135,33 @@ public final class Database {
 
     /// Statements `run` and `query` prepared once and kept: album's SQL is a fixed set of strings, and preparing
     /// each anew cost a no-op rerun of 10 000 photos more than the queries themselves (Benchmarks/INVESTIGATION.md).
-    private var statements: [String: Statement] = [:]
+    private var statements: [KeptSQL: Statement] = [:]
 
     /// The SQL of every statement `run` and `query` have prepared and kept, in no order: what a test asks SQLite's
     /// query plan of (`QueryPlanTests`).
-    public var keptStatements: [String] { Array(statements.keys) }
+    public var keptStatements: [String] { statements.keys.map(\.sql) }
 
     @usableFromInline
     func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = statements[sql] { return statement }
+        if let statement = statements[KeptSQL(sql: sql)] { return statement }
         let statement = try prepare(sql)
-        statements[sql] = statement
+        statements[KeptSQL(sql: sql)] = statement
         return statement
+    }
+
+    /// A kept statement's SQL as the cache's key, hashed by its length and its last 32 bytes only: a rerun looks up
+    /// statements of 200 bytes several times a photo, and hashing them whole was most of the lookup. Two statements
+    /// alike there only cost a comparison of their text.
+    struct KeptSQL: Hashable {
+        let sql: String
+
+        func hash(into hasher: inout Hasher) {
+            var text = sql  // `withUTF8` may make a bridged string contiguous: a copy of the reference, not the bytes
+            text.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(32))))
+            }
+        }
     }
 
     /// Runs one statement with `arguments`, discarding rows.

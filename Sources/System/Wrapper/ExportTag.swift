@@ -40,6 +40,11 @@ public struct ExportTag: Sendable, Equatable {
         FileTag.get(photoAttribute, path: path) != nil
     }
 
+    /// Whether the file `name` in `folder` carries album's export tag (`OpenFolder.tag(_:of:)`).
+    public static func isAlbumExport(_ name: String, in folder: OpenFolder) -> Bool {
+        folder.tag(photoAttribute, of: name) != nil
+    }
+
     /// Takes album's export tag off the file at `path`: an export album keeps on disk but no longer records (it
     /// changed since album wrote it, and `rm` or `prune` forgot its row) is the user's file now, never album's
     /// leftover for `gc` to delete.

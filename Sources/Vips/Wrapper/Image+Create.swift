@@ -4,6 +4,7 @@ extension Image {
     /// An 8-bit image from interleaved pixel values (`bands` values per pixel, rows top to bottom).
     /// Used to build test fixtures and generated images (contact sheets, swatches) in memory.
     public static func fromPixels(_ pixels: [UInt8], width: Int, height: Int, bands: Int) throws -> Image {
+        try Vips.started()
         precondition(pixels.count == width * height * bands, "pixel count does not match width × height × bands")
         let pointer = pixels.withUnsafeBytes {
             vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)

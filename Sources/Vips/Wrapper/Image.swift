@@ -35,6 +35,7 @@ public final class Image: @unchecked Sendable {
     ///     thumbnail.
     public static func open(_ bytes: FileBytes, sequential: Bool, failOn: FailOn, jpegShrink: Int = 1,
                             loaderOptions: [String] = []) throws -> Image {
+        try Vips.started()
         let options = ((jpegShrink > 1 ? ["shrink=\(jpegShrink)"] : []) + loaderOptions).joined(separator: ",")
         let pointer = bytes.withBytes { buffer in
             ProgramLock.building {
