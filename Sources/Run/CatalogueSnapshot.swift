@@ -37,8 +37,6 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     /// The last paths `photo(atPath:)` answered, with their answers: the scheduler asks once when it takes a file
     /// (`decodeNeed`) and import asks again at once; a few entries, whatever the catalogue's size.
     private let recentPaths = Mutex(RecentPaths())
-    /// The same for `probedPhoto(atPath:)`'s answers.
-    private let recentProbes = Mutex(RecentPaths())
     /// Whether the catalogue held any alias when the snapshot began: without one, no photo's exports have a path
     /// besides its own, and `aliases(ofPhoto:)` answers without a query (nil: not known, asked each time).
     private let hasAliases: Bool?
@@ -156,15 +154,11 @@ package final class CatalogueSnapshot: @unchecked Sendable {
     }
 
     /// The newest current photo recorded at `path`, its probe columns alone (`CatalogueReader.probedPhotos`): a
-    /// rerun's first look at a file (`Scheduler.decodeNeed` asks, then `Scheduler.probe` at once). Nil when there is
-    /// none, and when a row is malformed (the whole row's read says how: `photo(atPath:)`).
+    /// rerun's first look at a file (`Scheduler.decodeNeed` asks, and keeps the answer in its worker's `KnownPhoto`
+    /// for the file's `Scheduler.probe`). Nil when there is none, and when a row is malformed (the whole row's read
+    /// says how: `photo(atPath:)`).
     package func probedPhoto(atPath path: String) throws -> PhotoRecord? {
-        let key = path.hashValue
-        if let known = recentProbes.withLock({ $0.answer(path, key: key) }) { return known.photo }
-        let photo = try ask(nil) { reader in try reader.probedPhotos(atPath: path)?.first { isCurrent($0.id) } }
-        let answer = RecentPaths.Answer(path: path, key: key, photo: photo)
-        _ = recentProbes.withLock { $0.add(answer) }  // the oldest answer, released after the lock
-        return photo
+        try ask(nil) { reader in try reader.probedPhotos(atPath: path)?.first { isCurrent($0.id) } }
     }
 
     /// Every rendition recorded for `photo`, oldest first, their probe columns alone (`CatalogueReader.probedRenditions`);

@@ -12,7 +12,8 @@ extension Scheduler {
     /// - Parameter context: the worker's context (`perform`), each stage's prepared parameters set in place (a copy
     ///   per stage retained and released every closure it holds).
     /// - Parameter probing: the worker's context for probes (`probingContext`), when the run probes.
-    package func process(_ item: Item, context: inout StageContext, probing: inout StageContext?) {
+    /// - Parameter known: the worker's last probe lookup (`decodeNeed`'s), for the probe.
+    package func process(_ item: Item, context: inout StageContext, probing: inout StageContext?, known: KnownPhoto) {
         if context.prepared != nil { context.prepared = nil }
         var work: PhotoWork
         var failed = false
@@ -23,7 +24,7 @@ extension Scheduler {
             // scan's stat (a chunk's, from its manifest) is stat-ed here as import would, and import is handed it.
             if probesFiles {
                 if identity == nil, case .file(let found) = job.importStage!.entry(atPath: path) { identity = found }
-                if let identity, probing != nil, probe(path, sidecar: sidecar, identity: identity, context: context, probing: &probing!) {
+                if let identity, probing != nil, probe(path, sidecar: sidecar, identity: identity, known: known, context: context, probing: &probing!) {
                     return
                 }
             }

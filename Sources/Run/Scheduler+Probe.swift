@@ -19,9 +19,12 @@ extension Scheduler {
     /// - Returns: false, having recorded nothing, when any step may do more than skip (a changed file, a damaged
     ///   photo, a missing or outdated rendition): `process` then takes the file through its chain.
     /// - Parameter probing: the worker's `probingContext`, each stage's prepared parameters set in it in turn.
-    func probe(_ path: String, sidecar: String?, identity: FileIdentity, context: StageContext, probing: inout StageContext) -> Bool {
+    /// - Parameter lookup: the worker's slot, holding `decodeNeed`'s lookup of this file when it made one.
+    func probe(_ path: String, sidecar: String?, identity: FileIdentity, known lookup: KnownPhoto, context: StageContext,
+               probing: inout StageContext) -> Bool {
         let clock = DispatchTime.now()
-        guard let snapshot = snapshot.withLock({ $0 }), let known = try? snapshot.probedPhoto(atPath: path),
+        guard let snapshot = snapshot.withLock({ $0 }),
+              let known = lookup.take(at: path) ?? (try? snapshot.probedPhoto(atPath: path)),
               known.damage == nil,  // held back, or retried with `--retry-damaged`: the chain's to say
               let (imported, importStep) = job.importStage?.unchanged(path, sidecar: sidecar, identity: identity, known: known, context: context)
         else { return false }

@@ -217,8 +217,9 @@ public final class Scheduler: Sendable {
                 // between processors (a fifth of a no-op rerun's phase 1 at 10^5, INVESTIGATION.md section 39).
                 var context = self.context
                 var probing = probesFiles ? probingContext(context) : nil
-                while let taken = work.take(need: decodeNeed, stopped: { stopRequested || owner.firstError != nil }) {
-                    process(taken.item, context: &context, probing: &probing)
+                let known = KnownPhoto()
+                while let taken = work.take(need: { decodeNeed($0, known: known) }, stopped: { stopRequested || owner.firstError != nil }) {
+                    process(taken.item, context: &context, probing: &probing, known: known)
                     work.finished(taken)
                 }
             }
