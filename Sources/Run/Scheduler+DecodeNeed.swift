@@ -16,7 +16,7 @@ extension Scheduler {
     /// says why. The lookup is the one the photo's chain makes next, kept for it: the probe's where the run probes
     /// (`probesFiles`), import's whole row elsewhere.
     /// - Parameter known: the worker's slot for the probe's lookup, which the probe of the same file takes.
-    func decodeNeed(_ item: Item, known: KnownPhoto) -> Int {
+    func decodeNeed(_ item: Item, known: KnownPhoto = KnownPhoto()) -> Int {
         guard case .file(let path, _, _) = item, !knowsPhoto(atPath: path, keeping: known),
               let start = try? FileBytes(path: path, firstBytes: Scheduler.frameHeaderSearchBytes),
               let bytes = Image.decoderBufferBytes(fromStartOf: start) else { return 0 }

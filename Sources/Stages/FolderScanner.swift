@@ -10,6 +10,8 @@ import Catalogue
 struct FolderScanner {
     package let stage: ImportStage
     package let derived: DerivedFiles
+    /// The stage's `include` and `exclude`, read once for every file of the walk.
+    private let patterns: NamePatterns
     /// The entries found, in the walk's order, kept compactly (`ScannedPaths`: a library's scan holds every path).
     package private(set) var found = ScannedPaths()
     /// Each of `found`'s identity from the walk's stat, in the same order (`ImportScan.identities`).
@@ -37,6 +39,7 @@ struct FolderScanner {
     private init(stage: ImportStage, derived: DerivedFiles, visited: VisitedFolders, parallel: ParallelIndices?) {
         self.stage = stage
         self.derived = derived
+        self.patterns = stage.names
         self.visited = visited
         self.parallel = parallel
     }
@@ -102,7 +105,7 @@ struct FolderScanner {
                 }
             } else if Sidecar.isSidecar(name: name) {
                 sidecarFiles.insert(name)  // read with its photo, or counted below when no photo has it
-            } else if stage.accepts(name: name) {
+            } else if patterns.accepts(name: name) {
                 if info.isRegular && (open.map { derived.isTagged(name, in: $0) } ?? derived.isTagged(path)) {
                     passedOver.derived += 1
                 } else {
@@ -115,15 +118,15 @@ struct FolderScanner {
                     }
                     claimed.formUnion(Sidecar.candidates(of: name, among: sidecarsHere))  // the one read, and one it shadows
                 }
-            } else if !name.hasPrefix("."), !stage.included(name: name) {
-                if ImageFormat.liveMovieExtensions.contains(ImportStage.fileExtension(of: name)), stage.accepts(movie: name) {
+            } else if !name.hasPrefix("."), !patterns.included(name: name) {
+                if ImageFormat.liveMovieExtensions.contains(ImportStage.fileExtension(of: name)), patterns.accepts(movie: name) {
                     movies.append(path)  // a Live Photo's movie when a still has its name, else counted as ignored
                 } else {
                     passedOver.ignored[ImportStage.fileExtension(of: name), default: 0] += 1
                 }
             }
         }
-        for sidecar in sidecarFiles.intersection(sidecarsHere.values).subtracting(claimed) where stage.accepts(name: sidecar) || !stage.included(name: sidecar) {
+        for sidecar in sidecarFiles.intersection(sidecarsHere.values).subtracting(claimed) where patterns.accepts(name: sidecar) || !patterns.included(name: sidecar) {
             passedOver.ignored[ImportStage.fileExtension(of: sidecar), default: 0] += 1
         }
         walk(subfolders)
@@ -232,7 +235,7 @@ struct FolderScanner {
             guard let info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isDirectory {
                 if stage.recursive { countDerived(in: path, depth: depth + 1) }
-            } else if stage.accepts(name: name), !Sidecar.isSidecar(name: name) {
+            } else if patterns.accepts(name: name), !Sidecar.isSidecar(name: name) {
                 passedOver.derived += 1
             }
         }

@@ -21,12 +21,9 @@ public struct ImportStage: DeclaredOptions {
     public var recursive: Bool = true
     /// Globs on file names; a file is considered when it matches one. Default: the image extensions, every
     /// extension of the format table (`ImageFormat.registered`).
-    public var include: [String] = ImportStage.defaultInclude { didSet { names = NamePatterns(include: include, exclude: exclude) } }
+    public var include: [String] = ImageFormat.extensions().map { "*.\($0)" }
     /// Globs on file names to leave out.
-    public var exclude: [String] = [] { didSet { names = NamePatterns(include: include, exclude: exclude) } }
-    /// `include` and `exclude` as the scan matches them, made when they are set.
-    private var names = NamePatterns(include: ImportStage.defaultInclude, exclude: [])
-    private static let defaultInclude = ImageFormat.extensions().map { "*.\($0)" }
+    public var exclude: [String] = []
     /// Import at most this many files per run.
     public var limit: Int? = nil
     public var mode: Mode = .reference
@@ -71,22 +68,17 @@ public struct ImportStage: DeclaredOptions {
     ]
 
     /// Whether a file name passes `include` and `exclude` (case-insensitive).
-    public func accepts(name: String) -> Bool {
-        if name.utf8.first == UInt8(ascii: ".") { return false }  // hidden files, and album's own temporary files
-        let lower = name.lowercased()
-        return names.included(lower) && !names.excluded(lower)
-    }
+    public func accepts(name: String) -> Bool { names.accepts(name: name) }
 
     /// Whether a movie's name passes `exclude` (case-insensitive): a Live Photo's movie is taken with its still
     /// whatever `include` says, and left out as any file is by `exclude`.
-    package func accepts(movie name: String) -> Bool {
-        name.utf8.first != UInt8(ascii: ".") && !names.excluded(name.lowercased())
-    }
+    package func accepts(movie name: String) -> Bool { names.accepts(movie: name) }
 
     /// Whether a file name matches one of the `include` patterns (case-insensitive).
-    package func included(name: String) -> Bool {
-        names.included(name.lowercased())
-    }
+    package func included(name: String) -> Bool { names.included(name: name) }
+
+    /// `include` and `exclude`, read for matching (`NamePatterns`): the scan reads them once, for every file.
+    package var names: NamePatterns { NamePatterns(include: include, exclude: exclude) }
 
     /// A name's extension, lowercased, as the ignored-files count groups them: "" for none.
     package static func fileExtension(of name: String) -> String {
@@ -145,15 +137,15 @@ public struct ImportStage: DeclaredOptions {
     }
 }
 
-/// `include` and `exclude` lowercased and read once, for the scan that asks of every file: a pattern `*.EXT` (no
-/// wildcard, bracket, escape or dot in EXT) is a lookup of the name's extension, which is what `fnmatch(3)` says of
-/// it; any other pattern is `fnmatch(3)`'s (`Glob`). Names are lowercased by the caller.
-struct NamePatterns: Sendable, Equatable {
+/// `include` and `exclude` lowercased and read once, for the scan that asks of every file (`FolderScanner`): a pattern
+/// `*.EXT` (no wildcard, bracket, escape or dot in EXT) is a lookup of the name's extension, which is what `fnmatch(3)`
+/// says of it; any other pattern is `fnmatch(3)`'s (`Glob`). Names are matched lowercased, as the patterns.
+package struct NamePatterns: Sendable {
     private var extensions: Set<String> = []
     private var includeGlobs: [Glob] = []
     private var excludeGlobs: [Glob] = []
 
-    init(include: [String], exclude: [String]) {
+    package init(include: [String], exclude: [String]) {
         for pattern in include.map({ $0.lowercased() }) {
             let rest = pattern.dropFirst(2)
             if pattern.hasPrefix("*."), !rest.isEmpty, !rest.contains(where: { "*?[]\\.".contains($0) }) {
@@ -165,8 +157,24 @@ struct NamePatterns: Sendable, Equatable {
         excludeGlobs = exclude.map { Glob($0.lowercased()) }
     }
 
-    /// Whether the lowercased name matches an `include` pattern.
-    func included(_ name: String) -> Bool {
+    /// `ImportStage.accepts(name:)`: not hidden, matched by `include`, not by `exclude`.
+    package func accepts(name: String) -> Bool {
+        if name.utf8.first == UInt8(ascii: ".") { return false }  // hidden files, and album's own temporary files
+        let lower = name.lowercased()
+        return included(lower: lower) && !excluded(lower: lower)
+    }
+
+    /// `ImportStage.accepts(movie:)`: not hidden, not matched by `exclude`.
+    package func accepts(movie name: String) -> Bool {
+        name.utf8.first != UInt8(ascii: ".") && !excluded(lower: name.lowercased())
+    }
+
+    /// `ImportStage.included(name:)`: matched by `include`.
+    package func included(name: String) -> Bool {
+        included(lower: name.lowercased())
+    }
+
+    private func included(lower name: String) -> Bool {
         if !extensions.isEmpty, let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")),
            extensions.contains(String(name[name.utf8.index(after: dot)...])) {
             return true
@@ -174,8 +182,7 @@ struct NamePatterns: Sendable, Equatable {
         return includeGlobs.contains { $0.matches(name) }
     }
 
-    /// Whether the lowercased name matches an `exclude` pattern.
-    func excluded(_ name: String) -> Bool {
+    private func excluded(lower name: String) -> Bool {
         excludeGlobs.contains { $0.matches(name) }
     }
 }

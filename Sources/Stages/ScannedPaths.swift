@@ -1,5 +1,3 @@
-import Glibc
-
 /// A list of paths kept compactly, for import's scan of a library (`ImportScan.files`): each path as its folder (up to
 /// and including its last `/`), kept once for all the paths in it, and its name, the names one after another in one
 /// byte buffer. A path costs its name's bytes and 8 more, instead of a `String` of its own (its whole path and about 40
@@ -151,10 +149,7 @@ public struct ScannedPaths: RandomAccessCollection, Sendable, Equatable, Express
         // Two files of one folder (most neighbours): their names decide, compared at once.
         if folderOf[first] == folderOf[second] {
             return names.withUnsafeBufferPointer { names in
-                let a = nameRange(first), b = nameRange(second)
-                guard let base = names.baseAddress else { return false }  // two empty names
-                let order = memcmp(base + a.lowerBound, base + b.lowerBound, Swift.min(a.count, b.count))
-                return order != 0 ? order < 0 : a.count < b.count
+                UnsafeBufferPointer(rebasing: names[nameRange(first)]).lexicographicallyPrecedes(UnsafeBufferPointer(rebasing: names[nameRange(second)]))
             }
         }
         return withBytes(first) { a, aName in withBytes(second) { b, bName in ScannedPaths.less(a, aName, b, bName) } }

@@ -71,8 +71,10 @@ final class FolderScannerTests: XCTestCase {
         for include in patterns.map({ [$0] }) + [patterns] {
             let read = NamePatterns(include: include, exclude: ["*.jpeg"])
             for name in names {
-                XCTAssertEqual(read.included(name.lowercased()), include.contains { fnmatch($0, name) }, "\(include), \(name)")
-                XCTAssertEqual(read.excluded(name.lowercased()), fnmatch("*.jpeg", name), name)
+                let included = include.contains { fnmatch($0, name) }
+                XCTAssertEqual(read.included(name: name), included, "\(include), \(name)")
+                XCTAssertEqual(read.accepts(name: name), !name.hasPrefix(".") && included && !fnmatch("*.jpeg", name), "\(include), \(name)")
+                XCTAssertEqual(read.accepts(movie: name), !name.hasPrefix(".") && !fnmatch("*.jpeg", name), name)
             }
         }
     }

@@ -123,7 +123,9 @@ public enum Vips {
     /// each copy-and-clear whole, `Attribution` makes the text of a rendering run alone its own, and every caller adds
     /// its own context (file, operation) to what it copies.
     static func takeErrorBuffer() -> String {
-        errorLock.withLock { _ in
+        // Before libvips runs there is no buffer (its lock is made by `vips_init`): nothing to take.
+        guard running.load(ordering: .acquiring) else { return "" }
+        return errorLock.withLock { _ in
             let text = String(cString: vips_error_buffer())
             vips_error_clear()
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
