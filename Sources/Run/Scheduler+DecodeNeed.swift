@@ -43,9 +43,9 @@ package final class KnownPhoto {
     private var path: String?
     private var photo: PhotoRecord?
 
-    /// Keeps `photo` (nil: none) as what the catalogue records at `path`.
     package init() {}
 
+    /// Keeps `photo` (nil: none) as what the catalogue records at `path`.
     func keep(_ photo: PhotoRecord?, at path: String) {
         (self.path, self.photo) = (path, photo)
     }
