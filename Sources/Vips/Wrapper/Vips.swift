@@ -49,7 +49,8 @@ public enum Vips {
     /// modules: 20 ms of dynamic loading (ImageMagick, Poppler, OpenSlide, libjxl, libheif), a tenth of a no-op rerun
     /// of 10⁴ photos. Safe to call more than once: later calls replace the settings, applied at once when libvips
     /// runs already.
-    /// - Throws: `VipsError` when libvips runs already and cannot take the settings (it never throws today).
+    /// - Throws: nothing now that libvips starts later (`started()` throws when it cannot); kept for the callers that
+    ///   start it where a failure is theirs to report.
     public static func start(_ settings: Settings = Settings()) throws {
         state.withLock { state in
             prepare(&state, settings)
@@ -67,7 +68,7 @@ public enum Vips {
             guard !state.started else { return }
             prepare(&state, state.settings)
             guard album_vips_init("album") == 0 else {
-                throw VipsError(operation: "vips_init", message: takeErrorBuffer())
+                throw VipsError(operation: "vips_init", message: readErrorBuffer())
             }
             state.started = true
             apply(state.settings)
@@ -93,9 +94,6 @@ public enum Vips {
         vips_cache_set_max(0)
         vips_block_untrusted_set(settings.blockUntrustedLoaders ? 1 : 0)
     }
-
-    /// Whether libvips was started (an image was made): for the test that a no-op rerun starts none.
-    package static var isRunning: Bool { running.load(ordering: .acquiring) }
 
     /// The libvips version, e.g. "8.14.1".
     public static var version: String {
@@ -125,7 +123,12 @@ public enum Vips {
     static func takeErrorBuffer() -> String {
         // Before libvips runs there is no buffer (its lock is made by `vips_init`): nothing to take.
         guard running.load(ordering: .acquiring) else { return "" }
-        return errorLock.withLock { _ in
+        return readErrorBuffer()
+    }
+
+    /// The buffer's text, which is then cleared; `vips_init` made its lock (also when it went on to fail).
+    private static func readErrorBuffer() -> String {
+        errorLock.withLock { _ in
             let text = String(cString: vips_error_buffer())
             vips_error_clear()
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
