@@ -93,7 +93,7 @@ struct FolderScanner {
         listed.sort { ($0.info.isDirectory ? $0.name + "/" : $0.name) < ($1.info.isDirectory ? $1.name + "/" : $1.name) }
         for (name, info) in listed {
             // Made only where a path is kept or asked for: most files are found by their name and folder alone.
-            var path: String { folder == "/" ? "/" + name : folder + "/" + name }
+            var path: String { FolderScanner.path(of: name, in: folder) }
             if info.isDirectory {
                 if stage.recursive && !name.hasPrefix(".") {
                     if depth == 0 {
@@ -114,7 +114,7 @@ struct FolderScanner {
                     // followed link. Anything but a regular file is left to import to explain.
                     identities.append(info.isRegular ? FileIdentity(info) : nil)
                     if let sidecar = Sidecar.of(name, among: sidecarsHere) {
-                        sidecars[path] = folder == "/" ? "/" + sidecar : folder + "/" + sidecar
+                        sidecars[path] = FolderScanner.path(of: sidecar, in: folder)
                     }
                     claimed.formUnion(Sidecar.candidates(of: name, among: sidecarsHere))  // the one read, and one it shadows
                 }
@@ -221,17 +221,22 @@ struct FolderScanner {
         return (found, identities)
     }
 
+    /// The path of `name` in `folder`.
+    private static func path(of name: String, in folder: String) -> String {
+        folder == "/" ? "/" + name : folder + "/" + name
+    }
+
     /// The status of `name` in `folder`: relative to the folder when it is held `open`, else by its path.
     private func status(of name: String, in folder: String, _ open: OpenFolder?, followingLinks: Bool) -> FileStatus? {
         if let open { return try? open.status(of: name, followingLinks: followingLinks) }
-        return try? FileStatus(folder == "/" ? "/" + name : folder + "/" + name, followingLinks: followingLinks)
+        return try? FileStatus(FolderScanner.path(of: name, in: folder), followingLinks: followingLinks)
     }
 
     /// Counts the files import would have considered under a derived folder, taking none of them.
     private mutating func countDerived(in folder: String, depth: Int) {
         guard depth < 256 else { return }
         for name in Directory.entries(of: folder).names where !name.hasPrefix(".") {
-            let path = folder == "/" ? "/" + name : folder + "/" + name
+            let path = FolderScanner.path(of: name, in: folder)
             guard let info = try? FileStatus(path, followingLinks: false) else { continue }
             if info.isDirectory {
                 if stage.recursive { countDerived(in: path, depth: depth + 1) }

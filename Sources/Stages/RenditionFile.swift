@@ -7,8 +7,7 @@ import Media
 package enum RenditionFile {
     /// Whether a recorded rendition's file is still there with its recorded size. (`album verify` re-hashes.)
     package static func isIntact(_ rendition: Rendition) -> Bool {
-        guard let info = FileStatus.of(rendition.path) else { return false }
-        return info.isRegular && info.size == rendition.bytes
+        matches(FileStatus.of(rendition.path), rendition)
     }
 
     /// `isIntact(_:)`, the file stat-ed relative to the catalogue's folder when the run holds it open
@@ -16,8 +15,12 @@ package enum RenditionFile {
     /// rerun checks.
     package static func isIntact(_ rendition: Rendition, in context: StageContext) -> Bool {
         guard let folder = context.catalogueFiles, let name = folder.relative(rendition.path) else { return isIntact(rendition) }
-        guard let info = try? folder.status(of: name, followingLinks: true) else { return false }
-        return info.isRegular && info.size == rendition.bytes
+        return matches(try? folder.status(of: name, followingLinks: true), rendition)
+    }
+
+    /// Whether a stat of a rendition's file says it is there, a regular file of its recorded size.
+    private static func matches(_ info: FileStatus?, _ rendition: Rendition) -> Bool {
+        info.map { $0.isRegular && $0.size == rendition.bytes } ?? false
     }
 
     /// Where a rendition inside the catalogue lives: `area/ab/ID-PARAMS8-INPUT8.ext`. The name changes with the
